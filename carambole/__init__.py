@@ -1,0 +1,5 @@
+"""The carambole Django project."""
+
+from carambole.celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,1 @@
+"""Write side: the rules engine, the notation, the event store and the services."""

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class MatchesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "matches"
+    verbose_name = "Matches (write side)"

@@ -1,0 +1,45 @@
+"""Judge one line of the `judge` command: own ball, shot facts, ruleset overrides."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from matches.notation import NotationError, parse_shot
+from matches.rules import CUE_BALLS, Ruleset, RulesetError, judge
+
+LINE_KEYS = ("own", "shot", "ruleset", "no_score")
+
+
+def judge_line(line: str) -> dict[str, Any]:
+    """Return the ruling of one JSON line, or {"error", "field"} when it is rejected."""
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as error:
+        return {"error": f"not JSON: {error.msg} at column {error.colno}", "field": None}
+    try:
+        return judge_request(request)
+    except NotationError as error:
+        return {"error": error.message, "field": error.field}
+    except RulesetError as error:
+        return {"error": error.message, "field": error.field}
+
+
+def judge_request(request: Any) -> dict[str, Any]:
+    """Return the ruling for a parsed request, raising NotationError or RulesetError."""
+    if not isinstance(request, dict):
+        raise NotationError("must be an object", None)
+    for key in request:
+        if key not in LINE_KEYS:
+            raise NotationError(f"unknown field {key!r}", key)
+    own = request.get("own")
+    if own not in CUE_BALLS:
+        raise NotationError('must be "white" or "yellow"', "own")
+    ruleset = Ruleset.from_overrides(request.get("ruleset"))
+    no_score = request.get("no_score", False)
+    if not isinstance(no_score, bool):
+        raise NotationError("must be true or false", "no_score")
+    if "shot" not in request:
+        raise NotationError("is required", "shot")
+    shot = parse_shot(request["shot"], own)
+    return judge(shot, own, ruleset, no_score=no_score).as_dict()

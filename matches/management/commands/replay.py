@@ -1,0 +1,38 @@
+"""python manage.py replay FILE [--upto SEQ] [--live]: a match record in, its state out."""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from matches.cli import read_text
+from matches.notation import NotationError, parse_record
+from matches.state import check_log, fold
+
+
+class Command(BaseCommand):
+    help = "Replay a match record and print its match state (amended, or as seen live)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="a match record (JSON), or - for standard input")
+        parser.add_argument("--upto", type=int, metavar="SEQ", help="the state after event SEQ")
+        parser.add_argument(
+            "--live", action="store_true", help="as viewers saw it: no later corrections"
+        )
+
+    def handle(self, *args, **options):
+        text = read_text(options["file"])
+        try:
+            record = parse_record(json.loads(text))
+            events = check_log(record.header, record.events)
+        except json.JSONDecodeError as error:
+            raise CommandError(f"not JSON: {error.msg} at line {error.lineno}") from None
+        except NotationError as error:
+            sys.stderr.write(f"rejected: {error}\n")
+            raise SystemExit(1) from None
+        upto = options["upto"]
+        if upto is not None and not 0 <= upto <= len(events):
+            raise CommandError(f"--upto must be between 0 and {len(events)}")
+        view = "live" if options["live"] else "amended"
+        state = fold(record.header, events, upto=upto, view=view)
+        self.stdout.write(json.dumps(state, indent=1, ensure_ascii=False))

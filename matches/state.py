@@ -1,0 +1,630 @@
+"""The match state: a pure fold of a match's events, and the legality of a new event.
+
+`fold(header, events, upto, view)` rebuilds the state of `notation.md` from the
+events alone. `check_log(header, events)` replays a whole log as it was
+recorded, refusing the first event that broke the game as it stood then; the
+services use `MatchFold.check` for one new event. No Django, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.notation import Header, NotationError, overlaps, parse_shot
+from matches.rules import (
+    BALL_RADIUS,
+    CENTRE_LINE,
+    PINS,
+    SPOTS,
+    LagResult,
+    Ruling,
+    Shot,
+    decide_lag,
+    judge,
+)
+
+PLAYERS = ("A", "B")
+VIEWS = ("amended", "live")
+
+
+def other(player: str) -> str:
+    """Return the other player."""
+    return "B" if player == "A" else "A"
+
+
+def half_of(position: Sequence[float] | None) -> str | None:
+    """Return the half a ball lies in ("lower", "upper"), "line" across it, None if unknown."""
+    if position is None:
+        return None
+    y = position[1]
+    if abs(y - CENTRE_LINE) < BALL_RADIUS:
+        return "line"
+    return "lower" if y < CENTRE_LINE else "upper"
+
+
+def in_hand_zone(offender_position: Sequence[float] | None) -> str | None:
+    """Return the half for the incoming ball: opposite the offender's ball (section 11)."""
+    half = half_of(offender_position)
+    if half is None:
+        return None
+    if half == "line":
+        return "lower"
+    return "upper" if half == "lower" else "lower"
+
+
+def in_half(position: Sequence[float], half: str) -> bool:
+    """Return whether a ball lies wholly in one half, no part over the centre line."""
+    y = position[1]
+    if half == "lower":
+        return y <= CENTRE_LINE - BALL_RADIUS
+    return y >= CENTRE_LINE + BALL_RADIUS
+
+
+# -- Corrections ----------------------------------------------------------------
+
+
+@dataclass
+class Corrections:
+    """The amendments and retractions in force, by the `seq` of the shot they correct."""
+
+    amendments: dict[int, tuple[int, Mapping[str, Any], str | None]] = field(default_factory=dict)
+    retractions: dict[int, tuple[int, str | None]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, events: Sequence[Mapping[str, Any]]) -> Corrections:
+        corrections = cls()
+        for seq, event in enumerate(events, start=1):
+            corrections.note(seq, event)
+        return corrections
+
+    def note(self, seq: int, event: Mapping[str, Any]) -> None:
+        if event["type"] == "shot_amended":
+            self.amendments[event["shot"]] = (seq, event["facts"], event.get("reason"))
+        elif event["type"] == "shot_retracted":
+            self.retractions[event["shot"]] = (seq, event.get("reason"))
+
+
+# -- Games and players ------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    number: int
+    breaker: str
+    score: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    winner: str | None = None
+    shots: int = 0
+    end: str | None = None
+    void: bool = False
+    void_shots: bool = False
+    closed_by_next: bool = False  # a later game started while this one was recorded open
+    reached_as_recorded: bool = False  # reached the target with the rulings first recorded
+    recorded_score: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def needs_review(self) -> bool:
+        return (
+            not self.decided and not self.void and (self.closed_by_next or self.reached_as_recorded)
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        flags = []
+        if self.void_shots:
+            flags.append("void_shots")
+        if self.void:
+            flags.append("void_game")
+        if self.needs_review:
+            flags.append("needs_review")
+        return {
+            "game": self.number,
+            "breaker": self.breaker,
+            "score": dict(self.score),
+            "winner": self.winner,
+            "shots": self.shots,
+            "end": self.end,
+            "flags": flags,
+        }
+
+
+def _new_stats() -> dict[str, Any]:
+    return {
+        "shots": 0,
+        "points": 0,
+        "points_received": 0,
+        "fouls": 0,
+        "foul_points_conceded": 0,
+        "caroms": {"kiss": 0, "ricochet": 0},
+        "pins": {pin: 0 for pin in PINS},
+        "best_shot": None,
+        "average": 0.0,
+    }
+
+
+# -- The fold ------------------------------------------------------------------------
+
+
+class MatchFold:
+    """The running state of one match; `apply` folds one event, `check` judges a new one."""
+
+    def __init__(self, header: Header, corrections: Corrections | None = None) -> None:
+        self.header = header
+        self.ruleset = header.ruleset
+        self.corrections = corrections or Corrections()
+        self.seq = 0
+        self.lags: list[dict[str, Any]] = []
+        self.late_starts = {"A": 0, "B": 0}
+        self.lag_winner: str | None = None
+        self.lag_repeat = False
+        self.games: list[Game] = []
+        self.winner: str | None = None
+        self.due: str | None = None
+        self.in_hand: str | None = None  # "break", "foul" or "respot"
+        self.offender: str | None = None
+        self.no_score_next = False
+        self.positions: dict[str, list[float] | None] = {"white": None, "yellow": None, "red": None}
+        self.shots: list[dict[str, Any]] = []
+        self.shot_index: dict[int, dict[str, Any]] = {}
+        self.events: list[Mapping[str, Any]] = []
+        self.outside_fouls: list[dict[str, Any]] = []
+        self.intermissions: list[dict[str, Any]] = []
+        self.stats = {p: _new_stats() for p in PLAYERS}
+
+    @classmethod
+    def replay(
+        cls,
+        header: Header,
+        events: Sequence[Mapping[str, Any]],
+        corrections: Corrections | None = None,
+    ) -> MatchFold:
+        """Return the fold of these events, with these corrections (default: their own)."""
+        fold = cls(header, Corrections.of(events) if corrections is None else corrections)
+        for event in events:
+            fold.apply(event)
+        return fold
+
+    # -- Where the match stands --
+
+    @property
+    def game(self) -> Game | None:
+        return self.games[-1] if self.games else None
+
+    def game_open(self) -> bool:
+        game = self.game
+        return game is not None and not game.decided and not game.void and game.end is None
+
+    def majority(self) -> int:
+        return self.ruleset.best_of // 2 + 1
+
+    def games_won(self) -> dict[str, int]:
+        won = {"A": 0, "B": 0}
+        for game in self.games:
+            if game.winner and not game.void:
+                won[game.winner] += 1
+        return won
+
+    def zone(self) -> str | None:
+        if self.in_hand in ("break", "respot"):
+            return "lower"
+        if self.in_hand == "foul" and self.offender is not None:
+            return in_hand_zone(self.positions[self.header.ball_of(self.offender)])
+        return None
+
+    # -- Folding one event --
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Fold one event that was legal when it was recorded."""
+        self.seq += 1
+        self.events.append(event)
+        getattr(self, f"_apply_{event['type']}")(event)
+
+    def _apply_lag(self, event: Mapping[str, Any]) -> None:
+        a, b = (LagResult(event[p]["distance"], event[p].get("fault")) for p in PLAYERS)
+        decision = decide_lag(a, b, event.get("collision", False), self.late_starts)
+        for player, result in (("A", a), ("B", b)):
+            if result.fault == "late_start":
+                self.late_starts[player] += 1
+        self.lag_winner, self.lag_repeat = decision.winner, decision.winner is None
+        self.lags.append({"seq": self.seq, "winner": decision.winner, "reason": decision.reason})
+
+    def _apply_game_started(self, event: Mapping[str, Any]) -> None:
+        previous = self.game
+        if previous is not None and not previous.decided and previous.end is None:
+            previous.closed_by_next = True
+        game = Game(
+            number=len(self.games) + 1, breaker=event["breaker"], void=self.winner is not None
+        )
+        self.games.append(game)
+        breaker_ball = self.header.ball_of(game.breaker)
+        self.positions = {"white": None, "yellow": None, "red": list(SPOTS["red"])}
+        self.positions[self.header.ball_of(other(game.breaker))] = list(SPOTS["top"])
+        self.positions[breaker_ball] = None
+        self.due, self.in_hand, self.offender, self.no_score_next = (
+            game.breaker,
+            "break",
+            None,
+            False,
+        )
+
+    def _apply_ball_placed(self, event: Mapping[str, Any]) -> None:
+        self.positions[event["ball"]] = [float(v) for v in event["pos"]]
+
+    def _apply_balls_respotted(self, event: Mapping[str, Any]) -> None:
+        # Section 9: the three balls back in the break position; the next shot cannot score.
+        due = self.due or "A"
+        self.positions = {"white": None, "yellow": None, "red": list(SPOTS["red"])}
+        self.positions[self.header.ball_of(other(due))] = list(SPOTS["top"])
+        self.in_hand, self.offender, self.no_score_next = "respot", None, True
+
+    def _apply_shot(self, event: Mapping[str, Any]) -> None:
+        seq, game = self.seq, self.game
+        player = event.get("player") or self.due or "A"
+        own = self.header.ball_of(player)
+        amendment = self.corrections.amendments.get(seq)
+        recorded = parse_shot(_facts(event), own)
+        shot = parse_shot(amendment[1], own, prefix="facts") if amendment else recorded
+        ruling = judge(shot, own, self.ruleset, no_score=self.no_score_next)
+        first = (
+            judge(recorded, own, self.ruleset, no_score=self.no_score_next) if amendment else None
+        )
+        entry: dict[str, Any] = {
+            "seq": seq,
+            "game": game.number if game else None,
+            "player": player,
+            "ruling": ruling.as_dict(),
+            "original": first.as_dict() if first else None,
+            "amended": amendment is not None,
+            "void": False,
+            "retracted": seq in self.corrections.retractions,
+        }
+        if amendment:
+            entry["amended_by"], entry["reason"] = amendment[0], amendment[2]
+        if entry["retracted"]:
+            entry["retracted_by"], entry["reason"] = self.corrections.retractions[seq]
+            self._add_shot(entry)
+            return
+        self.no_score_next = False
+        if game is None or game.void or game.decided or game.end is not None:
+            # Played after the game (or the match) was decided: kept, void, scores nothing.
+            entry["void"] = True
+            if game is not None:
+                game.void_shots = game.void_shots or not game.void
+        else:
+            self._score_shot(game, player, ruling, first or ruling)
+            self._count_shot(player, seq, ruling)
+            game.shots += 1
+        entry["score"] = dict(game.score) if game else None
+        self._add_shot(entry)
+        self._move_balls(shot, own)
+        self.due = other(player)
+        self.in_hand = "foul" if ruling.ball_in_hand else None
+        self.offender = player if ruling.ball_in_hand else None
+
+    def _add_shot(self, entry: dict[str, Any]) -> None:
+        self.shots.append(entry)
+        self.shot_index[entry["seq"]] = entry
+
+    def _score_shot(self, game: Game, player: str, ruling: Ruling, recorded: Ruling) -> None:
+        receiver = player if ruling.scorer == "shooter" else other(player)
+        self._award(game, receiver, ruling.points)
+        recorded_receiver = player if recorded.scorer == "shooter" else other(player)
+        score = game.recorded_score
+        score[recorded_receiver] = min(
+            self.ruleset.target, score[recorded_receiver] + recorded.points
+        )
+        if score[recorded_receiver] >= self.ruleset.target:
+            game.reached_as_recorded = True
+
+    def _award(self, game: Game, player: str, points: int) -> None:
+        """Add points to a game score, cut at the target; reaching it wins the game."""
+        game.score[player] = min(self.ruleset.target, game.score[player] + points)
+        if game.score[player] >= self.ruleset.target and not game.decided:
+            self._win_game(game, player, "target")
+
+    def _win_game(self, game: Game, player: str, end: str) -> None:
+        game.winner, game.end = player, end
+        if self.winner is None and self.games_won()[player] >= self.majority():
+            self.winner = player
+
+    def _count_shot(self, player: str, seq: int, ruling: Ruling) -> None:
+        mine, theirs = self.stats[player], self.stats[other(player)]
+        mine["shots"] += 1
+        if ruling.fouls:
+            mine["fouls"] += 1
+            mine["foul_points_conceded"] += ruling.points
+            theirs["points_received"] += ruling.points
+        elif ruling.points:
+            mine["points"] += ruling.points
+            if ruling.carom:
+                mine["caroms"][ruling.carom] += 1
+            for pin in ruling.pins:
+                mine["pins"][pin] += 1
+            best = mine["best_shot"]
+            if best is None or ruling.points > best["points"]:
+                mine["best_shot"] = {"seq": seq, "points": ruling.points}
+
+    def _move_balls(self, shot: Shot, own: str) -> None:
+        rest = shot.rest or {}
+        for ball in shot.balls_that_moved(own):
+            position = rest.get(ball)
+            self.positions[ball] = list(position) if position is not None else None
+
+    def _apply_shot_amended(self, event: Mapping[str, Any]) -> None:
+        pass  # applied through the corrections, to the shot it names
+
+    def _apply_shot_retracted(self, event: Mapping[str, Any]) -> None:
+        pass  # likewise
+
+    def _apply_foul(self, event: Mapping[str, Any]) -> None:
+        player, game = event["player"], self.game
+        entry = {
+            "seq": self.seq,
+            "game": game.number if game else None,
+            "player": player,
+            "code": event["code"],
+            "points": self.ruleset.foul,
+            "void": not self.game_open(),
+        }
+        self.outside_fouls.append(entry)
+        if entry["void"] or game is None:
+            return
+        self.stats[player]["fouls"] += 1
+        self.stats[player]["foul_points_conceded"] += self.ruleset.foul
+        self.stats[other(player)]["points_received"] += self.ruleset.foul
+        # The foul takes the offender's turn if it was his; the other plays from hand.
+        if self.due == player:
+            self.due = other(player)
+        self.in_hand, self.offender = "foul", player
+        self._award(game, other(player), self.ruleset.foul)
+
+    def _apply_intermission(self, event: Mapping[str, Any]) -> None:
+        self.intermissions.append({"seq": self.seq, "minutes": event["minutes"]})
+
+    def _apply_game_forfeited(self, event: Mapping[str, Any]) -> None:
+        if self.game_open():
+            assert self.game is not None
+            self._win_game(self.game, other(event["player"]), "forfeit")
+
+    def _apply_match_forfeited(self, event: Mapping[str, Any]) -> None:
+        winner = other(event["player"])
+        if self.game_open():
+            assert self.game is not None
+            self._win_game(self.game, winner, "forfeit")
+        # Refusing to continue: as many more games as the opponent needs, credited to him.
+        while self.winner is None:
+            last = self.game
+            breaker = other(last.breaker) if last else winner
+            game = Game(number=len(self.games) + 1, breaker=breaker)
+            self.games.append(game)
+            self._win_game(game, winner, "forfeit")
+
+    # -- Legality of a new event --
+
+    def check(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the event as it will be stored (a shot names its player), or raise."""
+        seq = self.seq + 1
+        try:
+            checked: dict[str, Any] = getattr(self, f"_check_{event['type']}")(dict(event))
+        except NotationError as error:
+            error.seq = seq
+            raise
+        return checked
+
+    def _check_lag(self, event: dict[str, Any]) -> dict[str, Any]:
+        if self.games:
+            raise NotationError("the lag comes before the first game", "type")
+        return event
+
+    def _check_game_started(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_after_match()
+        expected = len(self.games) + 1
+        if event["game"] != expected:
+            raise NotationError(f"expected game {expected}", "game")
+        if self.game_open():
+            raise NotationError(f"game {expected - 1} is still being played", "game")
+        if self.game is None and self.lag_repeat:
+            raise NotationError("the last lag must be repeated before game 1", "type")
+        if self.game is not None and event["breaker"] != other(self.game.breaker):
+            raise NotationError(
+                f"game {expected} is broken by {other(self.game.breaker)}", "breaker"
+            )
+        return event
+
+    def _check_shot(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_outside_game()
+        assert self.due is not None
+        if event.get("player") is None:
+            event["player"] = self.due
+        elif event["player"] != self.due:
+            raise NotationError(f"it is {self.due}'s shot", "player")
+        parse_shot(_facts(event), self.header.ball_of(event["player"]))
+        return event
+
+    def _check_shot_amended(self, event: dict[str, Any]) -> dict[str, Any]:
+        shot = self._corrected_shot(event)
+        parse_shot(event["facts"], self.header.ball_of(shot["player"]), prefix="facts")
+        return event
+
+    def _check_shot_retracted(self, event: dict[str, Any]) -> dict[str, Any]:
+        shot = self._corrected_shot(event)
+        latest = [s for s in self.shots if not s["retracted"]][-1]
+        if shot["seq"] != latest["seq"]:
+            raise NotationError(
+                f"only the latest shot (seq {latest['seq']}) can be retracted", "shot"
+            )
+        if any(e["type"] == "game_started" for e in self.events[shot["seq"] :]):
+            raise NotationError("a game has started since that shot", "shot")
+        return event
+
+    def _corrected_shot(self, event: dict[str, Any]) -> dict[str, Any]:
+        target = event["shot"]
+        shot = self.shot_index.get(target)
+        if shot is None:
+            raise NotationError(f"seq {target} is not a shot", "shot")
+        if shot["retracted"]:
+            raise NotationError(f"the shot at seq {target} was retracted", "shot")
+        return shot
+
+    def _check_ball_placed(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_outside_game()
+        ball, position, reason = event["ball"], event["pos"], event["reason"]
+        for other_ball, placed in self.positions.items():
+            if other_ball != ball and placed is not None and overlaps(position, placed):
+                raise NotationError(f"overlaps the {other_ball} ball", "pos")
+        if reason == "respot":
+            return event
+        assert self.due is not None
+        due_ball = self.header.ball_of(self.due)
+        if reason == "break" and self.in_hand not in ("break", "respot"):
+            raise NotationError("no break position to take", "reason")
+        if reason == "in_hand" and self.in_hand != "foul":
+            raise NotationError(f"{self.due} has no ball in hand", "reason")
+        if reason == "in_hand" and ball == self.header.ball_of(other(self.due)):
+            # The incoming player may have the offender's ball put on its spot instead.
+            if not any(_on_spot(position, spot) for spot in ("top", "bottom")):
+                raise NotationError("the offender's ball goes on the top or bottom spot", "pos")
+            return event
+        if ball != due_ball:
+            raise NotationError(f"the ball in hand is {self.due}'s {due_ball} ball", "ball")
+        zone = self.zone()
+        if zone is not None and not in_half(position, zone):
+            raise NotationError(f"must be placed in the {zone} half", "pos")
+        return event
+
+    def _check_balls_respotted(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_outside_game()
+        return event
+
+    def _check_foul(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_outside_game()
+        return event
+
+    def _check_intermission(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_after_match()
+        return event
+
+    def _check_game_forfeited(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_outside_game()
+        return event
+
+    def _check_match_forfeited(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._refuse_after_match()
+        return event
+
+    def _refuse_after_match(self) -> None:
+        if self.winner is not None:
+            raise NotationError("the match is over", "type")
+
+    def _refuse_outside_game(self) -> None:
+        self._refuse_after_match()
+        if self.game is None:
+            raise NotationError("no game has started", "type")
+        if not self.game_open():
+            raise NotationError(f"game {self.game.number} is over", "type")
+
+    # -- The state --
+
+    def state(self) -> dict[str, Any]:
+        """Return the match state as `notation.md` spells it."""
+        games = [game.as_dict() for game in self.games]
+        review = any(game.needs_review for game in self.games)
+        if review:
+            status = "review"
+        elif self.winner is not None:
+            status = "finished"
+        elif not self.games:
+            status = "lag"
+        else:
+            status = "playing"
+        return {
+            "status": status,
+            "winner": self.winner,
+            "games_won": self.games_won(),
+            "games": games,
+            "next": self._next(),
+            "positions": {ball: (list(p) if p else None) for ball, p in self.positions.items()},
+            "shots": self.shots,
+            "stats": self._stats(),
+            "fouls": self.outside_fouls,
+            "lags": self.lags,
+            "intermissions": self.intermissions,
+            "seq": self.seq,
+        }
+
+    def _next(self) -> dict[str, Any] | None:
+        game = self.game
+        if game is None or self.winner is not None:
+            return None
+        if not self.game_open():
+            return {
+                "game": game.number + 1,
+                "player": other(game.breaker),
+                "ball_in_hand": False,
+                "zone": None,
+            }
+        return {
+            "game": game.number,
+            "player": self.due,
+            "ball_in_hand": self.in_hand == "foul",
+            "zone": self.zone(),
+            "break": self.in_hand == "break",
+        }
+
+    def _stats(self) -> dict[str, Any]:
+        stats = {}
+        for player, counted in self.stats.items():
+            entry = {**counted, "caroms": dict(counted["caroms"]), "pins": dict(counted["pins"])}
+            entry["average"] = (
+                round(counted["points"] / counted["shots"], 3) if counted["shots"] else 0.0
+            )
+            stats[player] = entry
+        return stats
+
+
+def _facts(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: event[k] for k in ("struck", "contacts", "called", "rest") if k in event}
+
+
+def _on_spot(position: Sequence[float], spot: str) -> bool:
+    x, y = SPOTS[spot]
+    return abs(position[0] - x) <= BALL_RADIUS and abs(position[1] - y) <= BALL_RADIUS
+
+
+# -- The two views, and checking a whole log ------------------------------------------
+
+
+def fold(
+    header: Header,
+    events: Sequence[Mapping[str, Any]],
+    upto: int | None = None,
+    view: str = "amended",
+) -> dict[str, Any]:
+    """Return the match state after events 1..upto, amended (every correction) or live."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {VIEWS}")
+    shown = events if upto is None else events[:upto]
+    corrections = Corrections.of(events if view == "amended" else shown)
+    return MatchFold.replay(header, shown, corrections).state()
+
+
+def check_log(header: Header, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return the events as stored (shots name their player), refusing the first illegal one.
+
+    Each event is judged against the match as it stood when it was recorded: the
+    events before it, with the corrections recorded before it.
+    """
+    checked: list[dict[str, Any]] = []
+    running = MatchFold(header)
+    for event in events:
+        event = running.check(event)
+        checked.append(event)
+        if event["type"] in ("shot_amended", "shot_retracted"):
+            running = MatchFold.replay(header, checked)
+        else:
+            running.apply(event)
+    return checked

@@ -1,0 +1,1 @@
+"""Read side: projections, read models, live push, standings and the archive."""
