@@ -561,11 +561,13 @@ class MatchFold:
         if game is None or self.winner is not None:
             return None
         if not self.game_open():
+            # The next shot is the next game's break: the same shape as once it has started.
             return {
                 "game": game.number + 1,
                 "player": other(game.breaker),
                 "ball_in_hand": False,
-                "zone": None,
+                "zone": "lower",
+                "break": True,
             }
         return {
             "game": game.number,

@@ -1,0 +1,161 @@
+"""The write side's tables: competitions, players, match headers and the append-only events."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from matches.notation import Header
+from matches.rules import Ruleset
+
+
+class ImmutableEventError(Exception):
+    """Raised when code tries to change or delete a recorded event."""
+
+
+class Competition(models.Model):
+    id = models.SlugField(primary_key=True, max_length=100)
+    name = models.CharField(max_length=200)
+    ruleset = models.JSONField(default=dict, help_text="overrides of the default ruleset")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=200)
+    federation_id = models.CharField(max_length=100, null=True, blank=True, unique=True)
+
+    class Meta:
+        constraints = [
+            # A player without a federation id is known by name alone.
+            models.UniqueConstraint(
+                fields=["name"],
+                condition=models.Q(federation_id__isnull=True),
+                name="player_name_unique_without_federation_id",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.data_text)
+        return value
+
+    def as_record(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"name": self.name}
+        if self.federation_id:
+            entry["federation_id"] = self.federation_id
+        return entry
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        LAG = "lag"
+        PLAYING = "playing"
+        FINISHED = "finished"
+        REVIEW = "review"
+
+    id = models.SlugField(primary_key=True, max_length=100)
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
+    stage = models.CharField(max_length=100, blank=True)
+    table = models.CharField(max_length=50, blank=True)
+    date = models.DateField(null=True, blank=True)
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # The players as this match's record names them: the header the hash chain seals.
+    players = models.JSONField()
+    ball_a = models.CharField(max_length=6, default="white")
+    ball_b = models.CharField(max_length=6, default="yellow")
+    ruleset = models.JSONField(help_text="the full ruleset in force")
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="refereed_matches",
+    )
+    referee_name = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LAG)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.id}: {self.player_a} v {self.player_b}"
+
+    def header(self) -> Header:
+        """Return what the events are judged against and what the hash chain seals."""
+        return Header(
+            players=self.players,
+            balls={"A": self.ball_a, "B": self.ball_b},
+            ruleset=Ruleset.from_overrides(self.ruleset),
+        )
+
+
+class Event(models.Model):
+    """One immutable fact of a match; the database refuses UPDATE and DELETE too."""
+
+    id = models.BigAutoField(primary_key=True)  # the global order of the whole log
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=20)
+    # The event's own fields as JSON text, kept exactly as written: key order and
+    # numbers as parsed (PostgreSQL's jsonb would reorder keys and normalise numbers).
+    data_text = models.TextField(db_column="data")
+    recorded_at = models.DateTimeField()
+    at = models.CharField(max_length=40, help_text="recorded_at exactly as the hash chain saw it")
+    recorded_by = models.CharField(max_length=150)
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    command_digest = models.CharField(max_length=64, blank=True)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_match_seq"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="event_unique_match_idempotency_key",
+            ),
+        ]
+        ordering = ["match", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("a recorded event cannot be changed; record a correction")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ImmutableEventError("a recorded event cannot be deleted")
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.data_text)
+        return value
+
+    def as_record(self) -> dict[str, Any]:
+        """Return the event as a match record writes it, with seq, at, by and hash."""
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            **self.data,
+            "at": self.at,
+            "by": self.recorded_by,
+            "hash": self.hash,
+        }
+
+    def as_fact(self) -> dict[str, Any]:
+        """Return the event as the fold reads it."""
+        return {"type": self.type, **self.data}

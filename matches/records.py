@@ -1,0 +1,158 @@
+"""Match records in and out: import (whole or not at all), export, and archive verification."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from matches import store
+from matches.models import Competition, Match
+from matches.notation import (
+    RECORD_FORMAT,
+    NotationError,
+    Record,
+    canonical_json,
+    parse_record,
+)
+from matches.services import Invalid, NotFound, _player, _user, match_get
+from matches.state import check_log, fold
+from matches.store import ChainError, Stamp, fact_of
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did to one match: created, extended by `appended` events, or unchanged."""
+
+    match_id: str
+    outcome: str
+    appended: int
+
+
+def record_import(obj: Any, *, by: str = "import") -> Imported:
+    """Store one match record whole, extend the stored match, or refuse it naming the event."""
+    try:
+        record = parse_record(obj)
+        facts = [fact_of(e) for e in record.events]
+        check_log(record.header, facts)
+    except NotationError as error:
+        raise Invalid.of(error) from None
+    stamps = _stamps(record, by)
+    match_id = record.match.get("id")
+    if not match_id:
+        raise Invalid("a record names its match", "match.id")
+    with transaction.atomic():
+        store.lock_log()
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            match = _create_match(record)
+            stored: list[dict[str, Any]] = []
+        else:
+            stored = _stored_facts(match, record)
+        if len(facts) <= len(stored):
+            return Imported(match_id, "unchanged", 0)
+        try:
+            store.append(match, len(stored), facts[len(stored) :], stamps[len(stored) :])
+        except ChainError as error:
+            raise Invalid("hash does not match the chain", "hash", error.seq) from None
+        match.status = fold(record.header, facts)["status"]
+        match.save(update_fields=["status"])
+    return Imported(match_id, "extended" if stored else "created", len(facts) - len(stored))
+
+
+def _stamps(record: Record, by: str) -> list[Stamp]:
+    """Return each event's stamp; a carried hash must come with the seq, at and by it seals."""
+    stamps = []
+    for seq, event in enumerate(record.events, start=1):
+        if "hash" in event:
+            for key in ("seq", "at", "by"):
+                if key not in event:
+                    raise Invalid(f"an event that carries its hash carries its {key} too", key, seq)
+        if "at" in event:
+            try:
+                store.parse_time(event["at"])
+            except ValueError:
+                raise Invalid("must be an ISO 8601 time", "at", seq) from None
+        stamps.append(Stamp(by=event.get("by", by), at=event.get("at"), hash=event.get("hash")))
+    return stamps
+
+
+def _create_match(record: Record) -> Match:
+    header, match = record.header, record.match
+    competition_id = match.get("competition") or "archive"
+    competition, _ = Competition.objects.get_or_create(
+        pk=competition_id, defaults={"name": competition_id}
+    )
+    referee = match.get("referee") or {}
+    return Match.objects.create(
+        id=match["id"],
+        competition=competition,
+        stage=str(match.get("stage", "")),
+        table=str(match.get("table", "")),
+        date=match.get("date") or None,
+        player_a=_player(header.players["A"]),
+        player_b=_player(header.players["B"]),
+        players={p: dict(v) for p, v in header.players.items()},
+        ball_a=header.balls["A"],
+        ball_b=header.balls["B"],
+        ruleset=header.ruleset.as_dict(),
+        referee=_user(referee.get("username")),
+        referee_name=referee.get("name", ""),
+    )
+
+
+def _stored_facts(match: Match, record: Record) -> list[dict[str, Any]]:
+    """Return the stored events, refusing a record that contradicts them."""
+    if canonical_json(match.header().sealed()) != canonical_json(record.header.sealed()):
+        raise Invalid("players, balls or ruleset differ from the stored match", "match")
+    stored = check_log(match.header(), [e.as_fact() for e in store.load(match)])
+    ours = check_log(record.header, [fact_of(e) for e in record.events])
+    for seq, (mine, theirs) in enumerate(zip(stored, ours, strict=False), start=1):
+        if canonical_json(mine) != canonical_json(theirs):
+            raise Invalid("contradicts the stored match", "events", seq)
+    return stored
+
+
+def record_export(match_id: str) -> dict[str, Any]:
+    """Return a match's record, each event with seq, at, by and hash."""
+    match = match_get(match_id)
+    header: dict[str, Any] = {"id": match.id, "competition": match.competition_id}
+    for key in ("stage", "table"):
+        if getattr(match, key):
+            header[key] = getattr(match, key)
+    if match.date:
+        header["date"] = match.date.isoformat()
+    if match.referee or match.referee_name:
+        referee = {"name": match.referee_name}
+        if match.referee:
+            referee["username"] = match.referee.get_username()
+        header["referee"] = referee
+    header.update(match.header().sealed())
+    return {
+        "format": RECORD_FORMAT,
+        "match": header,
+        "events": [event.as_record() for event in store.load(match)],
+    }
+
+
+def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[int, str]]]:
+    """Return each match's chain problems (empty lists for sound matches)."""
+    matches = Match.objects.all().order_by("id")
+    if match_ids:
+        matches = matches.filter(pk__in=match_ids)
+        missing = set(match_ids) - {m.id for m in matches}
+        if missing:
+            raise NotFound(f"no match {sorted(missing)[0]!r}", "id")
+    return {match.id: store.verify_chain(match) for match in matches}
+
+
+def load_json(text: str, where: str) -> Mapping[str, Any]:
+    """Return the JSON of a file's text, or an error naming the file."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise Invalid(f"{where}: not JSON: {error.msg} at line {error.lineno}") from None
+    return value  # type: ignore[no-any-return]

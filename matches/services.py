@@ -1,0 +1,384 @@
+"""The only write path: competitions, matches, and every event of a match.
+
+Views, consumers, commands and tasks call these functions; none of them writes
+a model directly. Each event is checked against the match as it stands (the
+fold) and appended in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from matches import store
+from matches.models import Competition, Event, Match, Player
+from matches.notation import (
+    ENVELOPE,
+    SLUG,
+    Header,
+    NotationError,
+    canonical_json,
+    parse_event,
+    parse_header,
+)
+from matches.rules import Ruleset, RulesetError
+from matches.state import MatchFold, fold
+from matches.store import ConflictError
+
+__all__ = ["ConflictError", "ServiceError", "NotFound", "Invalid", "IdempotencyMismatch"]
+
+
+class ServiceError(Exception):
+    """A refused command; `as_dict()` is the JSON error the interfaces show."""
+
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.field, self.seq = message, field, seq
+
+    def __str__(self) -> str:
+        where = ", ".join(w for w in (f"seq {self.seq}" if self.seq else "", self.field or "") if w)
+        return f"{where}: {self.message}" if where else self.message
+
+    def as_dict(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"error": self.message, "field": self.field}
+        if self.seq is not None:
+            error["seq"] = self.seq
+        return error
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Invalid(ServiceError):
+    status = 422
+
+    @classmethod
+    def of(cls, error: NotationError | RulesetError, prefix: str = "") -> Invalid:
+        field = error.field
+        if prefix:
+            field = f"{prefix}.{field}" if field else prefix
+        return cls(error.message, field, getattr(error, "seq", None))
+
+
+class IdempotencyMismatch(ServiceError):
+    status = 422
+
+
+# -- Competitions and matches --------------------------------------------------
+
+
+def competition_create(
+    *, id: str, name: str = "", ruleset: Mapping[str, Any] | None = None
+) -> Competition:
+    """Create a competition with its ruleset overrides."""
+    _check_slug(id, "id")
+    try:
+        Ruleset.from_overrides(ruleset)
+    except RulesetError as error:
+        raise Invalid.of(error) from None
+    if Competition.objects.filter(pk=id).exists():
+        raise Invalid(f"competition {id!r} exists already", "id")
+    return Competition.objects.create(id=id, name=name or id, ruleset=dict(ruleset or {}))
+
+
+def match_create(
+    *,
+    competition: str,
+    players: Mapping[str, Any],
+    balls: Mapping[str, str] | None = None,
+    ruleset: Mapping[str, Any] | None = None,
+    referee: str | None = None,
+    id: str | None = None,
+    stage: str = "",
+    table: str = "",
+    date: date | str | None = None,
+    referee_name: str = "",
+) -> Match:
+    """Create a match; its ruleset is the competition's with these overrides on top."""
+    found = Competition.objects.filter(pk=competition).first()
+    if found is None:
+        raise NotFound(f"no competition {competition!r}", "competition")
+    overrides = {**found.ruleset, **(ruleset or {})}
+    header_fields = {
+        "players": players,
+        "balls": balls or {"A": "white", "B": "yellow"},
+        "ruleset": overrides,
+    }
+    try:
+        _, header = parse_header(header_fields, prefix="")
+    except NotationError as error:
+        raise Invalid(error.message, (error.field or "").lstrip(".")) from None
+    match_id = id or _new_match_id(competition)
+    _check_slug(match_id, "id")
+    with transaction.atomic():
+        if Match.objects.filter(pk=match_id).exists():
+            raise Invalid(f"match {match_id!r} exists already", "id")
+        return Match.objects.create(
+            id=match_id,
+            competition=found,
+            stage=stage,
+            table=table,
+            date=date or None,
+            player_a=_player(header.players["A"]),
+            player_b=_player(header.players["B"]),
+            players={p: dict(v) for p, v in header.players.items()},
+            ball_a=header.balls["A"],
+            ball_b=header.balls["B"],
+            ruleset=header.ruleset.as_dict(),
+            referee=_user(referee),
+            referee_name=referee_name,
+        )
+
+
+def _check_slug(value: Any, field: str) -> None:
+    if not isinstance(value, str) or not SLUG.match(value):
+        raise Invalid("must be a slug (letters, digits, - _ .)", field)
+
+
+def _new_match_id(competition: str) -> str:
+    return f"{competition}-{uuid.uuid4().hex[:8]}"
+
+
+def _player(entry: Mapping[str, Any]) -> Player:
+    """Return the player a record names: by federation id when given, else by name."""
+    federation_id = entry.get("federation_id")
+    if federation_id:
+        player, _ = Player.objects.get_or_create(
+            federation_id=federation_id, defaults={"name": entry["name"]}
+        )
+        return player
+    player, _ = Player.objects.get_or_create(federation_id=None, name=entry["name"])
+    return player
+
+
+def _user(username: str | None) -> Any:
+    if not username:
+        return None
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    return user
+
+
+def match_get(match_id: str) -> Match:
+    match = Match.objects.select_related("competition", "referee").filter(pk=match_id).first()
+    if match is None:
+        raise NotFound(f"no match {match_id!r}", "id")
+    return match
+
+
+# -- Recording events -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The answer to a recorded event: its `seq` and the match state after it."""
+
+    seq: int
+    state: dict[str, Any]
+    replayed: bool = False  # the idempotency key was seen before: nothing was appended
+
+
+def event_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    event: Mapping[str, Any],
+    by: str,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """Check one event against the match as it stands and append it after `expected_seq`."""
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+        raise Invalid("must be a whole number from 0", "expected_seq")
+    digest = hashlib.sha256(
+        canonical_json({"expected_seq": expected_seq, "event": event})
+    ).hexdigest()
+    with transaction.atomic():
+        match = match_get(match_id)
+        store.lock_log()
+        if idempotency_key:
+            earlier = Event.objects.filter(match=match, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                return _replayed(match, earlier, digest)
+        events = store.load_facts(match)
+        if len(events) != expected_seq:
+            raise ConflictError(len(events))
+        header = match.header()
+        checked = _checked(header, events, event)
+        store.append(
+            match,
+            expected_seq,
+            [checked],
+            [store.Stamp(by=by)],
+            idempotency_key=idempotency_key,
+            command_digest=digest,
+        )
+        state = fold(header, events + [checked])
+        _note_status(match, state)
+    return Recorded(seq=expected_seq + 1, state=state)
+
+
+def _checked(
+    header: Header, events: list[dict[str, Any]], event: Mapping[str, Any]
+) -> dict[str, Any]:
+    seq = len(events) + 1
+    if not isinstance(event, Mapping):
+        raise Invalid("must be an object", "event")
+    for key in ENVELOPE:
+        if key in event and key != "seq":
+            raise Invalid("is set by the server", key, seq)
+    try:
+        parsed = parse_event(event, header, seq)
+        return MatchFold.replay(header, events).check(parsed)
+    except NotationError as error:
+        raise Invalid.of(error) from None
+
+
+def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
+    if earlier.command_digest != digest:
+        raise IdempotencyMismatch(
+            "this idempotency key was used for another command", "Idempotency-Key", earlier.seq
+        )
+    events = store.load_facts(match)
+    # The first answer: the state as it was shown right after that event.
+    return Recorded(earlier.seq, fold(match.header(), events, upto=earlier.seq, view="live"), True)
+
+
+def _note_status(match: Match, state: Mapping[str, Any]) -> None:
+    if match.status != state["status"]:
+        match.status = state["status"]
+        match.save(update_fields=["status"])
+
+
+def _command(kind: str, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def lag_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    collision: bool | None = None,
+    **key: Any,
+) -> Recorded:
+    """Record one lag: each player's distance and fault."""
+    event = _command("lag", A=dict(a), B=dict(b), collision=collision)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def game_start(
+    *, match_id: str, expected_seq: int, by: str, game: int, breaker: str, **key: Any
+) -> Recorded:
+    """Start the next game with its breaker."""
+    event = _command("game_started", game=game, breaker=breaker)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def ball_place(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    ball: str,
+    pos: list[float],
+    reason: str,
+    **key: Any,
+) -> Recorded:
+    """Record where the referee placed a ball (break, ball in hand, re-spot)."""
+    event = _command("ball_placed", ball=ball, pos=pos, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def shot_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    facts: Mapping[str, Any],
+    player: str | None = None,
+    **key: Any,
+) -> Recorded:
+    """Record a shot by whoever is due (or by `player`, who must be)."""
+    event = _command("shot", player=player, **facts)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def ruling_amend(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    shot: int,
+    facts: Mapping[str, Any],
+    reason: str,
+    **key: Any,
+) -> Recorded:
+    """Amend a shot with new facts and a reason; the original stays in the record."""
+    event = _command("shot_amended", shot=shot, facts=dict(facts), reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def shot_retract(
+    *, match_id: str, expected_seq: int, by: str, shot: int, reason: str, **key: Any
+) -> Recorded:
+    """Retract the latest shot, entered by mistake."""
+    event = _command("shot_retracted", shot=shot, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def balls_respot(
+    *, match_id: str, expected_seq: int, by: str, reason: str = "contact", **key: Any
+) -> Recorded:
+    """Record the re-spot of the three balls after a ball in contact."""
+    event = _command("balls_respotted", reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def foul_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    player: str,
+    code: str,
+    reason: str | None = None,
+    **key: Any,
+) -> Recorded:
+    """Record a foul committed outside a stroke."""
+    event = _command("foul", player=player, code=code, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def intermission_record(
+    *, match_id: str, expected_seq: int, by: str, minutes: float = 5, **key: Any
+) -> Recorded:
+    """Record the pause before a deciding game."""
+    event = _command("intermission", minutes=minutes)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def game_forfeit(
+    *, match_id: str, expected_seq: int, by: str, player: str, reason: str, **key: Any
+) -> Recorded:
+    """Record that a player left without permission: he loses the open game."""
+    event = _command("game_forfeited", player=player, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def match_forfeit(
+    *, match_id: str, expected_seq: int, by: str, player: str, reason: str, **key: Any
+) -> Recorded:
+    """Record that a player refused to continue: he loses the match."""
+    event = _command("match_forfeited", player=player, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)

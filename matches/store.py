@@ -1,0 +1,158 @@
+"""The event store: the only code that writes `Event` rows, appending under one log lock."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from django.db import IntegrityError, connection, transaction
+
+from matches.models import Event, Match
+from matches.notation import ENVELOPE, event_hash, header_hash
+
+# Any constant will do: one advisory lock serialises every append to the log.
+LOG_LOCK = 0x63617261
+
+
+class ConflictError(Exception):
+    """The append expected another `seq` to follow: someone else recorded first."""
+
+    def __init__(self, current_seq: int) -> None:
+        super().__init__(f"the match is at seq {current_seq}")
+        self.current_seq = current_seq
+
+
+class ChainError(Exception):
+    """An event carries a hash that does not continue the match's chain."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"seq {seq}: hash does not match the chain")
+        self.seq = seq
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Who recorded an event and when; an imported event may bring its own `at` and `hash`."""
+
+    by: str
+    at: str | None = None
+    hash: str | None = None
+
+
+def now_text() -> str:
+    """Return the current time as a record writes it: ISO 8601 in UTC with Z."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def lock_log() -> None:
+    """Serialise appends so the global id order is the commit order.
+
+    SQLite's IMMEDIATE transactions already hold its single write lock; PostgreSQL
+    takes a transaction-scoped advisory lock.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOG_LOCK])
+
+
+def load(match: Match | str) -> list[Event]:
+    """Return a match's events in order."""
+    return list(Event.objects.filter(match=match).order_by("seq"))
+
+
+def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
+    """Return a match's events after `after` as the fold reads them, without model objects."""
+    return [fact for fact, _ in load_chained(match, after)]
+
+
+def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any], str]]:
+    """Return (event as the fold reads it, its hash) for each event after `after`."""
+    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")
+    return [
+        ({"type": kind, **orjson.loads(text)}, digest)
+        for kind, text, digest in rows.values_list("type", "data_text", "hash")
+    ]
+
+
+def head(match: Match) -> tuple[int, str]:
+    """Return the last `seq` of a match and the hash the next event chains to."""
+    last = Event.objects.filter(match=match).order_by("-seq").values_list("seq", "hash").first()
+    if last is None:
+        return 0, header_hash(match.header())
+    return last
+
+
+def fact_of(event: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an event without its envelope (seq, at, by, hash)."""
+    return {k: v for k, v in event.items() if k not in ENVELOPE}
+
+
+def append(
+    match: Match,
+    expected_seq: int,
+    facts: Sequence[Mapping[str, Any]],
+    stamps: Sequence[Stamp],
+    idempotency_key: str | None = None,
+    command_digest: str = "",
+) -> list[Event]:
+    """Append events after `expected_seq`, chained and stamped, in the caller's transaction."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("append() runs inside the caller's transaction")
+    lock_log()
+    current, previous = head(match)
+    if current != expected_seq:
+        raise ConflictError(current)
+    rows = []
+    for offset, (fact, stamp) in enumerate(zip(facts, stamps, strict=True), start=1):
+        seq = expected_seq + offset
+        at = stamp.at or now_text()
+        body = {"seq": seq, **fact_of(fact), "at": at, "by": stamp.by}
+        digest = event_hash(previous, body)
+        if stamp.hash is not None and stamp.hash != digest:
+            raise ChainError(seq)
+        rows.append(
+            Event(
+                match=match,
+                seq=seq,
+                type=fact["type"],
+                data_text=json.dumps(
+                    {k: v for k, v in fact_of(fact).items() if k != "type"}, ensure_ascii=False
+                ),
+                recorded_at=parse_time(at),
+                at=at,
+                recorded_by=stamp.by,
+                idempotency_key=idempotency_key if offset == 1 else None,
+                command_digest=command_digest if offset == 1 else "",
+                hash=digest,
+            )
+        )
+        previous = digest
+    try:
+        with transaction.atomic():
+            for row in rows:
+                row.save()
+    except IntegrityError:
+        raise ConflictError(head(match)[0]) from None
+    return rows
+
+
+def verify_chain(match: Match) -> list[tuple[int, str]]:
+    """Return (seq, problem) for each event of a match that breaks its hash chain."""
+    problems = []
+    previous = header_hash(match.header())
+    for expected_seq, event in enumerate(load(match), start=1):
+        if event.seq != expected_seq:
+            problems.append((event.seq, f"expected seq {expected_seq}"))
+        record = event.as_record()
+        if event_hash(previous, record) != event.hash:
+            problems.append((event.seq, "hash does not match"))
+        previous = event.hash
+    return problems

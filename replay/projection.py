@@ -1,0 +1,106 @@
+"""State on demand: any match, as of any `seq`, amended or as seen live, from the stored events.
+
+Snapshots make it fast and never change an answer: the fold of a match's whole log
+is kept per process and advanced by the events appended since; a correction
+(amendment, retraction) re-folds from the start, since it changes earlier shots.
+States before the head are cached by what determines them: a live state by its
+`seq` alone, an amended one by its `seq` and the head of the log.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from matches import store
+from matches.models import Match
+from matches.notation import Header
+from matches.services import Invalid, match_get
+from matches.state import VIEWS, Corrections, MatchFold, fold
+
+CORRECTIONS = ("shot_amended", "shot_retracted")
+MAX_SNAPSHOTS = 256
+MAX_STATES = 1024
+
+
+@dataclass
+class Snapshot:
+    header: Header
+    fold: MatchFold
+    last_hash: str = ""  # the hash of the last event folded: proves the log still starts so
+
+
+_lock = threading.Lock()
+_snapshots: OrderedDict[str, Snapshot] = OrderedDict()
+_states: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+
+
+def match_state(
+    match: Match | str, upto: int | None = None, view: str = "amended", cached: bool = True
+) -> dict[str, Any]:
+    """Return the match state after event `upto` (default: all), amended or live."""
+    if view not in VIEWS:
+        raise Invalid(f"must be one of {', '.join(VIEWS)}", "view")
+    if not isinstance(match, Match):
+        match = match_get(match)
+    if not cached:
+        return fold(match.header(), store.load_facts(match), upto=upto, view=view)
+    head_seq = store.head(match)[0]
+    if upto is not None and not 0 <= upto <= head_seq:
+        raise Invalid(f"must be between 0 and {head_seq}", "upto")
+    if upto is None or upto == head_seq:
+        return orjson.loads(_head_state(match, head_seq))
+    key = (match.pk, upto, view) if view == "live" else (match.pk, upto, view, head_seq)
+    with _lock:
+        found = _states.get(key)
+        if found is not None:
+            _states.move_to_end(key)
+            return orjson.loads(found)
+    state = orjson.dumps(fold(match.header(), store.load_facts(match), upto=upto, view=view))
+    with _lock:
+        _states[key] = state
+        while len(_states) > MAX_STATES:
+            _states.popitem(last=False)
+    return orjson.loads(state)
+
+
+def _head_state(match: Match, head_seq: int) -> bytes:
+    """Return the state of the whole log, advancing this process's snapshot of the match."""
+    with _lock:
+        snapshot = _snapshots.get(match.pk)
+        header = match.header()
+        if snapshot is None or snapshot.header != header or snapshot.fold.seq > head_seq:
+            snapshot = Snapshot(header, MatchFold(header, Corrections()))
+        base = max(snapshot.fold.seq - 1, 0)
+        rows = store.load_chained(match, after=base)
+        if snapshot.fold.seq and (not rows or rows[0][1] != snapshot.last_hash):
+            # Not the log this snapshot was folded from (a restored database): start over.
+            snapshot = Snapshot(header, MatchFold(header, Corrections()))
+            rows = store.load_chained(match)
+        elif snapshot.fold.seq:
+            rows = rows[1:]
+        newer = [event for event, _ in rows]
+        if any(event["type"] in CORRECTIONS for event in newer):
+            snapshot = Snapshot(header, MatchFold.replay(header, store.load_facts(match)))
+        else:
+            for event in newer:
+                snapshot.fold.apply(event)
+        if rows:
+            snapshot.last_hash = rows[-1][1]
+        _snapshots[match.pk] = snapshot
+        _snapshots.move_to_end(match.pk)
+        while len(_snapshots) > MAX_SNAPSHOTS:
+            _snapshots.popitem(last=False)
+        # Serialised under the lock: the snapshot's lists are the fold's own.
+        return orjson.dumps(snapshot.fold.state())
+
+
+def forget() -> None:
+    """Drop every snapshot and cached state (tests, and after a bulk import)."""
+    with _lock:
+        _snapshots.clear()
+        _states.clear()
