@@ -7,6 +7,7 @@ reference (README, "The rules").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -113,7 +114,12 @@ def _checked_parameter(name: str, value: Any, where: str) -> Any:
             raise RulesetError("must be true or false", where)
         return value
     if name == "pin_pitch":
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)  # JSON parsers accept NaN and Infinity
+            or value <= 0
+        ):
             raise RulesetError("must be a positive number of millimetres", where)
         return float(value)
     if isinstance(value, bool) or not isinstance(value, int):

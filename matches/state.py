@@ -79,11 +79,20 @@ class Corrections:
             corrections.note(seq, event)
         return corrections
 
-    def note(self, seq: int, event: Mapping[str, Any]) -> None:
+    def note(self, seq: int, event: Mapping[str, Any]) -> bool:
+        """Record a correction unless a later one of the same shot is known; return if new."""
+        if event["type"] not in ("shot_amended", "shot_retracted"):
+            return False
+        shot = event["shot"]
         if event["type"] == "shot_amended":
-            self.amendments[event["shot"]] = (seq, event["facts"], event.get("reason"))
-        elif event["type"] == "shot_retracted":
-            self.retractions[event["shot"]] = (seq, event.get("reason"))
+            known = self.amendments.get(shot)
+            if known is None or known[0] < seq:
+                self.amendments[shot] = (seq, event["facts"], event.get("reason"))
+                return True
+        elif event["type"] == "shot_retracted" and shot not in self.retractions:
+            self.retractions[shot] = (seq, event.get("reason"))
+            return True
+        return False
 
 
 # -- Games and players ------------------------------------------------------------
@@ -295,8 +304,8 @@ class MatchFold:
             if game is not None:
                 game.void_shots = game.void_shots or not game.void
         else:
-            self._score_shot(game, player, ruling, first or ruling)
-            self._count_shot(player, seq, ruling)
+            added = self._score_shot(game, player, ruling, first or ruling)
+            self._count_shot(player, seq, ruling, added)
             game.shots += 1
         entry["score"] = dict(game.score) if game else None
         self._add_shot(entry)
@@ -309,9 +318,10 @@ class MatchFold:
         self.shots.append(entry)
         self.shot_index[entry["seq"]] = entry
 
-    def _score_shot(self, game: Game, player: str, ruling: Ruling, recorded: Ruling) -> None:
+    def _score_shot(self, game: Game, player: str, ruling: Ruling, recorded: Ruling) -> int:
+        """Score a shot; return the points it added (a score is cut at the target)."""
         receiver = player if ruling.scorer == "shooter" else other(player)
-        self._award(game, receiver, ruling.points)
+        added = self._award(game, receiver, ruling.points)
         recorded_receiver = player if recorded.scorer == "shooter" else other(player)
         score = game.recorded_score
         score[recorded_receiver] = min(
@@ -319,27 +329,31 @@ class MatchFold:
         )
         if score[recorded_receiver] >= self.ruleset.target:
             game.reached_as_recorded = True
+        return added
 
-    def _award(self, game: Game, player: str, points: int) -> None:
+    def _award(self, game: Game, player: str, points: int) -> int:
         """Add points to a game score, cut at the target; reaching it wins the game."""
-        game.score[player] = min(self.ruleset.target, game.score[player] + points)
+        before = game.score[player]
+        game.score[player] = min(self.ruleset.target, before + points)
         if game.score[player] >= self.ruleset.target and not game.decided:
             self._win_game(game, player, "target")
+        return game.score[player] - before
 
     def _win_game(self, game: Game, player: str, end: str) -> None:
         game.winner, game.end = player, end
         if self.winner is None and self.games_won()[player] >= self.majority():
             self.winner = player
 
-    def _count_shot(self, player: str, seq: int, ruling: Ruling) -> None:
+    def _count_shot(self, player: str, seq: int, ruling: Ruling, added: int) -> None:
+        """Count a shot in the stats; points are those the scores took (cut at the target)."""
         mine, theirs = self.stats[player], self.stats[other(player)]
         mine["shots"] += 1
         if ruling.fouls:
             mine["fouls"] += 1
-            mine["foul_points_conceded"] += ruling.points
-            theirs["points_received"] += ruling.points
+            mine["foul_points_conceded"] += added
+            theirs["points_received"] += added
         elif ruling.points:
-            mine["points"] += ruling.points
+            mine["points"] += added
             if ruling.carom:
                 mine["caroms"][ruling.carom] += 1
             for pin in ruling.pins:
@@ -355,10 +369,17 @@ class MatchFold:
             self.positions[ball] = list(position) if position is not None else None
 
     def _apply_shot_amended(self, event: Mapping[str, Any]) -> None:
-        pass  # applied through the corrections, to the shot it names
+        self._apply_correction(event)
 
     def _apply_shot_retracted(self, event: Mapping[str, Any]) -> None:
-        pass  # likewise
+        self._apply_correction(event)
+
+    def _apply_correction(self, event: Mapping[str, Any]) -> None:
+        # Known in advance (a replay with its corrections), it is in force already; applied
+        # one event at a time, the shot it names and all that followed are folded again.
+        if self.corrections.note(self.seq, event):
+            refolded = MatchFold.replay(self.header, self.events, self.corrections)
+            self.__dict__.update(refolded.__dict__)
 
     def _apply_foul(self, event: Mapping[str, Any]) -> None:
         player, game = event["player"], self.game
@@ -373,14 +394,14 @@ class MatchFold:
         self.outside_fouls.append(entry)
         if entry["void"] or game is None:
             return
-        self.stats[player]["fouls"] += 1
-        self.stats[player]["foul_points_conceded"] += self.ruleset.foul
-        self.stats[other(player)]["points_received"] += self.ruleset.foul
         # The foul takes the offender's turn if it was his; the other plays from hand.
         if self.due == player:
             self.due = other(player)
         self.in_hand, self.offender = "foul", player
-        self._award(game, other(player), self.ruleset.foul)
+        added = self._award(game, other(player), self.ruleset.foul)
+        self.stats[player]["fouls"] += 1
+        self.stats[player]["foul_points_conceded"] += added
+        self.stats[other(player)]["points_received"] += added
 
     def _apply_intermission(self, event: Mapping[str, Any]) -> None:
         self.intermissions.append({"seq": self.seq, "minutes": event["minutes"]})
@@ -548,11 +569,12 @@ class MatchFold:
             "games": games,
             "next": self._next(),
             "positions": {ball: (list(p) if p else None) for ball, p in self.positions.items()},
-            "shots": self.shots,
+            # Copies: a state once returned must not change as the fold goes on.
+            "shots": [dict(shot) for shot in self.shots],
             "stats": self._stats(),
-            "fouls": self.outside_fouls,
-            "lags": self.lags,
-            "intermissions": self.intermissions,
+            "fouls": [dict(foul) for foul in self.outside_fouls],
+            "lags": [dict(lag) for lag in self.lags],
+            "intermissions": [dict(pause) for pause in self.intermissions],
             "seq": self.seq,
         }
 

@@ -3,8 +3,9 @@
 Snapshots make it fast and never change an answer: the fold of a match's whole log
 is kept per process and advanced by the events appended since; a correction
 (amendment, retraction) re-folds from the start, since it changes earlier shots.
-States before the head are cached by what determines them: a live state by its
-`seq` alone, an amended one by its `seq` and the head of the log.
+States before the head are cached by what determines them: a live state by the
+hash of its last event, an amended one by the hash of the head of the log (the
+hash chain seals everything before it, so a restored log never meets a stale state).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 import orjson
 
 from matches import store
-from matches.models import Match
-from matches.notation import Header
+from matches.models import Event, Match
+from matches.notation import Header, header_hash
 from matches.services import Invalid, match_get
 from matches.state import VIEWS, Corrections, MatchFold, fold
 
@@ -49,23 +50,36 @@ def match_state(
         match = match_get(match)
     if not cached:
         return fold(match.header(), store.load_facts(match), upto=upto, view=view)
-    head_seq = store.head(match)[0]
+    head_seq, head_hash = store.head(match)
     if upto is not None and not 0 <= upto <= head_seq:
         raise Invalid(f"must be between 0 and {head_seq}", "upto")
     if upto is None or upto == head_seq:
         return orjson.loads(_head_state(match, head_seq))
-    key = (match.pk, upto, view) if view == "live" else (match.pk, upto, view, head_seq)
+    # Keyed by the hash that seals every event the state depends on, not by seq
+    # alone: a restored database may hold another log under the same seqs.
+    seal = _hash_at(match, upto) if view == "live" else head_hash
+    key = (match.pk, upto, view, seal)
     with _lock:
         found = _states.get(key)
         if found is not None:
             _states.move_to_end(key)
             return orjson.loads(found)
-    state = orjson.dumps(fold(match.header(), store.load_facts(match), upto=upto, view=view))
+    # Only the events the key names: one appended since would not be sealed by it.
+    events = store.load_facts(match)[:head_seq]
+    state = orjson.dumps(fold(match.header(), events, upto=upto, view=view))
     with _lock:
         _states[key] = state
         while len(_states) > MAX_STATES:
             _states.popitem(last=False)
     return orjson.loads(state)
+
+
+def _hash_at(match: Match, seq: int) -> str:
+    """Return the hash of event `seq`, which seals events 1 to `seq` and the header."""
+    if seq == 0:
+        return header_hash(match.header())
+    found = Event.objects.filter(match=match, seq=seq).values_list("hash", flat=True).first()
+    return found or ""
 
 
 def _head_state(match: Match, head_seq: int) -> bytes:

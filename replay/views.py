@@ -3,6 +3,8 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from replay.archive import recent_matches
+
 COMMAND_LINE_TOOLS = [
     {
         "name": "judge",
@@ -19,4 +21,5 @@ COMMAND_LINE_TOOLS = [
 
 def home(request: HttpRequest) -> HttpResponse:
     """Show what carambole is and how to use it."""
-    return render(request, "replay/home.html", {"tools": COMMAND_LINE_TOOLS})
+    context = {"tools": COMMAND_LINE_TOOLS, "matches": recent_matches()}
+    return render(request, "replay/home.html", context)

@@ -1,5 +1,6 @@
 """The settings helpers and the project wiring."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,13 @@ def test_channel_layer_delivers_a_message_to_a_group():
         return message
 
     assert async_to_sync(round_trip)() == {"type": "ping", "seq": 1}
+
+
+def test_ci_runs_against_postgresql_and_redis_never_without_them():
+    if os.getenv("CI") != "true":
+        pytest.skip("outside CI the embedded defaults (SQLite, in-memory layer) are the point")
+    assert settings.DATABASE_URL, "CI=true but DATABASE_URL is unset: PostgreSQL is missing"
+    assert settings.REDIS_URL, "CI=true but REDIS_URL is unset: Redis is missing"
+    import redis
+
+    assert redis.Redis.from_url(settings.REDIS_URL).ping()

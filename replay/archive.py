@@ -1,0 +1,26 @@
+"""The archive as the home page lists it: recent matches with their result so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from matches.models import Match
+from replay.projection import match_state
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    match: Match
+    games_won: dict[str, int]
+    status: str
+    winner: str | None
+
+
+def recent_matches(limit: int = 20) -> list[MatchLine]:
+    """Return the newest matches with games won and status, from their states on demand."""
+    matches = Match.objects.select_related("competition").order_by("-created_at")[:limit]
+    lines = []
+    for match in matches:
+        state = match_state(match)
+        lines.append(MatchLine(match, state["games_won"], state["status"], state["winner"]))
+    return lines

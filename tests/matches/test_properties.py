@@ -1,0 +1,236 @@
+"""Laws of the fold that hold for every legal log, and of the ruling for every legal shot."""
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches.notation import Header, NotationError, parse_header, parse_shot
+from matches.rules import BALLS, CALLED_FOULS, PINS, judge
+from matches.state import MatchFold, check_log, fold, other
+
+PROPERTY = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+CORRECTIONS = ("shot_amended", "shot_retracted")
+
+
+@st.composite
+def shot_facts(draw: st.DrawFn, own: str) -> dict[str, Any]:
+    """Draw legal facts: only moving balls act, a pin falls once, none acts after leaving."""
+    struck = draw(st.sampled_from([own, own, own, *BALLS]))
+    moving, gone, fallen = {struck}, set(), set()
+    contacts: list[dict[str, Any]] = []
+    for index in range(draw(st.integers(0, 6))):
+        active = sorted(moving - gone)
+        if not active:
+            break
+        ball = draw(st.sampled_from(active))
+        kind = draw(st.sampled_from(["ball", "ball", "pins", "cushion", "off"]))
+        targets = [b for b in BALLS if b != ball and b not in gone]
+        standing = [p for p in PINS if p not in fallen]
+        contact: dict[str, Any] = {"ball": ball, "hit": "cushion"}
+        if kind == "ball" and targets:
+            contact["hit"] = draw(st.sampled_from(targets))
+            moving.add(contact["hit"])
+        elif kind == "pins" and standing:
+            knocked = draw(st.lists(st.sampled_from(standing), min_size=1, unique=True))
+            contact.update(hit="pins", pins=knocked)
+            fallen.update(knocked)
+        elif kind == "off":
+            contact["hit"] = "off"
+            gone.add(ball)
+        if index and draw(st.booleans()):
+            contact["same_time"] = True
+        contacts.append(contact)
+    facts: dict[str, Any] = {"contacts": contacts}
+    if struck != own or draw(st.booleans()):
+        facts["struck"] = struck
+    called = draw(st.lists(st.sampled_from(CALLED_FOULS), max_size=2, unique=True))
+    if called:
+        facts["called"] = called
+    return facts
+
+
+def header_for(ruleset: dict[str, Any], balls: dict[str, str] | None = None) -> Header:
+    _, parsed = parse_header(
+        {
+            "players": {"A": {"name": "Ann"}, "B": {"name": "Bea"}},
+            "balls": balls or {"A": "white", "B": "yellow"},
+            "ruleset": ruleset,
+        }
+    )
+    return parsed
+
+
+rulesets = st.fixed_dictionaries(
+    {
+        "target": st.integers(4, 20),
+        "best_of": st.sampled_from([1, 3, 5]),
+        "cumulative_fouls": st.booleans(),
+        "center_alone": st.sampled_from([8, 10]),
+        "foul": st.integers(0, 3),
+    }
+)
+
+
+@PROPERTY
+@given(data=st.data(), own=st.sampled_from(["white", "yellow"]), ruleset=rulesets)
+def test_every_legal_shot_gets_one_ruling_whose_points_go_to_at_most_one_player(data, own, ruleset):
+    facts = data.draw(shot_facts(own))
+    no_score = data.draw(st.booleans())
+    rules = header_for(ruleset).ruleset
+
+    ruling = judge(parse_shot(facts, own), own, rules, no_score=no_score)
+
+    assert ruling.points >= 0
+    assert (ruling.scorer is None) == (ruling.points == 0)
+    assert ruling.scorer in (None, "shooter", "opponent")
+    assert ruling.valid == (not ruling.fouls)
+    obtained = ruling.pin_points + ruling.carom_points
+    if ruling.fouls:
+        assert ruling.points == ruling.foul_points + obtained
+        assert ruling.scorer != "shooter"
+        assert ruling.ball_in_hand == (list(ruling.fouls) != ["cue_pins"])
+    else:
+        assert ruling.points == (0 if no_score else obtained)
+        assert ruling.scorer != "opponent"
+        assert not ruling.ball_in_hand
+
+
+@st.composite
+def legal_logs(draw: st.DrawFn) -> tuple[Header, list[dict[str, Any]]]:
+    """Draw a legal log by asking the fold, event by event, what may come next."""
+    balls = draw(st.sampled_from([{"A": "white", "B": "yellow"}, {"A": "yellow", "B": "white"}]))
+    header = header_for(draw(rulesets), balls)
+    running = MatchFold(header)
+    events: list[dict[str, Any]] = []
+
+    def record(event: dict[str, Any]) -> bool:
+        try:
+            checked = running.check(event)
+        except NotationError:
+            return False
+        running.apply(checked)
+        events.append(checked)
+        return True
+
+    if draw(st.booleans()):
+        record({"type": "lag", "A": {"distance": 100}, "B": {"distance": 200}})
+    for _ in range(draw(st.integers(1, 40))):
+        if running.winner is not None:
+            break
+        if not running.game_open():
+            last = running.game
+            breaker = other(last.breaker) if last else draw(st.sampled_from(["A", "B"]))
+            assert record(
+                {"type": "game_started", "game": len(running.games) + 1, "breaker": breaker}
+            )
+            continue
+        kind = draw(
+            st.sampled_from(["shot"] * 8 + ["foul", "respot", "amend", "retract", "forfeit"])
+        )
+        due = running.due
+        if kind == "shot":
+            facts = draw(shot_facts(header.ball_of(due)))
+            player = draw(st.sampled_from([due, None]))
+            assert record({"type": "shot", **({"player": player} if player else {}), **facts})
+        elif kind == "foul":
+            player = draw(st.sampled_from(["A", "B"]))
+            assert record(
+                {"type": "foul", "player": player, "code": draw(st.sampled_from(CALLED_FOULS))}
+            )
+        elif kind == "respot":
+            assert record({"type": "balls_respotted"})
+        elif kind == "amend" and running.shots:
+            target = draw(st.sampled_from(running.shots))
+            facts = draw(shot_facts(header.ball_of(target["player"])))
+            accepted = record(
+                {"type": "shot_amended", "shot": target["seq"], "facts": facts, "reason": "r"}
+            )
+            assert accepted or target["retracted"]
+        elif kind == "retract" and running.shots:
+            target = draw(st.sampled_from(running.shots))
+            record({"type": "shot_retracted", "shot": target["seq"], "reason": "r"})
+        elif kind == "forfeit" and draw(st.integers(0, 3)) == 0:
+            which = draw(st.sampled_from(["game_forfeited", "match_forfeited"]))
+            assert record({"type": which, "player": draw(st.sampled_from(["A", "B"]))})
+    return header, events
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_folding_one_event_at_a_time_equals_folding_the_log_at_once(log):
+    header, events = log
+    running = MatchFold(header)
+
+    for upto, event in enumerate(events, start=1):
+        running.apply(event)
+        assert running.state() == fold(header, events, upto=upto, view="live")
+    assert running.state() == fold(header, events)
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_a_legal_log_is_stored_as_recorded(log):
+    header, events = log
+
+    assert check_log(header, events) == events
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_no_game_score_ever_exceeds_the_target(log):
+    header, events = log
+    target = header.ruleset.target
+
+    for upto in range(len(events) + 1):
+        for view in ("amended", "live"):
+            state = fold(header, events, upto=upto, view=view)
+            for game in state["games"]:
+                assert max(game["score"].values()) <= target
+                assert (game["winner"] is not None) == (game["end"] is not None)
+            assert state["winner"] is None or state["games_won"][state["winner"]] >= (
+                header.ruleset.best_of // 2 + 1
+            )
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_amended_view_equals_live_view_when_no_correction_comes_later(log):
+    header, events = log
+    last_correction = max(
+        (seq for seq, e in enumerate(events, start=1) if e["type"] in CORRECTIONS), default=0
+    )
+
+    for upto in range(last_correction, len(events) + 1):
+        assert fold(header, events, upto=upto) == fold(header, events, upto=upto, view="live")
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_each_counted_shot_moves_at_most_one_players_score(log):
+    header, events = log
+    target = header.ruleset.target
+    previous: dict[int, dict[str, int]] = {}
+
+    for upto, event in enumerate(events, start=1):
+        state = fold(header, events, upto=upto, view="live")
+        scores = {g["game"]: g["score"] for g in state["games"]}
+        if event["type"] == "shot" and state["games"]:
+            entry = state["shots"][-1]
+            game = entry["game"]
+            before = previous.get(game, {"A": 0, "B": 0})
+            moved = [p for p in "AB" if scores[game][p] != before[p]]
+            ruling = entry["ruling"]
+            assert len(moved) <= 1
+            if moved:
+                receiver = (
+                    entry["player"] if ruling["scorer"] == "shooter" else other(entry["player"])
+                )
+                assert moved == [receiver]
+                gained = scores[game][receiver] - before[receiver]
+                assert gained == min(ruling["points"], target - before[receiver])
+        previous = scores

@@ -1,0 +1,722 @@
+"""The match fold: legality of each event (check_log), the two views, games and the match."""
+
+from typing import Any
+
+import pytest
+
+from matches.notation import Header, NotationError, parse_header
+from matches.rules import Ruleset
+from matches.state import MatchFold, check_log, fold
+
+W, Y, R = "white", "yellow", "red"
+
+
+def header(**ruleset: Any) -> Header:
+    """Return a header: A plays white, B yellow, a ruleset with small targets."""
+    _, parsed = parse_header(
+        {
+            "players": {"A": {"name": "Ann"}, "B": {"name": "Bea"}},
+            "balls": {"A": W, "B": Y},
+            "ruleset": {"target": 10, "best_of": 3, **ruleset},
+        }
+    )
+    return parsed
+
+
+def c(ball: str, hit: str, *pins: str) -> dict[str, Any]:
+    contact: dict[str, Any] = {"ball": ball, "hit": hit}
+    if pins:
+        contact["pins"] = list(pins)
+    return contact
+
+
+def shot(player: str | None, *contacts: dict[str, Any], **facts: Any) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "shot", "contacts": list(contacts), **facts}
+    if player is not None:
+        event["player"] = player
+    return event
+
+
+def start(game: int, breaker: str) -> dict[str, Any]:
+    return {"type": "game_started", "game": game, "breaker": breaker}
+
+
+def place(ball: str, pos: list[float], reason: str) -> dict[str, Any]:
+    return {"type": "ball_placed", "ball": ball, "pos": pos, "reason": reason}
+
+
+def lag(a: float, b: float, **faults: str) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "lag", "A": {"distance": a}, "B": {"distance": b}}
+    for player, fault in faults.items():
+        event[player]["fault"] = fault
+    return event
+
+
+def amend(seq: int, *contacts: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "shot_amended",
+        "shot": seq,
+        "facts": {"contacts": list(contacts)},
+        "reason": "video",
+    }
+
+
+def retract(seq: int) -> dict[str, Any]:
+    return {"type": "shot_retracted", "shot": seq, "reason": "entered twice"}
+
+
+def foul(player: str, code: str = "touched") -> dict[str, Any]:
+    return {"type": "foul", "player": player, "code": code}
+
+
+# Shots worth a known amount for the shooter (A plays white, B yellow).
+def a_scores_10() -> dict[str, Any]:
+    """White–yellow, yellow–red (ricochet 3), red knocks the centre alone (8), cut to 10."""
+    return shot("A", c(W, Y), c(Y, R), c(R, "pins", "center"))
+
+
+def b_scores_10() -> dict[str, Any]:
+    return shot("B", c(Y, W), c(W, R), c(R, "pins", "center"))
+
+
+def a_zero() -> dict[str, Any]:
+    return shot("A", c(W, Y))
+
+
+def b_zero() -> dict[str, Any]:
+    return shot("B", c(Y, W))
+
+
+A_WINS_GAME_1 = [start(1, "A"), a_scores_10()]  # 11 points, cut to the target 10
+
+
+# -- Rejections: notation.md's list, each naming seq and field ----------------------------
+
+REJECTED = {
+    "shot by the wrong player": ([start(1, "A"), b_zero()], 2, "player"),
+    "shot by the wrong player later in the game": (
+        [start(1, "A"), a_zero(), b_zero(), b_zero()],
+        4,
+        "player",
+    ),
+    "shot before any game started": ([a_zero()], 1, "type"),
+    "shot during the lag": ([lag(100, 200), a_zero()], 2, "type"),
+    "shot after the match ended": (
+        [*A_WINS_GAME_1, start(2, "B"), shot("B", c(Y, "cushion")), a_scores_10(), b_zero()],
+        6,
+        "type",
+    ),
+    "shot after its game was won": ([*A_WINS_GAME_1, b_zero()], 3, "type"),
+    "game 2 started first": ([start(2, "A")], 1, "game"),
+    "game 1 started twice": ([start(1, "A"), a_zero(), start(1, "B")], 3, "game"),
+    "game 3 started after game 1": ([*A_WINS_GAME_1, start(3, "A")], 3, "game"),
+    "game 2 started while game 1 is open": ([start(1, "A"), a_zero(), start(2, "B")], 3, "game"),
+    "game 2 with game 1's breaker": ([*A_WINS_GAME_1, start(2, "A")], 3, "breaker"),
+    "game 3 with game 2's breaker": (
+        [*A_WINS_GAME_1, start(2, "B"), b_scores_10(), start(3, "B")],
+        5,
+        "breaker",
+    ),
+    "game started after a lag with equal distances": ([lag(90, 90), start(1, "A")], 2, "type"),
+    "game started after a lag both lost": (
+        [lag(90, 100, A="long_cushion", B="crossed"), start(1, "B")],
+        2,
+        "type",
+    ),
+    "game started after a first late start": (
+        [lag(90, 100, A="late_start"), start(1, "A")],
+        2,
+        "type",
+    ),
+    "game started after a collision": (
+        [{**lag(90, 100), "collision": True}, start(1, "A")],
+        2,
+        "type",
+    ),
+    "game started after a decided lag, then a repeated one": (
+        [lag(90, 100), lag(90, 90), start(1, "A")],
+        3,
+        "type",
+    ),
+    "lag after the first game started": ([start(1, "A"), lag(90, 100)], 2, "type"),
+    "game started after the match ended": (
+        [*A_WINS_GAME_1, start(2, "B"), b_zero(), a_scores_10(), start(3, "A")],
+        6,
+        "type",
+    ),
+    "amendment of a game start": ([start(1, "A"), a_zero(), amend(1, c(W, Y))], 3, "shot"),
+    "amendment of a seq that does not exist yet": (
+        [start(1, "A"), a_zero(), amend(9, c(W, Y))],
+        3,
+        "shot",
+    ),
+    "amendment of a retracted shot": (
+        [start(1, "A"), a_zero(), retract(2), amend(2, c(W, Y))],
+        4,
+        "shot",
+    ),
+    "amendment with facts that break the notation": (
+        [start(1, "A"), a_zero(), amend(2, c(Y, R))],
+        3,
+        "facts.contacts[0].ball",
+    ),
+    "retraction of a shot that is not the latest": (
+        [start(1, "A"), a_zero(), b_zero(), retract(2)],
+        4,
+        "shot",
+    ),
+    "retraction of a shot retracted already": (
+        [start(1, "A"), a_zero(), retract(2), retract(2)],
+        4,
+        "shot",
+    ),
+    "retraction of a non-shot": ([start(1, "A"), retract(1)], 2, "shot"),
+    "retraction after a game started": ([*A_WINS_GAME_1, start(2, "B"), retract(2)], 4, "shot"),
+    "break placement in the upper half": (
+        [start(1, "A"), place(W, [700, 2000], "break")],
+        2,
+        "pos",
+    ),
+    "break placement across the centre line": (
+        [start(1, "A"), place(W, [700, 1400], "break")],
+        2,
+        "pos",
+    ),
+    "break placement of the opponent's ball": (
+        [start(1, "A"), place(Y, [700, 500], "break")],
+        2,
+        "ball",
+    ),
+    "ball in hand placed in the offender's half": (
+        [
+            start(1, "A"),
+            shot("A", c(W, "cushion"), rest={W: [700, 2400]}),
+            place(Y, [700, 2000], "in_hand"),
+        ],
+        3,
+        "pos",
+    ),
+    "ball in hand placed upper when the offender lies on the centre line": (
+        [
+            start(1, "A"),
+            shot("A", c(W, "cushion"), rest={W: [700, 1430]}),
+            place(Y, [700, 2000], "in_hand"),
+        ],
+        3,
+        "pos",
+    ),
+    "ball in hand without a foul": (
+        [start(1, "A"), a_zero(), place(Y, [700, 2000], "in_hand")],
+        3,
+        "reason",
+    ),
+    "offender's ball placed off the spots": (
+        [start(1, "A"), shot("A", c(W, "cushion")), place(W, [700, 2000], "in_hand")],
+        3,
+        "pos",
+    ),
+    "placement on top of another ball": (
+        [start(1, "A"), place(W, [710, 2740], "respot")],
+        2,
+        "pos",
+    ),
+    "shot facts that break the notation": (
+        [start(1, "A"), shot(None, c(Y, R))],
+        2,
+        "contacts[0].ball",
+    ),
+    "foul outside a stroke before any game": ([foul("A")], 1, "type"),
+    "foul outside a stroke between games": ([*A_WINS_GAME_1, foul("B")], 3, "type"),
+    "game forfeited between games": (
+        [*A_WINS_GAME_1, {"type": "game_forfeited", "player": "B"}],
+        3,
+        "type",
+    ),
+    "match forfeited after it ended": (
+        [*A_WINS_GAME_1, start(2, "B"), b_zero(), a_scores_10()]
+        + [{"type": "match_forfeited", "player": "B"}],
+        6,
+        "type",
+    ),
+}
+
+
+@pytest.mark.parametrize(("events", "seq", "field"), REJECTED.values(), ids=REJECTED.keys())
+def test_check_log_refuses_the_first_illegal_event_naming_its_seq_and_field(events, seq, field):
+    with pytest.raises(NotationError) as refused:
+        check_log(header(), events)
+
+    assert (refused.value.seq, refused.value.field) == (seq, field)
+    assert f"seq {seq}" in str(refused.value)
+
+
+ACCEPTED = {
+    "game 1 after a decided lag": [lag(90, 100), start(1, "B"), b_zero()],
+    "game 1 after a repeated lag then a decided one": [lag(90, 90), lag(90, 100), start(1, "A")],
+    "game 1 after a second late start loses the lag": [
+        lag(90, 100, A="late_start"),
+        lag(90, 100, A="late_start"),
+        start(1, "B"),
+    ],
+    "game 1 without a lag (lots drawn), B breaking": [start(1, "B"), b_zero()],
+    "break placement in the lower half": [start(1, "A"), place(W, [700, 500], "break"), a_zero()],
+    "ball in hand opposite the offender": [
+        start(1, "A"),
+        shot("A", c(W, "cushion"), rest={W: [700, 2400]}),
+        place(Y, [700, 600], "in_hand"),
+        b_zero(),
+    ],
+    "ball in hand anywhere when the offender's ball is unknown": [
+        start(1, "A"),
+        shot("A", c(W, "cushion")),
+        place(Y, [700, 2000], "in_hand"),
+    ],
+    "offender's ball on the top spot, the incoming ball in the lower half": [
+        start(1, "A"),
+        shot("A", c(W, Y), called=["feet"], rest={W: [700, 600]}),
+        place(W, [710, 2740], "in_hand"),
+        place(Y, [700, 600], "in_hand"),
+    ],
+    "retraction of the latest shot, then the shot again": [
+        start(1, "A"),
+        a_zero(),
+        retract(2),
+        a_zero(),
+        b_zero(),
+    ],
+    "amendment of an earlier shot of the game": [
+        start(1, "A"),
+        a_zero(),
+        b_zero(),
+        amend(2, c(W, R)),
+    ],
+    "shots after an amendment that decided the game were legal when recorded": [
+        start(1, "A"),
+        a_zero(),
+        b_zero(),
+        a_zero(),
+        amend(2, c(W, Y), c(Y, R), c(R, "pins", "center")),
+    ],
+    "foul outside a stroke by the player not due": [start(1, "A"), foul("B"), a_zero()],
+    "shot without a player is given the one due": [start(1, "A"), shot(None, c(W, Y))],
+}
+
+
+@pytest.mark.parametrize("events", ACCEPTED.values(), ids=ACCEPTED.keys())
+def test_check_log_accepts_legal_events(events):
+    assert len(check_log(header(), events)) == len(events)
+
+
+def test_check_log_names_the_player_due_on_a_shot_that_omits_it():
+    checked = check_log(header(), [start(1, "B"), shot(None, c(Y, W)), shot(None, c(W, Y))])
+
+    assert [event.get("player") for event in checked] == [None, "B", "A"]
+
+
+def test_check_log_judges_a_shot_without_player_with_the_due_players_ball():
+    # A is due and plays white, so yellow is not moving yet when it meets the red.
+    with pytest.raises(NotationError) as refused:
+        check_log(header(), [start(1, "A"), shot(None, c(Y, R))])
+
+    assert refused.value.field == "contacts[0].ball"
+
+
+def test_check_log_judges_each_event_with_the_corrections_recorded_before_it():
+    # Once amended, B's shot decides game 1, so a further shot of game 1 is refused.
+    events = [
+        start(1, "A"),
+        a_zero(),
+        b_zero(),
+        amend(3, c(Y, W), c(W, R), c(R, "pins", "center")),
+        a_zero(),
+    ]
+
+    with pytest.raises(NotationError) as refused:
+        check_log(header(), events)
+
+    assert (refused.value.seq, refused.value.field) == (5, "type")
+
+
+def test_foul_outside_a_stroke_by_the_player_due_passes_his_turn():
+    state = fold(header(), [start(1, "A"), foul("A")])
+
+    assert state["games"][0]["score"] == {"A": 0, "B": 2}
+    assert state["next"]["player"] == "B"
+    assert state["next"]["ball_in_hand"] is True
+    with pytest.raises(NotationError):
+        check_log(header(), [start(1, "A"), foul("A"), a_zero()])
+
+
+def test_foul_outside_a_stroke_by_the_player_not_due_keeps_the_turn_and_gives_ball_in_hand():
+    state = fold(header(foul=3), [start(1, "A"), a_zero(), foul("A", "displaced")])
+
+    assert state["games"][0]["score"] == {"A": 0, "B": 3}
+    assert state["next"] == {
+        "game": 1,
+        "player": "B",
+        "ball_in_hand": True,
+        "zone": None,
+        "break": False,
+    }
+
+
+def test_foul_outside_a_stroke_can_win_the_game():
+    events = [start(1, "A"), shot("A", c(W, Y), c(W, R), c(Y, "pins", "top", "left")), foul("B")]
+    # A reaches 8 with the shot, then 10 with B's foul.
+    state = fold(header(), events)
+
+    assert state["games"][0]["winner"] == "A"
+    assert state["games"][0]["score"] == {"A": 10, "B": 0}
+
+
+# -- The views ---------------------------------------------------------------------------
+
+CORRECTED = [
+    start(1, "A"),  # 1
+    a_zero(),  # 2
+    b_zero(),  # 3
+    shot("A", c(W, Y), c(W, R)),  # 4: kiss 4
+    b_zero(),  # 5: entered twice
+    retract(5),  # 6
+    amend(2, c(W, Y), c(Y, "pins", "left")),  # 7: 2 for A
+]
+
+
+def test_amended_view_applies_corrections_recorded_after_upto():
+    state = fold(header(), CORRECTED, upto=5)
+
+    assert state["games"][0]["score"] == {"A": 6, "B": 0}
+    assert state["games"][0]["shots"] == 3
+    assert state["shots"][-1]["retracted"] is True
+    assert state["next"]["player"] == "B"
+
+
+def test_live_view_shows_only_what_was_recorded_up_to_upto():
+    state = fold(header(), CORRECTED, upto=5, view="live")
+
+    assert state["games"][0]["score"] == {"A": 4, "B": 0}
+    assert state["games"][0]["shots"] == 4
+    assert [s["amended"] or s["retracted"] for s in state["shots"]] == [False] * 4
+    assert state["next"]["player"] == "A"
+
+
+def test_without_upto_the_live_and_amended_views_are_the_same():
+    assert fold(header(), CORRECTED, view="live") == fold(header(), CORRECTED)
+
+
+@pytest.mark.parametrize("upto", range(len(CORRECTED) + 1))
+def test_amended_view_at_upto_equals_the_full_replay_cut_after_the_last_correction(upto):
+    last = fold(header(), CORRECTED)
+    cut = fold(header(), CORRECTED, upto=upto)
+
+    assert cut["seq"] == upto
+    assert cut["shots"] == last["shots"][: len(cut["shots"])]
+
+
+def test_amended_shot_keeps_its_first_ruling_as_original():
+    entry = fold(header(), CORRECTED)["shots"][0]
+
+    assert entry["amended"] is True
+    assert entry["original"]["points"] == 0
+    assert entry["ruling"]["points"] == 2
+    assert entry["ruling"]["scorer"] == "shooter"
+
+
+def test_latest_amendment_of_a_shot_is_the_one_in_force():
+    events = [*CORRECTED[:4], amend(2, c(W, "cushion")), amend(2, c(W, Y), c(W, R))]
+
+    state = fold(header(), events)
+
+    assert state["shots"][0]["ruling"]["carom"] == "kiss"
+    assert state["games"][0]["score"] == {"A": 8, "B": 0}
+
+
+def test_an_unknown_view_is_refused():
+    with pytest.raises(ValueError, match="view"):
+        fold(header(), CORRECTED, view="as-recorded")
+
+
+# -- Games and the match ------------------------------------------------------------------
+
+
+def test_score_past_the_target_is_cut_to_the_target():
+    state = fold(header(target=5), [start(1, "A"), a_scores_10()])
+
+    assert state["games"][0]["score"] == {"A": 5, "B": 0}
+    assert state["games"][0]["end"] == "target"
+
+
+def test_score_exactly_at_the_target_wins_and_one_short_does_not():
+    short = fold(header(target=12), [start(1, "A"), a_scores_10()])
+    exact = fold(header(target=11), [start(1, "A"), a_scores_10()])
+
+    assert short["games"][0]["winner"] is None
+    assert exact["games"][0]["winner"] == "A"
+
+
+@pytest.mark.parametrize(("best_of", "wins_needed"), [(1, 1), (3, 2), (5, 3), (7, 4)])
+def test_match_ends_as_soon_as_a_player_wins_a_majority(best_of, wins_needed):
+    events: list[dict[str, Any]] = []
+    breaker = "A"
+    for game in range(1, wins_needed + 1):
+        events.append(start(game, breaker))
+        if breaker == "B":
+            events.append(b_zero())
+        events.append(a_scores_10())
+        breaker = "B" if breaker == "A" else "A"
+        state = fold(header(best_of=best_of), events)
+        if game < wins_needed:
+            assert state["status"] == "playing"
+            assert state["next"]["game"] == game + 1
+    assert state["status"] == "finished"
+    assert state["winner"] == "A"
+    assert state["games_won"] == {"A": wins_needed, "B": 0}
+    assert state["next"] is None
+    with pytest.raises(NotationError, match="over"):
+        check_log(header(best_of=best_of), [*events, start(wins_needed + 1, breaker)])
+
+
+def test_breakers_alternate_and_next_names_the_next_games_breaker():
+    events = [start(1, "B"), b_scores_10()]
+    state = fold(header(best_of=5), events)
+    assert state["next"] == {
+        "game": 2,
+        "player": "A",
+        "ball_in_hand": False,
+        "zone": "lower",
+        "break": True,
+    }
+
+    events += [start(2, "A"), a_scores_10(), start(3, "B"), b_scores_10()]
+    state = fold(header(best_of=5), check_log(header(best_of=5), events))
+
+    assert [g["breaker"] for g in state["games"]] == ["B", "A", "B"]
+    assert state["next"]["player"] == "A"
+
+
+def test_a_break_is_played_with_the_breakers_ball_in_the_lower_half():
+    state = fold(header(), [start(1, "B")])
+
+    assert state["status"] == "playing"
+    assert state["next"] == {
+        "game": 1,
+        "player": "B",
+        "ball_in_hand": False,
+        "zone": "lower",
+        "break": True,
+    }
+    assert state["positions"] == {"white": [710.0, 2740.0], "yellow": None, "red": [710.0, 2130.0]}
+
+
+def test_shots_alternate_whatever_the_result():
+    events = [start(1, "A"), a_zero(), shot("B", c(Y, W), c(W, R)), shot("A", c(W, "cushion"))]
+
+    assert fold(header(), events)["next"]["player"] == "B"
+
+
+def test_game_forfeited_ends_the_open_game_with_the_score_as_it_was():
+    events = [start(1, "A"), shot("A", c(W, Y), c(W, R)), {"type": "game_forfeited", "player": "A"}]
+
+    game = fold(header(), events)["games"][0]
+
+    assert game == {
+        "game": 1,
+        "breaker": "A",
+        "score": {"A": 4, "B": 0},
+        "winner": "B",
+        "shots": 1,
+        "end": "forfeit",
+        "flags": [],
+    }
+
+
+def test_match_forfeited_credits_the_open_game_and_as_many_more_as_needed():
+    events = [*A_WINS_GAME_1, start(2, "B"), b_zero(), {"type": "match_forfeited", "player": "A"}]
+
+    state = fold(header(best_of=5), events)
+
+    assert state["status"] == "finished"
+    assert state["winner"] == "B"
+    assert state["games_won"] == {"A": 1, "B": 3}
+    assert [(g["breaker"], g["winner"], g["end"]) for g in state["games"]] == [
+        ("A", "A", "target"),
+        ("B", "B", "forfeit"),
+        ("A", "B", "forfeit"),
+        ("B", "B", "forfeit"),
+    ]
+
+
+def test_match_forfeited_between_games_credits_only_the_games_needed():
+    events = [*A_WINS_GAME_1, {"type": "match_forfeited", "player": "B"}]
+
+    state = fold(header(), events)
+
+    assert state["winner"] == "A"
+    assert [(g["breaker"], g["winner"], g["end"]) for g in state["games"]] == [
+        ("A", "A", "target"),
+        ("B", "A", "forfeit"),
+    ]
+
+
+def test_balls_respotted_puts_red_on_its_spot_and_the_non_due_ball_on_the_top_spot():
+    events = [start(1, "A"), a_zero(), {"type": "balls_respotted"}]
+
+    state = fold(header(), events)
+
+    assert state["positions"] == {"white": [710.0, 2740.0], "yellow": None, "red": [710.0, 2130.0]}
+    assert state["next"] == {
+        "game": 1,
+        "player": "B",
+        "ball_in_hand": False,
+        "zone": "lower",
+        "break": False,
+    }
+
+
+def test_shot_after_a_respot_cannot_score_but_its_fouls_count():
+    scoring = fold(header(), [start(1, "A"), {"type": "balls_respotted"}, a_scores_10()])
+    fouling = fold(header(), [start(1, "A"), {"type": "balls_respotted"}, shot("A", c(W, R))])
+    after = fold(header(), [start(1, "A"), {"type": "balls_respotted"}, a_zero(), b_scores_10()])
+
+    assert scoring["games"][0]["score"] == {"A": 0, "B": 0}
+    assert scoring["shots"][0]["ruling"]["valid"] is True
+    assert fouling["games"][0]["score"] == {"A": 0, "B": 4}
+    assert after["games"][0]["score"] == {"A": 0, "B": 10}
+
+
+@pytest.mark.parametrize(
+    ("offender_rest", "zone"),
+    [
+        ([700, 600], "upper"),
+        ([700, 2400], "lower"),
+        ([700, 1420], "lower"),
+        ([700, 1440], "lower"),
+        (None, None),
+    ],
+)
+def test_ball_in_hand_zone_is_opposite_the_offenders_ball(offender_rest, zone):
+    facts = {"rest": {W: offender_rest}} if offender_rest else {}
+    state = fold(header(), [start(1, "A"), shot("A", c(W, "cushion"), **facts)])
+
+    assert state["next"]["ball_in_hand"] is True
+    assert state["next"]["zone"] == zone
+
+
+def test_cue_pins_gives_the_points_but_no_ball_in_hand():
+    state = fold(header(), [start(1, "A"), shot("A", c(W, Y), c(W, "pins", "left"))])
+
+    assert state["games"][0]["score"] == {"A": 0, "B": 2}
+    assert state["next"]["ball_in_hand"] is False
+
+
+def test_amendment_that_leaves_the_winning_shot_short_needs_review_until_the_game_is_won():
+    events = [start(1, "A"), a_scores_10(), amend(2, c(W, Y), c(Y, "pins", "left"))]
+    review = fold(header(), events)
+    resolved = fold(header(), [*events, b_zero(), a_scores_10()])
+
+    assert review["status"] == "review"
+    assert review["games"][0]["flags"] == ["needs_review"]
+    assert review["games"][0]["score"] == {"A": 2, "B": 0}
+    assert review["winner"] is None
+    assert resolved["status"] == "playing"
+    assert resolved["games"][0]["flags"] == []
+    assert resolved["games"][0]["winner"] == "A"
+
+
+def test_amendment_that_restores_the_target_resolves_the_review():
+    events = [
+        start(1, "A"),
+        a_scores_10(),
+        start(2, "B"),
+        amend(2, c(W, Y)),
+        amend(2, c(W, Y), c(W, R), c(Y, "pins", "center", "left", "right")),
+    ]
+
+    assert fold(header(), events, upto=3, view="live")["status"] == "playing"
+    assert fold(header(), events, upto=4, view="live")["status"] == "review"
+    assert fold(header(), events, upto=4)["status"] == "playing"
+    assert fold(header(), events)["status"] == "playing"
+    assert fold(header(), events)["games"][0]["score"] == {"A": 10, "B": 0}
+
+
+def test_games_started_after_the_match_was_decided_by_amendment_are_void():
+    events = [
+        start(1, "A"),
+        a_zero(),  # 2: amended to a win for A
+        b_scores_10(),  # 3: void after the amendment
+        start(2, "A"),  # 4: void game
+        a_zero(),  # 5: void
+        amend(2, c(W, Y), c(Y, R), c(R, "pins", "center")),
+    ]
+
+    state = fold(header(best_of=1), events)
+
+    assert state["winner"] == "A"
+    assert state["status"] == "finished"
+    assert [g["flags"] for g in state["games"]] == [["void_shots"], ["void_game"]]
+    assert [s["void"] for s in state["shots"]] == [False, True, True]
+    assert state["games"][1]["shots"] == 0
+    assert state["next"] is None
+
+
+def test_stats_count_points_fouls_caroms_pins_and_the_best_shot():
+    events = [
+        start(1, "A"),
+        shot("A", c(W, Y), c(W, R), c(Y, "pins", "left")),  # kiss 4 + 2
+        shot("B", c(Y, R)),  # red_first 4 to A
+        shot("A", c(W, Y), c(Y, R), c(R, "pins", "right")),  # ricochet 3 + 2
+    ]
+
+    stats = fold(header(target=60), events)["stats"]
+
+    assert stats["A"]["shots"] == 2
+    assert stats["A"]["points"] == 11
+    assert stats["A"]["points_received"] == 4
+    assert stats["A"]["caroms"] == {"kiss": 1, "ricochet": 1}
+    assert stats["A"]["pins"] == {"center": 0, "top": 0, "bottom": 0, "left": 1, "right": 1}
+    assert stats["A"]["best_shot"] == {"seq": 2, "points": 6}
+    assert stats["A"]["average"] == 5.5
+    assert stats["B"]["fouls"] == 1
+    assert stats["B"]["foul_points_conceded"] == 4
+    assert stats["B"]["best_shot"] is None
+    assert stats["B"]["average"] == 0.0
+
+
+def test_incremental_apply_equals_replay():
+    events = check_log(header(), CORRECTED)
+    incremental = MatchFold(header())
+    states = []
+    for event in events:
+        incremental.apply(event)
+        states.append(incremental.state())
+
+    assert states[-1] == fold(header(), events, view="live", upto=len(events))
+    for upto, state in enumerate(states, start=1):
+        assert state == fold(header(), events, upto=upto, view="live")
+
+
+def test_stats_count_the_points_the_score_took_when_a_shot_passes_the_target():
+    header = Header(
+        players={"A": {"name": "Ann"}, "B": {"name": "Bob"}},
+        balls={"A": "white", "B": "yellow"},
+        ruleset=Ruleset.from_overrides({"target": 10}),
+    )
+    centre_alone = {
+        "contacts": [
+            {"ball": "white", "hit": "yellow"},
+            {"ball": "yellow", "hit": "pins", "pins": ["center"]},
+        ]
+    }
+    nothing = {"contacts": [{"ball": "yellow", "hit": "white"}]}
+    events = [
+        {"type": "game_started", "game": 1, "breaker": "A"},
+        {"type": "shot", "player": "A", **centre_alone},
+        {"type": "shot", "player": "B", **nothing},
+        {"type": "shot", "player": "A", **centre_alone},
+    ]
+
+    state = fold(header, events)
+
+    assert state["games"][0]["score"] == {"A": 10, "B": 0}
+    assert state["stats"]["A"]["points"] == 10
+    assert state["stats"]["A"]["best_shot"] == {"seq": 2, "points": 8}
