@@ -6,6 +6,7 @@ switches to PostgreSQL, Redis channels and a Celery broker.
 """
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -37,6 +38,10 @@ def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict[str, A
             # IMMEDIATE takes the write lock at BEGIN, so concurrent appends wait
             # for it (up to the timeout) instead of failing with "database is locked".
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+            # Tests use a file too: Django's in-memory test database shares one cache,
+            # whose table locks fail at once ("database table is locked") under
+            # concurrent connections instead of waiting out the busy timeout.
+            "TEST": {"NAME": Path(tempfile.gettempdir()) / f"carambole-test-{os.getpid()}.sqlite3"},
         }
     parts = urlsplit(url)
     if parts.scheme not in ("postgres", "postgresql"):

@@ -44,11 +44,6 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @cached_property
-    def data(self) -> dict[str, Any]:
-        value: dict[str, Any] = json.loads(self.data_text)
-        return value
-
     def as_record(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": self.name}
         if self.federation_id:
