@@ -127,27 +127,39 @@ def parse_shot(obj: Any, own: str, prefix: str = "", extra_keys: tuple[str, ...]
     return Shot(struck=struck, contacts=contacts, called=called, rest=rest)
 
 
+_CONTACT_KEYS = frozenset(("ball", "hit", "pins", "same_time"))
+
+
 def _parse_contacts(value: Any, struck: str, field: str) -> tuple[Contact, ...]:
     moving = {struck}  # only the struck ball moves at first; a ball moves once hit
     left_table: set[str] = set()
     fallen: set[str] = set()
     contacts = []
     for index, raw in enumerate(_expect_list(value, field)):
+        # The fold parses every shot again: what is well formed takes a fast path, and
+        # the field paths of the errors are built only when there is one.
         where = f"{field}[{index}]"
-        raw = _expect_object(raw, where)
-        _refuse_unknown_keys(raw, ("ball", "hit", "pins", "same_time"), where)
-        ball = _expect_choice(raw.get("ball"), BALLS, "ball", f"{where}.ball")
-        hit = _expect_choice(raw.get("hit"), CONTACT_TARGETS, "contact", f"{where}.hit")
+        if type(raw) is not dict:
+            raw = _expect_object(raw, where)
+        if type(raw) is not dict or not _CONTACT_KEYS.issuperset(raw):
+            _refuse_unknown_keys(raw, ("ball", "hit", "pins", "same_time"), where)
+        ball = raw.get("ball")
+        if type(ball) is not str or ball not in BALLS:
+            ball = _expect_choice(ball, BALLS, "ball", f"{where}.ball")
+        hit = raw.get("hit")
+        if type(hit) is not str or hit not in CONTACT_TARGETS:
+            hit = _expect_choice(hit, CONTACT_TARGETS, "contact", f"{where}.hit")
         same_time = raw.get("same_time", False)
         if not isinstance(same_time, bool):
             raise NotationError("must be true or false", f"{where}.same_time")
         if ball == hit:
             raise NotationError("a ball cannot touch itself", f"{where}.hit")
-        for name, who in (("ball", ball), ("hit", hit)):
-            if who in left_table:
-                raise NotationError(
-                    f"the {who} ball acts after it left the table", f"{where}.{name}"
-                )
+        if left_table:
+            for name, who in (("ball", ball), ("hit", hit)):
+                if who in left_table:
+                    raise NotationError(
+                        f"the {who} ball acts after it left the table", f"{where}.{name}"
+                    )
         if hit in BALLS:
             if ball not in moving and hit not in moving:
                 raise NotationError(
@@ -212,8 +224,11 @@ def parse_position(value: Any, field: str) -> tuple[float, float]:
     """Return a ball's centre (x, y) in millimetres, refusing one off the playing surface."""
     if not isinstance(value, list) or len(value) != 2:
         raise NotationError("must be [x, y] in millimetres", field)
-    x = _expect_number(value[0], f"{field}[0]")
-    y = _expect_number(value[1], f"{field}[1]")
+    x, y = value
+    if type(x) is not float and type(x) is not int or not math.isfinite(x):
+        x = _expect_number(x, f"{field}[0]")
+    if type(y) is not float and type(y) is not int or not math.isfinite(y):
+        y = _expect_number(y, f"{field}[1]")
     # A ball lies on the surface when no part of it is over a cushion.
     if not BALL_RADIUS <= x <= TABLE_WIDTH - BALL_RADIUS:
         raise NotationError("lies off the playing surface", f"{field}[0]")

@@ -193,10 +193,20 @@ class Ruling:
     ball_in_hand: bool
 
     def as_dict(self) -> dict[str, Any]:
-        ruling = asdict(self)
-        ruling["pins"] = list(self.pins)
-        ruling["fouls"] = list(self.fouls)
-        return ruling
+        # Spelled out: `asdict` deep-copies field by field, and the fold calls this per shot.
+        return {
+            "valid": self.valid,
+            "first_contact": self.first_contact,
+            "carom": self.carom,
+            "pins": list(self.pins),
+            "pin_points": self.pin_points,
+            "carom_points": self.carom_points,
+            "fouls": list(self.fouls),
+            "foul_points": self.foul_points,
+            "scorer": self.scorer,
+            "points": self.points,
+            "ball_in_hand": self.ball_in_hand,
+        }
 
 
 def opponent_ball(own: str) -> str:

@@ -1,0 +1,296 @@
+"""The measurements of `make bench`: rebuild speed and state on demand, beside raw SQLite reads.
+
+Every speed is reported beside a baseline measured in the same run (reading and
+parsing the same rows with `sqlite3` and `orjson`), as a ratio: the machine's
+speed cancels out, so the numbers compare across machines and over time.
+"""
+
+from __future__ import annotations
+
+import gc
+import platform
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import orjson
+from tqdm import tqdm
+
+from bench.database import throwaway_sqlite
+from matches import store
+from matches.models import Match
+from matches.records import record_import
+from matches.simulator import iter_competition, simulate_match
+from matches.state import fold
+from replay import projection
+
+REBUILD_TARGET = 0.25  # rebuild speed / raw read-and-parse speed
+LONG_MATCH_EVENTS = 300
+LONG_MATCH_RULESET = {"best_of": 5, "target": 100}  # ~300 events
+EVENTS_SQL = "SELECT type, data FROM matches_event WHERE match_id = ? ORDER BY seq"
+
+
+@dataclass(frozen=True)
+class Options:
+    matches: int = 200
+    seed: int = 1
+    repeat: int = 3  # full rebuilds of the archive; state on demand repeats more
+    on_demand_repeat: int = 25
+    progress: bool = True
+    keep_db: bool = False
+
+
+def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
+    """Generate and import an archive into a throwaway database, measure, return the results."""
+    directory = tempfile.mkdtemp(prefix="carambole-bench-")
+    path = Path(directory) / "bench.sqlite3"
+    try:
+        with throwaway_sqlite(path):
+            started = time.perf_counter()
+            ids, long_id = _load_archive(options, log)
+            loading = time.perf_counter() - started
+            # What lives now lives to the end: keep it out of every collection that follows.
+            gc.collect()
+            gc.freeze()
+            try:
+                rebuild = _measure_rebuild(path, ids, options.repeat)
+                on_demand = _measure_on_demand(path, long_id, options.on_demand_repeat)
+            finally:
+                gc.unfreeze()
+    finally:
+        if options.keep_db:
+            print(f"database kept: {path}", file=log)
+        else:
+            _remove(Path(directory))
+    return {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {
+            "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "platform": platform.platform(),
+            "sqlite": sqlite3.sqlite_version,
+        },
+        "archive": {
+            "seed": options.seed,
+            "matches": len(ids),
+            "events": rebuild["events"],
+            "generate_and_import_s": round(loading, 2),
+        },
+        "rebuild": rebuild,
+        "state_on_demand": on_demand,
+    }
+
+
+# -- The archive ----------------------------------------------------------------------
+
+
+def _load_archive(options: Options, log: TextIO) -> tuple[list[str], str]:
+    """Simulate a round robin plus one long match, import them; return the match ids."""
+    competition = f"bench-{options.seed}"
+    simulated = iter_competition(options.seed, options.matches, competition=competition)
+    records = list(_progress(simulated, "simulate", "match", options, log, options.matches))
+    records.append(_long_match(options.seed, competition))
+    for record in _progress(records, "import", "match", options, log, len(records)):
+        record_import(record, by="bench")
+    projection.forget()
+    return [r["match"]["id"] for r in records[:-1]], records[-1]["match"]["id"]
+
+
+def _long_match(seed: int, competition: str) -> dict[str, Any]:
+    """Return the first simulated match of the long ruleset with about 300 events."""
+    fallback = None
+    for attempt in range(200):
+        record = simulate_match(
+            seed * 1000 + attempt,
+            ruleset=LONG_MATCH_RULESET,
+            match_id=f"{competition}-long",
+            competition=competition,
+            stage="Final",
+        )
+        count = len(record["events"])
+        if LONG_MATCH_EVENTS <= count <= LONG_MATCH_EVENTS * 1.15:
+            return record
+        if count >= LONG_MATCH_EVENTS and (fallback is None or count < len(fallback["events"])):
+            fallback = record
+    if fallback is None:
+        raise RuntimeError(f"no simulated match reached {LONG_MATCH_EVENTS} events")
+    return fallback
+
+
+# -- (a) Rebuild every match state ------------------------------------------------------
+
+
+def _measure_rebuild(path: Path, ids: list[str], repeat: int) -> dict[str, Any]:
+    """Time folding every match from its stored events, beside reading the same rows raw."""
+    with sqlite3.connect(path) as raw:
+        rebuilds, limits, loads, events = [], [], [], 0
+        for _ in range(repeat):
+            # Interleaved, so all three see the same machine and the same caches.
+            seconds, events = _timed(lambda: _read_raw(raw, ids))
+            limits.append(seconds)
+            seconds, rebuilt = _timed(lambda: _rebuild(ids))
+            rebuilds.append(seconds)
+            loads.append(_timed(lambda: _rebuild(ids, folded=False))[0])
+            if rebuilt != events:
+                raise RuntimeError(f"rebuild folded {rebuilt} events, the raw read found {events}")
+    rebuild_s, limit_s = statistics.median(rebuilds), statistics.median(limits)
+    load_s = statistics.median(loads)
+    ratio = limit_s / rebuild_s
+    return {
+        "matches": len(ids),
+        "events": events,
+        "repeat": repeat,
+        "rebuild_s": round(rebuild_s, 4),
+        "rebuild_events_per_s": round(events / rebuild_s),
+        "load_only_s": round(load_s, 4),
+        "load_only_events_per_s": round(events / load_s),
+        "limit_s": round(limit_s, 4),
+        "limit_events_per_s": round(events / limit_s),
+        "ratio": round(ratio, 3),
+        "target": REBUILD_TARGET,
+        "meets_target": ratio >= REBUILD_TARGET,
+    }
+
+
+def _rebuild(ids: list[str], folded: bool = True) -> int:
+    """Rebuild the state of each match from the store (or only load its events)."""
+    count = 0
+    for match in Match.objects.filter(pk__in=ids):
+        events = store.load_facts(match)
+        if folded:
+            fold(match.header(), events)
+        count += len(events)
+    return count
+
+
+def _read_raw(raw: sqlite3.Connection, ids: Iterable[str]) -> int:
+    """The limit: the same rows with sqlite3, each data column parsed with orjson."""
+    count = 0
+    loads = orjson.loads
+    for match_id in ids:
+        rows = raw.execute(EVENTS_SQL, (match_id,)).fetchall()
+        events = [loads(data) for _, data in rows]
+        count += len(events)
+    return count
+
+
+# -- (b) State on demand for one long match ----------------------------------------------
+
+
+def _measure_on_demand(path: Path, match_id: str, repeat: int) -> dict[str, Any]:
+    """Time one match's state: cold (no snapshot), cached (warm snapshot), beside a raw read."""
+    match = Match.objects.get(pk=match_id)
+    events = store.load_facts(match)
+    header = match.header()
+    if projection.match_state(match_id, cached=False) != fold(header, events):
+        raise RuntimeError("state on demand differs from the fold")
+
+    def cold_snapshot() -> None:
+        projection.forget()
+        projection.match_state(match_id)
+
+    with sqlite3.connect(path) as raw:
+        cases: dict[str, Callable[[], object]] = {
+            "raw_read_ms": lambda: _read_raw(raw, [match_id]),
+            "fold_in_memory_ms": lambda: fold(header, events),
+            "cold_uncached_ms": lambda: projection.match_state(match_id, cached=False),
+            "cold_snapshot_ms": cold_snapshot,
+            # Runs right after cold_snapshot, so the snapshot is warm.
+            "cached_ms": lambda: projection.match_state(match_id),
+        }
+        timings: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(repeat):
+            for name, case in cases.items():
+                timings[name].append(_timed(case)[0])
+    result: dict[str, Any] = {"match": match_id, "events": len(events), "repeat": repeat}
+    result.update({name: round(statistics.median(t) * 1000, 3) for name, t in timings.items()})
+    raw_ms = result["raw_read_ms"]
+    result["cold_vs_raw"] = round(result["cold_uncached_ms"] / raw_ms, 1)
+    result["cached_vs_raw"] = round(result["cached_ms"] / raw_ms, 1)
+    return result
+
+
+# -- Reporting -------------------------------------------------------------------------------
+
+
+def table(results: dict[str, Any]) -> str:
+    """Return the results as the table `make bench` prints."""
+    archive, rebuild, demand = results["archive"], results["rebuild"], results["state_on_demand"]
+    verdict = "PASS" if rebuild["meets_target"] else "BELOW TARGET"
+    machine = results["machine"]
+    lines = [
+        f"carambole bench: {archive['matches']} simulated matches, {archive['events']:,} events "
+        f"(seed {archive['seed']}); Python {machine['python']}, SQLite {machine['sqlite']}",
+        "",
+        f"(a) rebuild every match state from its events (median of {rebuild['repeat']})",
+        _row(
+            "rebuild: store.load_facts + fold",
+            f"{rebuild['rebuild_events_per_s']:,} events/s",
+            f"{rebuild['rebuild_s']:.3f} s",
+        ),
+        _row(
+            "  of which loading alone: store.load_facts",
+            f"{rebuild['load_only_events_per_s']:,} events/s",
+            f"{rebuild['load_only_s']:.3f} s",
+        ),
+        _row(
+            "limit: sqlite3 SELECT + orjson.loads",
+            f"{rebuild['limit_events_per_s']:,} events/s",
+            f"{rebuild['limit_s']:.3f} s",
+        ),
+        _row(
+            "ratio rebuild / limit",
+            f"{rebuild['ratio']:.3f}",
+            f"target >= {rebuild['target']}: {verdict}",
+        ),
+        "",
+        f"(b) state on demand, one match of {demand['events']} events "
+        f"(median of {demand['repeat']})",
+        _row("raw read: sqlite3 SELECT + orjson.loads", f"{demand['raw_read_ms']:.2f} ms", ""),
+        _row("fold alone (events in memory)", f"{demand['fold_in_memory_ms']:.2f} ms", ""),
+        _row(
+            "cold: match_state(cached=False)",
+            f"{demand['cold_uncached_ms']:.2f} ms",
+            f"{demand['cold_vs_raw']}x raw",
+        ),
+        _row("cold: after forget(), snapshot built", f"{demand['cold_snapshot_ms']:.2f} ms", ""),
+        _row(
+            "cached: match_state, warm snapshot",
+            f"{demand['cached_ms']:.2f} ms",
+            f"{demand['cached_vs_raw']}x raw",
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def _row(label: str, value: str, note: str) -> str:
+    return f"  {label:<42}{value:>20}   {note}".rstrip()
+
+
+# -- Plumbing ----------------------------------------------------------------------------------
+
+
+def _timed(case: Callable[[], Any]) -> tuple[float, Any]:
+    gc.collect()
+    started = time.perf_counter()
+    value = case()
+    return time.perf_counter() - started, value
+
+
+def _progress(
+    items: Iterable[Any], what: str, unit: str, options: Options, log: TextIO, total: int
+) -> Iterable[Any]:
+    return tqdm(items, desc=what, unit=unit, total=total, disable=not options.progress, file=log)
+
+
+def _remove(directory: Path) -> None:
+    for child in directory.iterdir():
+        child.unlink()
+    directory.rmdir()

@@ -1,0 +1,665 @@
+"""A seeded match simulator: random but legal five-pins matches, for benchmarks and demo data.
+
+Pure Python: no Django, no I/O. Every event is put to the fold (`MatchFold.check`)
+before it is kept, exactly as the services check a referee's entry, so a simulated
+record always imports. The same seed always gives the same record.
+
+The play is plausible rather than physical: shots are contact sequences drawn
+from weights tuned so that a game to 60 takes roughly 25 to 50 shots, with the
+usual share of misses, red-first and pins-first fouls, cue ball on the pins,
+balls off the table and called fouls; balls come to rest inside the table
+without overlapping, and every ball in hand is placed in the half the rules allow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from matches.notation import RECORD_FORMAT, Header, overlaps, parse_header
+from matches.rules import (
+    BALL_DIAMETER,
+    BALL_RADIUS,
+    CALLED_FOULS,
+    CENTRE_LINE,
+    SPOTS,
+    TABLE_LENGTH,
+    TABLE_WIDTH,
+)
+from matches.state import MatchFold, other
+
+DEFAULT_PLAYERS: tuple[dict[str, str], ...] = (
+    {"name": "Olena Kovalenko", "federation_id": "UA-101"},
+    {"name": "Marco Marchetti", "federation_id": "IT-202"},
+    {"name": "Lucía Fernández", "federation_id": "AR-303"},
+    {"name": "Tomasz Nowak", "federation_id": "PL-404"},
+    {"name": "Ana Popescu", "federation_id": "RO-505"},
+    {"name": "Dmytro Shevchuk", "federation_id": "UA-606"},
+    {"name": "Giulia Rossi", "federation_id": "IT-707"},
+    {"name": "Pablo Gómez", "federation_id": "AR-808"},
+)
+REFEREES = (
+    ("I. Petrenko", "petrenko"),
+    ("S. Bianchi", "bianchi"),
+    ("M. Kowalski", "kowalski"),
+)
+
+# Pins a ball knocks in one contact, with how often: mostly one or two side pins,
+# sometimes the red pin alone (the big score), now and then a line through the centre.
+PIN_GROUPS: tuple[tuple[tuple[str, ...], float], ...] = (
+    (("left",), 10),
+    (("right",), 10),
+    (("top",), 10),
+    (("bottom",), 10),
+    (("top", "left"), 3),
+    (("top", "right"), 3),
+    (("bottom", "left"), 3),
+    (("bottom", "right"), 3),
+    (("center",), 6),
+    (("center", "left"), 1.5),
+    (("center", "right"), 1.5),
+    (("center", "top"), 1.5),
+    (("center", "bottom"), 1.5),
+    (("left", "center", "right"), 1),
+    (("top", "center", "bottom"), 1),
+)
+# Fouls a referee calls during a stroke, and outside one (touching or moving a ball).
+STROKE_CALLS = ("feet", "double_hit", "push_shot", "not_tip", "jump", "balls_moving")
+OUTSIDE_CALLS = ("touched", "displaced", "placement", "cleaning")
+LAG_FAULT_WEIGHTS = (("long_cushion", 4), ("red_or_pins", 3), ("crossed", 2), ("late_start", 1))
+# Where a ball off the table goes when its own spot is covered (section 10).
+RESPOT_ORDER = ("top", "red", "lower_centre", "bottom")
+# No ball comes to rest on the pin cross: the pins stand within this of the centre.
+PIN_CLEARANCE = 71.5 + BALL_RADIUS + 20.0
+MAX_EVENTS = 5000
+
+
+class SimulationError(RuntimeError):
+    """The simulator produced an event the fold refused: a bug in the simulator."""
+
+
+def simulate_match(
+    seed: int,
+    *,
+    ruleset: Mapping[str, Any] | None = None,
+    players: Sequence[Mapping[str, Any] | str] | None = None,
+    balls: Mapping[str, str] | None = None,
+    match_id: str | None = None,
+    competition: str = "simulated",
+    stage: str = "",
+    table: str = "1",
+    day: date | None = None,
+    amend_rate: float = 0.015,
+    retract_rate: float = 0.004,
+    outside_foul_rate: float = 0.006,
+    respot_rate: float = 0.006,
+    forfeit_rate: float = 0.02,
+    lag_rate: float = 0.85,
+) -> dict[str, Any]:
+    """Return a complete match record (carambole.match/1) of random but legal play.
+
+    Rates are per shot (amend, retract, outside foul, balls in contact re-spotted)
+    or per match (forfeit, lag rather than lots).
+    """
+    rng = random.Random(seed)
+    pair = _two_players(players, rng)
+    match: dict[str, Any] = {
+        "id": match_id or f"sim-{seed}",
+        "competition": competition,
+        "date": (day or _day_of(rng)).isoformat(),
+        "players": {"A": pair[0], "B": pair[1]},
+        "balls": dict(balls or {"A": "white", "B": "yellow"}),
+        "ruleset": dict(ruleset or {}),
+    }
+    if stage:
+        match["stage"] = stage
+    if table:
+        match["table"] = table
+    referee_name, username = rng.choice(REFEREES)
+    match["referee"] = {"name": referee_name, "username": username}
+    _, header = parse_header(match)
+    simulation = _Simulation(
+        rng,
+        header,
+        referee=username,
+        start=datetime.fromisoformat(match["date"]).replace(hour=10, tzinfo=UTC)
+        + timedelta(minutes=rng.randrange(0, 480, 15)),
+        rates={
+            "amend": amend_rate,
+            "retract": retract_rate,
+            "outside_foul": outside_foul_rate,
+            "respot": respot_rate,
+        },
+    )
+    simulation.play(lag=rng.random() < lag_rate, forfeit=rng.random() < forfeit_rate)
+    return {"format": RECORD_FORMAT, "match": match, "events": simulation.record_events()}
+
+
+def simulate_competition(
+    seed: int,
+    n_matches: int,
+    players: Sequence[Mapping[str, Any] | str] | None = None,
+    **options: Any,
+) -> list[dict[str, Any]]:
+    """Return `n_matches` records of a round robin (legs repeated, sides swapped, as needed)."""
+    return list(iter_competition(seed, n_matches, players, **options))
+
+
+def iter_competition(
+    seed: int,
+    n_matches: int,
+    players: Sequence[Mapping[str, Any] | str] | None = None,
+    *,
+    competition: str | None = None,
+    ruleset: Mapping[str, Any] | None = None,
+    tables: int = 4,
+    **options: Any,
+) -> Iterator[dict[str, Any]]:
+    """Yield the records of `simulate_competition` one match at a time."""
+    entrants = [_player_entry(p) for p in (players or DEFAULT_PLAYERS)]
+    if len(entrants) < 2:
+        raise ValueError("a competition needs at least two players")
+    rng = random.Random(seed)
+    competition = competition or f"sim-{seed}"
+    first_day = _day_of(rng)
+    for number, (round_number, a, b) in enumerate(_round_robin(len(entrants), n_matches), 1):
+        yield simulate_match(
+            rng.getrandbits(64),
+            ruleset=ruleset,
+            players=[entrants[a], entrants[b]],
+            match_id=f"{competition}-{number:04d}",
+            competition=competition,
+            stage=f"Round {round_number}",
+            table=str((number - 1) % tables + 1),
+            day=first_day + timedelta(days=round_number - 1),
+            **options,
+        )
+
+
+def _round_robin(n_players: int, n_matches: int) -> list[tuple[int, int, int]]:
+    """Return (round, player A, player B) by the circle method, legs alternating sides."""
+    slots: list[int | None] = list(range(n_players)) + ([None] if n_players % 2 else [])
+    pairings: list[tuple[int, int, int]] = []
+    round_number = 0
+    while len(pairings) < n_matches:
+        leg = round_number // (len(slots) - 1)
+        round_number += 1
+        half = len(slots) // 2
+        for a, b in zip(slots[:half], reversed(slots[half:]), strict=True):
+            if a is not None and b is not None:
+                pairings.append((round_number, b, a) if leg % 2 else (round_number, a, b))
+        slots = [slots[0], slots[-1], *slots[1:-1]]
+    return pairings[:n_matches]
+
+
+def _player_entry(player: Mapping[str, Any] | str) -> dict[str, Any]:
+    return {"name": player} if isinstance(player, str) else dict(player)
+
+
+def _two_players(
+    players: Sequence[Mapping[str, Any] | str] | None, rng: random.Random
+) -> list[dict[str, Any]]:
+    if players is None:
+        return [dict(p) for p in rng.sample(DEFAULT_PLAYERS, 2)]
+    if len(players) != 2:
+        raise ValueError("a match needs exactly two players")
+    return [_player_entry(p) for p in players]
+
+
+def _day_of(rng: random.Random) -> date:
+    return date(2026, 1, 5) + timedelta(days=rng.randrange(330))
+
+
+# -- Geometry -------------------------------------------------------------------
+
+
+def _clear_of_pins(position: Sequence[float]) -> bool:
+    return (position[0] - 710.0) ** 2 + (position[1] - CENTRE_LINE) ** 2 > PIN_CLEARANCE**2
+
+
+def _covered(spot: Sequence[float], positions: Mapping[str, Sequence[float] | None]) -> bool:
+    return any(
+        p is not None and (p[0] - spot[0]) ** 2 + (p[1] - spot[1]) ** 2 < BALL_DIAMETER**2
+        for p in positions.values()
+    )
+
+
+# -- One match --------------------------------------------------------------------
+
+
+class _Simulation:
+    """The referee's side of a simulated match: decide each event, have the fold check it."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        header: Header,
+        referee: str,
+        start: datetime,
+        rates: Mapping[str, float],
+    ) -> None:
+        self.rng = rng
+        self.header = header
+        self.referee = referee
+        self.clock = start
+        self.rates = rates
+        self.fold = MatchFold(header)
+        self.facts: list[dict[str, Any]] = []
+        self.times: list[datetime] = []
+        self.in_force: dict[int, dict[str, Any]] = {}  # shot seq -> facts in force
+        self.skill = {p: rng.uniform(0.35, 0.8) for p in ("A", "B")}
+        self.shots_played = 0
+        self.forfeit_at: int | None = None
+        self.forfeit_kind = ""
+
+    # -- Recording --
+
+    def emit(self, event: dict[str, Any], seconds: float) -> None:
+        """Have the fold check one event, then keep it and fold it."""
+        if len(self.facts) >= MAX_EVENTS:
+            raise SimulationError(f"no winner after {MAX_EVENTS} events")
+        try:
+            checked = self.fold.check(event)
+        except ValueError as error:  # NotationError: the simulator broke a rule
+            raise SimulationError(f"refused {event}: {error}") from error
+        self.facts.append(checked)
+        self.clock += timedelta(seconds=seconds)
+        self.times.append(self.clock)
+        if checked["type"] in ("shot_amended", "shot_retracted"):
+            # A correction changes earlier shots: fold again, as `check_log` does.
+            self.fold = MatchFold.replay(self.header, self.facts)
+        else:
+            self.fold.apply(checked)
+
+    def record_events(self) -> list[dict[str, Any]]:
+        return [
+            {**fact, "at": _iso(at), "by": self.referee}
+            for fact, at in zip(self.facts, self.times, strict=True)
+        ]
+
+    # -- The match --
+
+    def play(self, lag: bool, forfeit: bool) -> None:
+        if forfeit:
+            # A player walks out at some point of the match: the game, or the whole match.
+            self.forfeit_at = self.rng.randrange(5, 70)
+            self.forfeit_kind = "game" if self.rng.random() < 0.6 else "match"
+        breaker = self.lag() if lag else self.rng.choice(("A", "B"))
+        while self.fold.winner is None:
+            game = self.fold.game
+            number = len(self.fold.games) + 1
+            if game is not None:
+                breaker = other(game.breaker)
+                if number - 1 in (2, 4) and self.rng.random() < 0.8:
+                    # The pause before a deciding game (after games 2 and 4).
+                    minutes = self.rng.choice((5, 5, 5, 4, 3))
+                    self.emit({"type": "intermission", "minutes": minutes}, minutes * 60)
+            self.emit({"type": "game_started", "game": number, "breaker": breaker}, 60)
+            if self.rng.random() < 0.95:
+                self.place(self.header.ball_of(breaker), "break", "lower")
+            while self.fold.game_open():
+                self.turn()
+
+    def lag(self) -> str:
+        """Play lags until one is decided; return the breaker the winner chooses."""
+        for attempt in range(12):
+            event: dict[str, Any] = {"type": "lag"}
+            faults = 0
+            for player in ("A", "B"):
+                result: dict[str, Any] = {"distance": round(self.rng.uniform(8.0, 420.0), 1)}
+                if attempt < 8 and self.rng.random() < 0.07:
+                    result["fault"] = _weighted(self.rng, LAG_FAULT_WEIGHTS)
+                    faults += 1
+                event[player] = result
+            if not faults and attempt < 8 and self.rng.random() < 0.03:
+                event["collision"] = True
+            self.emit(event, 90)
+            if not self.fold.lag_repeat:
+                break
+        winner = self.fold.lag_winner
+        if winner is None:
+            raise SimulationError("the lag was never decided")
+        return winner if self.rng.random() < 0.75 else other(winner)
+
+    def turn(self) -> None:
+        """Play one turn: perhaps an incident, then a shot and what follows it."""
+        if self.forfeit_at is not None and self.shots_played >= self.forfeit_at:
+            self.forfeit()
+            return
+        if self.rng.random() < self.rates["outside_foul"]:
+            self.outside_foul()
+            if not self.fold.game_open():
+                return
+        player = self.fold.due
+        assert player is not None
+        facts = self.shot_facts(player)
+        seq = len(self.facts) + 1
+        self.emit({"type": "shot", "player": player, **facts}, self.rng.uniform(15, 50))
+        self.in_force[seq] = facts
+        self.shots_played += 1
+        if not self.fold.game_open():
+            return
+        if self.rng.random() < self.rates["retract"]:
+            reason = self.rng.choice(("entered twice", "entered by mistake", "wrong table"))
+            self.emit({"type": "shot_retracted", "shot": seq, "reason": reason}, 20)
+            return  # the same player is due again
+        if self.rng.random() < self.rates["amend"]:
+            self.amend()
+            if not self.fold.game_open():
+                return
+        latest = self.latest_shot()
+        if self.fold.in_hand == "foul":
+            self.ball_in_hand(_off_table(self.in_force[latest]))
+        elif self.rng.random() < self.rates["respot"]:
+            # Section 9: the balls are in contact, back to the break position.
+            self.emit({"type": "balls_respotted", "reason": "contact"}, 30)
+            self.place(self.header.ball_of(self.fold.due or "A"), "break", "lower")
+
+    def latest_shot(self) -> int:
+        return int(next(s["seq"] for s in reversed(self.fold.shots) if not s["retracted"]))
+
+    def forfeit(self) -> None:
+        game = self.fold.game
+        assert game is not None
+        # The player behind in the game is the one who walks out.
+        leaver = "A" if game.score["A"] < game.score["B"] else "B"
+        if self.forfeit_kind == "match":
+            event = {"type": "match_forfeited", "player": leaver, "reason": "refused to continue"}
+        else:
+            event = {"type": "game_forfeited", "player": leaver, "reason": "left without leave"}
+        self.forfeit_at = None
+        self.emit(event, 120)
+
+    def outside_foul(self) -> None:
+        due = self.fold.due
+        assert due is not None
+        offender = due if self.rng.random() < 0.6 else other(due)
+        code = self.rng.choice(OUTSIDE_CALLS)
+        event: dict[str, Any] = {"type": "foul", "player": offender, "code": code}
+        if self.rng.random() < 0.5:
+            event["reason"] = f"{code} between shots"
+        self.emit(event, 30)
+        if self.fold.game_open():
+            self.ball_in_hand(set())
+
+    # -- Placements --
+
+    def ball_in_hand(self, off: set[str]) -> None:
+        """Re-place the balls that left the table, then the incoming ball in its half."""
+        due = self.fold.due
+        assert due is not None
+        incoming, offender = self.header.ball_of(due), self.header.ball_of(other(due))
+        if "red" in off:
+            self.respot("red", ("red",) + RESPOT_ORDER)
+        if offender in off:
+            # The shooter's ball goes to the short-cushion spot away from the incoming ball.
+            spot = "top" if self.rng.random() < 0.7 else "bottom"
+            self.respot(offender, (spot,) + RESPOT_ORDER)
+        elif self.rng.random() < 0.08 and self.spot_offender(offender):
+            pass  # the incoming player chose to have the offender's ball on its spot
+        if incoming in off or self.rng.random() < 0.95:
+            self.place(incoming, "in_hand", self.fold.zone())
+
+    def spot_offender(self, offender: str) -> bool:
+        positions = self.fold.positions
+        spot = "bottom" if _covered(SPOTS["top"], {"red": positions["red"]}) else "top"
+        others = {b: p for b, p in positions.items() if b != offender}
+        if _covered(SPOTS[spot], others):
+            return False
+        self.emit(
+            {
+                "type": "ball_placed",
+                "ball": offender,
+                "pos": list(SPOTS[spot]),
+                "reason": "in_hand",
+            },
+            10,
+        )
+        return True
+
+    def respot(self, ball: str, order: Sequence[str]) -> None:
+        others = {b: p for b, p in self.fold.positions.items() if b != ball}
+        for spot in order:
+            if not _covered(SPOTS[spot], others):
+                pos = list(SPOTS[spot])
+                self.emit({"type": "ball_placed", "ball": ball, "pos": pos, "reason": "respot"}, 10)
+                return
+
+    def place(self, ball: str, reason: str, zone: str | None) -> None:
+        half = zone or self.rng.choice(("lower", "upper"))
+        others = [p for b, p in self.fold.positions.items() if b != ball and p is not None]
+        low, high = (
+            (BALL_RADIUS + 1, CENTRE_LINE - BALL_RADIUS - 1)
+            if half == "lower"
+            else (CENTRE_LINE + BALL_RADIUS + 1, TABLE_LENGTH - BALL_RADIUS - 1)
+        )
+        if reason == "break":
+            low, high = 150.0, 900.0  # a break is set up near the breaker's end
+        position = self.free_position(others, low, high)
+        self.emit({"type": "ball_placed", "ball": ball, "pos": position, "reason": reason}, 10)
+
+    def free_position(
+        self, others: Sequence[Sequence[float]], low: float = 0.0, high: float = TABLE_LENGTH
+    ) -> list[float]:
+        """Return a spot for a ball inside [low, high] along the table, touching nothing."""
+        low, high = max(low, BALL_RADIUS + 1), min(high, TABLE_LENGTH - BALL_RADIUS - 1)
+        for _ in range(1000):
+            position = [
+                round(self.rng.uniform(BALL_RADIUS + 1, TABLE_WIDTH - BALL_RADIUS - 1), 1),
+                round(self.rng.uniform(low, high), 1),
+            ]
+            if _clear_of_pins(position) and not any(overlaps(position, p) for p in others):
+                return position
+        raise SimulationError("no free place for a ball")
+
+    # -- Shots --
+
+    def shot_facts(self, player: str) -> dict[str, Any]:
+        """Return the facts of one plausible shot by this player."""
+        cue = self.header.ball_of(player)
+        shot = _ShotBuilder(self.rng, cue, self.skill[player])
+        facts = shot.facts()
+        if self.rng.random() < 0.9:
+            facts["rest"] = self.rest_positions(shot.moved(), shot.off)
+        return facts
+
+    def rest_positions(self, moved: set[str], off: set[str]) -> dict[str, list[float]]:
+        still = [p for b, p in self.fold.positions.items() if b not in moved and p is not None]
+        rest: dict[str, list[float]] = {}
+        for ball in sorted(moved - off):
+            rest[ball] = self.free_position(still + list(rest.values()))
+        return rest
+
+    def amend(self) -> None:
+        """Correct one recent shot of this game with new facts and a reason."""
+        game = self.fold.game
+        assert game is not None
+        recent = [
+            s
+            for s in self.fold.shots
+            if s["game"] == game.number and not s["retracted"] and not s["void"]
+        ][-5:]
+        if not recent:
+            return
+        target = recent[-1] if self.rng.random() < 0.7 else self.rng.choice(recent)
+        seq = target["seq"]
+        own = self.header.ball_of(target["player"])
+        facts, reason = _amended(self.rng, self.in_force[seq], own, self.skill[target["player"]])
+        self.emit({"type": "shot_amended", "shot": seq, "facts": facts, "reason": reason}, 60)
+        self.in_force[seq] = facts
+
+
+class _ShotBuilder:
+    """One shot as a referee would record it: the contacts in order and any called foul."""
+
+    def __init__(self, rng: random.Random, cue: str, skill: float) -> None:
+        self.rng = rng
+        self.cue = cue
+        self.opponent = "yellow" if cue == "white" else "white"
+        self.skill = skill
+        self.struck = cue
+        self.contacts: list[dict[str, Any]] = []
+        self.fallen: set[str] = set()
+        self.off: set[str] = set()
+
+    def facts(self) -> dict[str, Any]:
+        rng, weakness = self.rng, 1.4 - self.skill
+        kind = _weighted(
+            rng,
+            (
+                ("miss", 0.05 * weakness),
+                ("red_first", 0.03 * weakness),
+                ("pins_first", 0.02 * weakness),
+                ("wrong_ball", 0.002),
+                ("valid", 1.0),
+            ),
+        )
+        getattr(self, f"_{kind}")()
+        facts: dict[str, Any] = {"contacts": self.contacts}
+        if self.struck != self.cue:
+            facts["struck"] = self.struck
+        if rng.random() < 0.02 * weakness:
+            facts["called"] = [rng.choice(STROKE_CALLS)]
+        return facts
+
+    def moved(self) -> set[str]:
+        moved = {self.struck}
+        for contact in self.contacts:
+            moved.add(contact["ball"])
+            if contact["hit"] in ("white", "yellow", "red"):
+                moved.add(contact["hit"])
+        return moved
+
+    def hit(self, ball: str, what: str, same_time: bool = False) -> None:
+        contact: dict[str, Any] = {"ball": ball, "hit": what}
+        if same_time:
+            contact["same_time"] = True
+        self.contacts.append(contact)
+
+    def cushions(self, ball: str, most: int) -> None:
+        for _ in range(self.rng.randint(0, most)):
+            self.hit(ball, "cushion")
+
+    def pins(self, ball: str) -> None:
+        groups = [(g, w) for g, w in PIN_GROUPS if not self.fallen.intersection(g)]
+        if groups:
+            group = _weighted(self.rng, groups)
+            self.fallen.update(group)
+            self.contacts.append({"ball": ball, "hit": "pins", "pins": list(group)})
+
+    def leaves_table(self, ball: str) -> None:
+        self.hit(ball, "off")
+        self.off.add(ball)
+
+    def _valid(self) -> None:
+        rng, cue, opponent = self.rng, self.cue, self.opponent
+        self.cushions(cue, 2)
+        self.hit(cue, opponent)
+        if rng.random() < 0.03:
+            self.hit(cue, "red", same_time=True)  # a kiss at the very first contact
+        caroms = rng.random()
+        if caroms < 0.38 + 0.3 * self.skill:
+            self.pins(opponent)
+        if caroms < 0.08:
+            self.hit(cue, "red")
+            if rng.random() < 0.3:
+                self.pins("red")
+        elif caroms < 0.15:
+            self.hit(opponent, "red")
+            if rng.random() < 0.4:
+                self.pins("red")
+        self.cushions(opponent, 1)
+        if rng.random() < 0.08 - 0.04 * self.skill:
+            self.pins(cue)  # the cue ball on the pins after the valid hit
+        if rng.random() < 0.012:
+            self.leaves_table(rng.choice(sorted(self.moved())))
+
+    def _miss(self) -> None:
+        self.cushions(self.cue, 3)
+        if self.rng.random() < 0.08:
+            self.leaves_table(self.cue)
+
+    def _red_first(self) -> None:
+        self.cushions(self.cue, 1)
+        self.hit(self.cue, "red")
+        if self.rng.random() < 0.3:
+            self.pins("red")
+        if self.rng.random() < 0.4:
+            self.hit(self.cue, self.opponent)
+
+    def _pins_first(self) -> None:
+        self.pins(self.cue)
+        if self.rng.random() < 0.5:
+            self.hit(self.cue, self.opponent)
+            if self.rng.random() < 0.2:
+                self.pins(self.opponent)
+
+    def _wrong_ball(self) -> None:
+        self.struck = self.opponent
+        self.hit(self.opponent, self.cue)
+        if self.rng.random() < 0.3:
+            self.pins(self.cue)
+
+
+def _amended(
+    rng: random.Random, facts: Mapping[str, Any], own: str, skill: float
+) -> tuple[dict[str, Any], str]:
+    """Return corrected facts for a shot, and the referee's reason."""
+    contacts = [dict(c) for c in facts.get("contacts", [])]
+    called = list(facts.get("called", []))
+    pins_contacts = [i for i, c in enumerate(contacts) if c["hit"] == "pins"]
+    fallen = {pin for c in contacts for pin in c.get("pins", [])}
+    moving = {facts.get("struck", own)} | {c["ball"] for c in contacts}
+    moving |= {c["hit"] for c in contacts if c["hit"] in ("white", "yellow", "red")}
+    moving -= {c["ball"] for c in contacts if c["hit"] == "off"}
+    standing = [pin for pin in ("left", "right", "top", "bottom", "center") if pin not in fallen]
+    choice = rng.random()
+    corrected: dict[str, Any] = {k: v for k, v in facts.items() if k != "contacts"}
+    if choice < 0.35 and standing and moving - {own}:
+        pin = rng.choice(standing)
+        ball = rng.choice(sorted(moving - {own}))
+        contacts.append({"ball": ball, "hit": "pins", "pins": [pin]})
+        reason = f"video review: the {pin} pin fell"
+    elif choice < 0.6 and pins_contacts:
+        removed = contacts.pop(rng.choice(pins_contacts))
+        reason = f"the {removed['pins'][0]} pin wobbled and stood"
+    elif choice < 0.8 and len(called) < 2:
+        code = rng.choice([c for c in CALLED_FOULS if c not in called])
+        called.append(code)
+        reason = f"foul seen on video: {code.replace('_', ' ')}"
+    elif called:
+        code = called.pop()
+        reason = f"no foul: the {code.replace('_', ' ')} call withdrawn"
+    else:
+        regenerated = _ShotBuilder(rng, own, skill)
+        corrected = regenerated.facts()
+        if "rest" in facts and not regenerated.off:
+            rest = facts["rest"]
+            corrected["rest"] = {b: p for b, p in rest.items() if b in regenerated.moved()}
+        return corrected, "contacts entered wrongly"
+    corrected["contacts"] = contacts
+    if called:
+        corrected["called"] = called
+    else:
+        corrected.pop("called", None)
+    return corrected, reason
+
+
+def _off_table(facts: Mapping[str, Any]) -> set[str]:
+    return {c["ball"] for c in facts.get("contacts", []) if c["hit"] == "off"}
+
+
+def _weighted(rng: random.Random, choices: Sequence[tuple[Any, float]]) -> Any:
+    total = sum(weight for _, weight in choices)
+    point = rng.random() * total
+    for value, weight in choices:
+        point -= weight
+        if point < 0:
+            return value
+    return choices[-1][0]
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
