@@ -103,8 +103,9 @@ class Event(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=20)
-    # The event's own fields as JSON text, kept exactly as written: key order and
-    # numbers as parsed (PostgreSQL's jsonb would reorder keys and normalise numbers).
+    # The event (its type and its own fields) as JSON text, kept exactly as written:
+    # key order and numbers as parsed (PostgreSQL's jsonb would reorder keys and
+    # normalise numbers). It parses straight into what the fold reads.
     data_text = models.TextField(db_column="data")
     recorded_at = models.DateTimeField()
     at = models.CharField(max_length=40, help_text="recorded_at exactly as the hash chain saw it")
@@ -144,7 +145,6 @@ class Event(models.Model):
         """Return the event as a match record writes it, with seq, at, by and hash."""
         return {
             "seq": self.seq,
-            "type": self.type,
             **self.data,
             "at": self.at,
             "by": self.recorded_by,
@@ -153,4 +153,4 @@ class Event(models.Model):
 
     def as_fact(self) -> dict[str, Any]:
         """Return the event as the fold reads it."""
-        return {"type": self.type, **self.data}
+        return dict(self.data)

@@ -130,6 +130,31 @@ def parse_shot(obj: Any, own: str, prefix: str = "", extra_keys: tuple[str, ...]
 _CONTACT_KEYS = frozenset(("ball", "hit", "pins", "same_time"))
 
 
+# Most contacts are a ball meeting a ball or a cushion: one shared Contact for each.
+_PLAIN_CONTACTS = {(b, h): Contact(b, h) for b in BALLS for h in CONTACT_TARGETS if b != h}
+
+
+def decode_shot(facts: Mapping[str, Any], own: str) -> Shot:
+    """Return the shot facts of an event the store accepted, without checking them again.
+
+    Only for facts that `parse_shot` has accepted before (the fold of stored events).
+    """
+    contacts = tuple(
+        [
+            _PLAIN_CONTACTS[c["ball"], c["hit"]]
+            if len(c) == 2
+            else Contact._make(
+                (c["ball"], c["hit"], tuple(c.get("pins", ())), c.get("same_time", False))
+            )
+            for c in facts.get("contacts") or ()
+        ]
+    )
+    called = facts.get("called")
+    return Shot(
+        facts.get("struck") or own, contacts, tuple(called) if called else (), facts.get("rest")
+    )
+
+
 def _parse_contacts(value: Any, struck: str, field: str) -> tuple[Contact, ...]:
     moving = {struck}  # only the struck ball moves at first; a ball moves once hit
     left_table: set[str] = set()

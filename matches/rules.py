@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 # Section 1: the table, in millimetres, x across (0..1420), y along (0..2840).
 TABLE_WIDTH = 1420.0
@@ -79,6 +80,14 @@ class Ruleset:
     cumulative_fouls: bool = True
     pin_pitch: float = 71.5
 
+    def __hash__(self) -> int:
+        # Computed once: a ruleset is part of the key of every memoised ruling.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(self.__dict__[f.name] for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, Any] | None, field: str = "ruleset") -> Ruleset:
         """Return the default ruleset with the given parameters changed."""
@@ -136,8 +145,7 @@ DEFAULT_RULESET = Ruleset()
 # -- One shot ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Contact:
+class Contact(NamedTuple):
     """One contact of a shot: `ball` met `hit` (a ball, "pins", "cushion" or "off")."""
 
     ball: str
@@ -155,8 +163,7 @@ class Contact:
         return self.hit if self.ball == ball else self.ball
 
 
-@dataclass(frozen=True)
-class Shot:
+class Shot(NamedTuple):
     """What happened on the table: the ball struck, the contacts in order, called fouls."""
 
     struck: str | None = None
@@ -165,11 +172,9 @@ class Shot:
     rest: Mapping[str, tuple[float, float]] | None = None
 
     def balls_that_moved(self, own: str) -> set[str]:
-        moved = {self.struck or own}
-        for contact in self.contacts:
-            moved.add(contact.ball)
-            if contact.between_balls():
-                moved.add(contact.hit)
+        moved = {contact.ball for contact in self.contacts}
+        moved.update(contact.hit for contact in self.contacts if contact.hit in BALLS)
+        moved.add(self.struck or own)
         return moved
 
     def balls_off_table(self) -> set[str]:
@@ -191,6 +196,14 @@ class Ruling:
     scorer: str | None
     points: int
     ball_in_hand: bool
+
+    def shared_dict(self) -> dict[str, Any]:
+        """Return the ruling as a dict made once per ruling: read it, never change it."""
+        shared: dict[str, Any] | None = self.__dict__.get("_shared")
+        if shared is None:
+            shared = self.as_dict()
+            object.__setattr__(self, "_shared", shared)
+        return shared
 
     def as_dict(self) -> dict[str, Any]:
         # Spelled out: `asdict` deep-copies field by field, and the fold calls this per shot.
@@ -222,6 +235,22 @@ def judge(
     `no_score` marks the shot played right after a ball-in-contact re-spot
     (section 9): it cannot score for the shooter, its fouls still count.
     """
+    # Where the balls came to rest never changes a ruling; the rest is all hashable.
+    contacts, called = tuple(shot.contacts), tuple(shot.called)
+    return _judged(shot.struck or own, contacts, called, own, ruleset, no_score)
+
+
+@lru_cache(maxsize=8192)
+def _judged(
+    struck: str | None,
+    contacts: tuple[Contact, ...],
+    called: tuple[str, ...],
+    own: str,
+    ruleset: Ruleset,
+    no_score: bool,
+) -> Ruling:
+    """Judge the facts of a shot; memoised, since the same strokes recur all match long."""
+    shot = Shot(struck=struck, contacts=contacts, called=called)
     cue = own
     opponent = opponent_ball(own)
     fouls: list[str] = []

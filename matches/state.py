@@ -12,13 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.notation import Header, NotationError, overlaps, parse_shot
+from matches.notation import Header, NotationError, decode_shot, overlaps, parse_shot
 from matches.rules import (
     BALL_RADIUS,
     CENTRE_LINE,
     PINS,
     SPOTS,
     LagResult,
+    Ruleset,
     Ruling,
     Shot,
     decide_lag,
@@ -27,6 +28,7 @@ from matches.rules import (
 
 PLAYERS = ("A", "B")
 VIEWS = ("amended", "live")
+CORRECTIONS = ("shot_amended", "shot_retracted")
 
 
 def other(player: str) -> str:
@@ -76,7 +78,8 @@ class Corrections:
     def of(cls, events: Sequence[Mapping[str, Any]]) -> Corrections:
         corrections = cls()
         for seq, event in enumerate(events, start=1):
-            corrections.note(seq, event)
+            if event["type"] in CORRECTIONS:
+                corrections.note(seq, event)
         return corrections
 
     def note(self, seq: int, event: Mapping[str, Any]) -> bool:
@@ -155,6 +158,21 @@ def _new_stats() -> dict[str, Any]:
     }
 
 
+# A ruling, the balls the shot moved, and the ruling as the state shows it (shared:
+# read it, never change it).
+Judged = tuple[Ruling, frozenset[str], dict[str, Any]]
+_RULINGS: dict[Ruleset, dict[tuple[Any, ...], Judged]] = {}
+MAX_RULINGS = 100_000
+
+
+def _rulings_under(ruleset: Ruleset) -> dict[tuple[Any, ...], Judged]:
+    """Return the memo of rulings under one ruleset, shared by every fold."""
+    rulings = _RULINGS.get(ruleset)
+    if rulings is None or len(rulings) > MAX_RULINGS:
+        rulings = _RULINGS[ruleset] = {}
+    return rulings
+
+
 # -- The fold ------------------------------------------------------------------------
 
 
@@ -183,6 +201,7 @@ class MatchFold:
         self.outside_fouls: list[dict[str, Any]] = []
         self.intermissions: list[dict[str, Any]] = []
         self.stats = {p: _new_stats() for p in PLAYERS}
+        self.rulings = _rulings_under(self.ruleset)
 
     @classmethod
     def replay(
@@ -230,7 +249,7 @@ class MatchFold:
         """Fold one event that was legal when it was recorded."""
         self.seq += 1
         self.events.append(event)
-        getattr(self, f"_apply_{event['type']}")(event)
+        APPLY[event["type"]](self, event)
 
     def _apply_lag(self, event: Mapping[str, Any]) -> None:
         a, b = (LagResult(event[p]["distance"], event[p].get("fault")) for p in PLAYERS)
@@ -271,48 +290,65 @@ class MatchFold:
         self.in_hand, self.offender, self.no_score_next = "respot", None, True
 
     def _apply_shot(self, event: Mapping[str, Any]) -> None:
-        seq, game = self.seq, self.game
+        seq, game = self.seq, self.games[-1] if self.games else None
         player = event.get("player") or self.due or "A"
-        own = self.header.ball_of(player)
-        amendment = self.corrections.amendments.get(seq)
-        recorded = parse_shot(_facts(event), own)
-        shot = parse_shot(amendment[1], own, prefix="facts") if amendment else recorded
-        ruling = judge(shot, own, self.ruleset, no_score=self.no_score_next)
-        first = (
-            judge(recorded, own, self.ruleset, no_score=self.no_score_next) if amendment else None
-        )
+        own = self.header.balls[player]
+        amendment = self.corrections.amendments.get(seq) if self.corrections.amendments else None
+        # Stored events were checked when they were recorded (`check`, `check_log`).
+        recorded = decode_shot(event, own)
+        shot = decode_shot(amendment[1], own) if amendment else recorded
+        ruling, moved, ruling_dict = self._judge(shot, own)
         entry: dict[str, Any] = {
             "seq": seq,
             "game": game.number if game else None,
             "player": player,
-            "ruling": ruling.as_dict(),
-            "original": first.as_dict() if first else None,
-            "amended": amendment is not None,
+            "ruling": ruling_dict,
+            "original": None,
+            "amended": False,
             "void": False,
-            "retracted": seq in self.corrections.retractions,
+            "retracted": False,
         }
+        first = ruling
         if amendment:
-            entry["amended_by"], entry["reason"] = amendment[0], amendment[2]
-        if entry["retracted"]:
-            entry["retracted_by"], entry["reason"] = self.corrections.retractions[seq]
+            first, _, entry["original"] = self._judge(recorded, own)
+            entry.update(amended=True, amended_by=amendment[0], reason=amendment[2])
+        if seq in self.corrections.retractions:
+            retraction, reason = self.corrections.retractions[seq]
+            entry.update(retracted=True, retracted_by=retraction, reason=reason)
             self._add_shot(entry)
             return
         self.no_score_next = False
-        if game is None or game.void or game.decided or game.end is not None:
+        if game is None or game.void or game.winner is not None or game.end is not None:
             # Played after the game (or the match) was decided: kept, void, scores nothing.
             entry["void"] = True
             if game is not None:
                 game.void_shots = game.void_shots or not game.void
         else:
-            added = self._score_shot(game, player, ruling, first or ruling)
+            added = self._score_shot(game, player, ruling, first)
             self._count_shot(player, seq, ruling, added)
             game.shots += 1
         entry["score"] = dict(game.score) if game else None
         self._add_shot(entry)
-        self._move_balls(shot, own)
-        self.due = other(player)
-        self.in_hand = "foul" if ruling.ball_in_hand else None
-        self.offender = player if ruling.ball_in_hand else None
+        self._move_balls(moved, shot.rest)
+        self.due = "B" if player == "A" else "A"
+        if ruling.ball_in_hand:
+            self.in_hand, self.offender = "foul", player
+        else:
+            self.in_hand = self.offender = None
+
+    def _judge(self, shot: Shot, own: str) -> Judged:
+        """Return a shot's ruling (also as a dict) and the balls it moved.
+
+        The same strokes recur all match long and from match to match: each is
+        judged once per ruleset (rest positions never change a ruling).
+        """
+        key = (shot.struck, shot.contacts, shot.called, own, self.no_score_next)
+        judged = self.rulings.get(key)
+        if judged is None:
+            ruling = judge(shot, own, self.ruleset, self.no_score_next)
+            moved = frozenset(shot.balls_that_moved(own))
+            judged = self.rulings[key] = (ruling, moved, ruling.as_dict())
+        return judged
 
     def _add_shot(self, entry: dict[str, Any]) -> None:
         self.shots.append(entry)
@@ -321,7 +357,9 @@ class MatchFold:
     def _score_shot(self, game: Game, player: str, ruling: Ruling, recorded: Ruling) -> int:
         """Score a shot; return the points it added (a score is cut at the target)."""
         receiver = player if ruling.scorer == "shooter" else other(player)
-        added = self._award(game, receiver, ruling.points)
+        added = self._award(game, receiver, ruling.points) if ruling.points else 0
+        if recorded is ruling and not self.corrections.amendments:
+            return added  # as recorded is as amended: the game's score tells it all
         recorded_receiver = player if recorded.scorer == "shooter" else other(player)
         score = game.recorded_score
         score[recorded_receiver] = min(
@@ -362,11 +400,11 @@ class MatchFold:
             if best is None or ruling.points > best["points"]:
                 mine["best_shot"] = {"seq": seq, "points": ruling.points}
 
-    def _move_balls(self, shot: Shot, own: str) -> None:
-        rest = shot.rest or {}
-        for ball in shot.balls_that_moved(own):
-            position = rest.get(ball)
-            self.positions[ball] = list(position) if position is not None else None
+    def _move_balls(self, moved: frozenset[str], rest: Mapping[str, Any] | None) -> None:
+        # A ball that moved is where the shot says it came to rest, or somewhere unknown.
+        rest, positions = rest or {}, self.positions
+        for ball in moved:
+            positions[ball] = rest.get(ball)
 
     def _apply_shot_amended(self, event: Mapping[str, Any]) -> None:
         self._apply_correction(event)
@@ -568,7 +606,10 @@ class MatchFold:
             "games_won": self.games_won(),
             "games": games,
             "next": self._next(),
-            "positions": {ball: (list(p) if p else None) for ball, p in self.positions.items()},
+            "positions": {
+                ball: ([float(p[0]), float(p[1])] if p else None)
+                for ball, p in self.positions.items()
+            },
             # Copies: a state once returned must not change as the fold goes on.
             "shots": [dict(shot) for shot in self.shots],
             "stats": self._stats(),
@@ -608,6 +649,24 @@ class MatchFold:
             )
             stats[player] = entry
         return stats
+
+
+APPLY = {
+    kind: getattr(MatchFold, f"_apply_{kind}")
+    for kind in (
+        "lag",
+        "game_started",
+        "ball_placed",
+        "balls_respotted",
+        "shot",
+        "shot_amended",
+        "shot_retracted",
+        "foul",
+        "intermission",
+        "game_forfeited",
+        "match_forfeited",
+    )
+}
 
 
 def _facts(event: Mapping[str, Any]) -> dict[str, Any]:

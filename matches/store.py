@@ -8,14 +8,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from django.db import IntegrityError, connection, transaction
+from orjson import loads
 
 from matches.models import Event, Match
 from matches.notation import ENVELOPE, event_hash, header_hash
 
 # Any constant will do: one advisory lock serialises every append to the log.
 LOG_LOCK = 0x63617261
+
+
+LOAD_SQL = f"SELECT data FROM {Event._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq"
+LOAD_CHAINED_SQL = LOAD_SQL.replace("SELECT data", "SELECT data, hash")
 
 
 class ConflictError(Exception):
@@ -70,16 +74,21 @@ def load(match: Match | str) -> list[Event]:
 
 def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
     """Return a match's events after `after` as the fold reads them, without model objects."""
-    return [fact for fact, _ in load_chained(match, after)]
+    return [loads(text) for (text,) in _rows(LOAD_SQL, match, after)]
 
 
 def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any], str]]:
     """Return (event as the fold reads it, its hash) for each event after `after`."""
-    rows = Event.objects.filter(match=match, seq__gt=after).order_by("seq")
-    return [
-        ({"type": kind, **orjson.loads(text)}, digest)
-        for kind, text, digest in rows.values_list("type", "data_text", "hash")
-    ]
+    return [(loads(text), digest) for text, digest in _rows(LOAD_CHAINED_SQL, match, after)]
+
+
+def _rows(sql: str, match: Match | str, after: int) -> list[tuple[Any, ...]]:
+    # A plain cursor: rebuilding every state reads the whole log, and model rows
+    # (or even values_list) cost more than the fold itself.
+    match_id = match.pk if isinstance(match, Match) else match
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id, after])
+        return cursor.fetchall()
 
 
 def head(match: Match) -> tuple[int, str]:
@@ -123,9 +132,7 @@ def append(
                 match=match,
                 seq=seq,
                 type=fact["type"],
-                data_text=json.dumps(
-                    {k: v for k, v in fact_of(fact).items() if k != "type"}, ensure_ascii=False
-                ),
+                data_text=json.dumps({"type": fact["type"], **fact_of(fact)}, ensure_ascii=False),
                 recorded_at=parse_time(at),
                 at=at,
                 recorded_by=stamp.by,
