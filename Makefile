@@ -17,6 +17,7 @@ migrate: venv
 	$(BIN)/python manage.py migrate --no-input
 
 run: migrate
+	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: venv

@@ -232,7 +232,8 @@ def table(results: dict[str, Any]) -> str:
         f"carambole bench: {archive['matches']} simulated matches, {archive['events']:,} events "
         f"(seed {archive['seed']}); Python {machine['python']}, SQLite {machine['sqlite']}",
         "",
-        f"(a) rebuild every match state from its events (median of {rebuild['repeat']}, after a warm-up)",
+        "(a) rebuild every match state from its events "
+        f"(median of {rebuild['repeat']}, after a warm-up)",
         _row(
             "rebuild: store.load_facts + fold",
             f"{rebuild['rebuild_events_per_s']:,} events/s",

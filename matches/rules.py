@@ -142,6 +142,19 @@ def _checked_parameter(name: str, value: Any, where: str) -> Any:
 DEFAULT_RULESET = Ruleset()
 
 
+def pin_positions(ruleset: Ruleset = DEFAULT_RULESET) -> dict[str, tuple[float, float]]:
+    """Return where each pin stands: a cross on the centre lines, one pitch apart (section 1)."""
+    x, y = SPOTS["centre"]
+    pitch = ruleset.pin_pitch
+    return {
+        "center": (x, y),
+        "top": (x, y + pitch),
+        "bottom": (x, y - pitch),
+        "left": (x - pitch, y),
+        "right": (x + pitch, y),
+    }
+
+
 # -- One shot ---------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
 """The rules engine: the ruling of one shot, the ruleset, the lag (rules.md)."""
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from matches.rules import (
     fallen_pins,
     foul_base,
     judge,
+    pin_positions,
     pin_value,
 )
 
@@ -806,3 +808,23 @@ def test_lag_is_decided_by_the_first_rule_that_applies(a, b, collision, earlier,
 
     assert decision.winner == winner
     assert decision.reason
+
+
+def test_pins_stand_in_a_cross_one_pitch_from_the_centre_pin():
+    pins = pin_positions(Ruleset.from_overrides({"pin_pitch": 80}))
+
+    assert pins["center"] == (710.0, 1420.0)
+    assert pins["top"] == (710.0, 1500.0) and pins["bottom"] == (710.0, 1340.0)
+    assert pins["left"] == (630.0, 1420.0) and pins["right"] == (790.0, 1420.0)
+
+
+def test_default_pitch_leaves_room_for_a_ball_between_two_pins():
+    pins = pin_positions()
+
+    assert pins["right"][0] - pins["center"][0] == 71.5
+
+
+def test_a_ruling_spells_out_every_field_of_the_ruling():
+    ruling = judge(Shot(contacts=(Contact("white", "yellow"),)), "white")
+
+    assert list(ruling.as_dict()) == [f.name for f in dataclasses.fields(ruling)]
