@@ -18,7 +18,7 @@ from matches.notation import (
     canonical_json,
     parse_record,
 )
-from matches.services import Invalid, NotFound, _player, _user, match_get
+from matches.services import Invalid, NotFound, match_get, match_store
 from matches.state import check_log, fold
 from matches.store import ChainError, Stamp, fact_of
 
@@ -87,19 +87,14 @@ def _create_match(record: Record) -> Match:
         pk=competition_id, defaults={"name": competition_id}
     )
     referee = match.get("referee") or {}
-    return Match.objects.create(
+    return match_store(
         id=match["id"],
         competition=competition,
+        header=header,
         stage=str(match.get("stage", "")),
         table=str(match.get("table", "")),
-        date=match.get("date") or None,
-        player_a=_player(header.players["A"]),
-        player_b=_player(header.players["B"]),
-        players={p: dict(v) for p, v in header.players.items()},
-        ball_a=header.balls["A"],
-        ball_b=header.balls["B"],
-        ruleset=header.ruleset.as_dict(),
-        referee=_user(referee.get("username")),
+        date=match.get("date"),
+        referee=referee.get("username"),
         referee_name=referee.get("name", ""),
     )
 

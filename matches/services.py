@@ -123,21 +123,45 @@ def match_create(
     with transaction.atomic():
         if Match.objects.filter(pk=match_id).exists():
             raise Invalid(f"match {match_id!r} exists already", "id")
-        return Match.objects.create(
+        return match_store(
             id=match_id,
             competition=found,
+            header=header,
             stage=stage,
             table=table,
-            date=date or None,
-            player_a=_player(header.players["A"]),
-            player_b=_player(header.players["B"]),
-            players={p: dict(v) for p, v in header.players.items()},
-            ball_a=header.balls["A"],
-            ball_b=header.balls["B"],
-            ruleset=header.ruleset.as_dict(),
-            referee=_user(referee),
+            date=date,
+            referee=referee,
             referee_name=referee_name,
         )
+
+
+def match_store(
+    *,
+    id: str,
+    competition: Competition,
+    header: Header,
+    stage: str = "",
+    table: str = "",
+    date: date | str | None = None,
+    referee: str | None = None,
+    referee_name: str = "",
+) -> Match:
+    """Store a match header: its players (found or created), balls, full ruleset, referee."""
+    return Match.objects.create(
+        id=id,
+        competition=competition,
+        stage=stage,
+        table=table,
+        date=date or None,
+        player_a=_player(header.players["A"]),
+        player_b=_player(header.players["B"]),
+        players={p: dict(v) for p, v in header.players.items()},
+        ball_a=header.balls["A"],
+        ball_b=header.balls["B"],
+        ruleset=header.ruleset.as_dict(),
+        referee=_user(referee),
+        referee_name=referee_name,
+    )
 
 
 def _check_slug(value: Any, field: str) -> None:
