@@ -130,7 +130,7 @@ def _checked_parameter(name: str, value: Any, where: str) -> Any:
             or value <= 0
         ):
             raise RulesetError("must be a positive number of millimetres", where)
-        return float(value)
+        return value  # as parsed: the hash chain seals the ruleset's numbers as written
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesetError("must be a whole number", where)
     smallest = 1 if name in ("target", "best_of") else 0
