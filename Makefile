@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PURE_MODULES := matches/rules.py matches/notation.py matches/state.py
 
-.PHONY: venv run test check bench migrate
+.PHONY: venv run test test-sqlite check bench migrate
 
 # The stamp makes `venv` re-install only when requirements.txt changes.
 venv: $(VENV)/.installed
@@ -22,6 +22,10 @@ run: migrate
 
 test: venv
 	$(BIN)/python -m pytest
+
+# The store's guarantees on the embedded database too (CI's `make test` runs on PostgreSQL).
+test-sqlite: venv
+	env -u DATABASE_URL -u REDIS_URL -u CI $(BIN)/python -m pytest tests/store -q
 
 check: venv
 	$(BIN)/ruff check .
