@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from matches.rules import (
@@ -38,6 +39,11 @@ PLACEMENT_REASONS = ("break", "in_hand", "respot")
 # Keys any event may carry besides its own.
 ENVELOPE = ("seq", "at", "by", "hash")
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# `at`: ISO 8601 in UTC with Z, to the second or finer.
+UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# The longest texts a header and an event's envelope may carry.
+LONGEST = {"name": 200, "federation_id": 100, "stage": 100, "table": 50, "username": 150}
 
 
 class NotationError(ValueError):
@@ -96,12 +102,26 @@ def _expect_number(value: Any, field: str) -> float:
     return value
 
 
-def _expect_text(value: Any, field: str, required: bool = True) -> str | None:
+def _expect_text(
+    value: Any, field: str, required: bool = True, longest: int | None = None
+) -> str | None:
     if value is None and not required:
         return None
     if not isinstance(value, str) or (required and not value.strip()):
         raise NotationError("must be a non-empty string", field)
+    if longest is not None and len(value) > longest:
+        raise NotationError(f"must be at most {longest} characters", field)
     return value
+
+
+def _expect_unicode(value: Any, field: str | None) -> None:
+    """Refuse text that UTF-8 cannot carry (lone surrogates): the hash chain encodes it."""
+    try:
+        canonical_json(value)
+    except UnicodeEncodeError:
+        raise NotationError("is not valid Unicode text", field) from None
+    except (TypeError, ValueError):
+        raise NotationError("is not JSON", field) from None
 
 
 def _refuse_unknown_keys(obj: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> None:
@@ -315,16 +335,20 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
     if obj.get("competition") is not None:
         if not isinstance(obj["competition"], str) or not SLUG.match(obj["competition"]):
             raise NotationError("must be a slug (letters, digits, - _ .)", f"{prefix}.competition")
+    _check_header_texts(obj, prefix)
     players_obj = _expect_object(obj.get("players"), f"{prefix}.players")
     players: dict[str, dict[str, Any]] = {}
     for player in PLAYERS:
         where = f"{prefix}.players.{player}"
-        raw = _expect_object(players_obj.get(player), where)
-        name = _expect_text(raw.get("name"), f"{where}.name")
-        entry: dict[str, Any] = {"name": name}
-        fid = _expect_text(raw.get("federation_id"), f"{where}.federation_id", required=False)
-        if fid is not None:
-            entry["federation_id"] = fid
+        entry = dict(_expect_object(players_obj.get(player), where))
+        _expect_text(entry.get("name"), f"{where}.name", longest=LONGEST["name"])
+        _expect_text(
+            entry.get("federation_id"),
+            f"{where}.federation_id",
+            required=False,
+            longest=LONGEST["federation_id"],
+        )
+        # Kept as written (other keys too): the hash chain seals the players as the record has them.
         players[player] = entry
     balls_obj = _expect_object(obj.get("balls", {"A": "white", "B": "yellow"}), f"{prefix}.balls")
     balls = {
@@ -341,6 +365,42 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
         raise NotationError(error.message, error.field) from None
     match.update(players=players, balls=balls, ruleset=ruleset.as_dict())
     return match, Header(players=players, balls=balls, ruleset=ruleset)
+
+
+def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
+    _expect_unicode(obj, prefix or None)
+    for key in ("stage", "table"):
+        if (
+            obj.get(key) is not None
+            and not isinstance(obj[key], int | str)
+            or isinstance(obj.get(key), bool)
+        ):
+            raise NotationError("must be a string", f"{prefix}.{key}")
+        if len(str(obj.get(key) or "")) > LONGEST[key]:
+            raise NotationError(f"must be at most {LONGEST[key]} characters", f"{prefix}.{key}")
+    day = obj.get("date")
+    if day is not None and not (isinstance(day, str) and DATE.match(day) and _is_date(day)):
+        raise NotationError("must be a date, YYYY-MM-DD", f"{prefix}.date")
+    referee = obj.get("referee")
+    if referee is not None:
+        referee = _expect_object(referee, f"{prefix}.referee")
+        _expect_text(
+            referee.get("name"), f"{prefix}.referee.name", required=False, longest=LONGEST["name"]
+        )
+        _expect_text(
+            referee.get("username"),
+            f"{prefix}.referee.username",
+            required=False,
+            longest=LONGEST["username"],
+        )
+
+
+def _is_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_record(obj: Any) -> Record:
@@ -365,30 +425,27 @@ def parse_event(raw: Any, header: Header, seq: int) -> dict[str, Any]:
         raise
 
 
-def _parse_event(raw: Any, header: Header, seq: int) -> dict[str, Any]:
-    raw = _expect_object(raw, "")
+def _parse_event(written: Any, header: Header, seq: int) -> dict[str, Any]:
+    raw: dict[str, Any] = dict(_expect_object(written, ""))
     kind = _expect_choice(raw.get("type"), tuple(EVENT_FIELDS), "event type", "type")
-    raw = dict(raw)
     if kind == "ball_placed" and "pos" not in raw and isinstance(raw.get("at"), list):
         # Older records wrote the position of a placement under "at".
         raw["pos"] = raw.pop("at")
     _refuse_unknown_keys(raw, ("type",) + EVENT_FIELDS[kind] + ENVELOPE, "")
     _check_envelope(raw, seq)
-    event = {"type": kind}
-    event.update(EVENT_PARSERS[kind](raw, header))
-    for key in ENVELOPE:
-        if key in raw:
-            event[key] = raw[key]
-    return event
+    EVENT_CHECKS[kind](raw, header)
+    _expect_unicode(raw, None)
+    # The event as written: the hash chain covers it exactly, and the fold reads it so.
+    return raw
 
 
 def _check_envelope(raw: Mapping[str, Any], seq: int) -> None:
     if "seq" in raw and (isinstance(raw["seq"], bool) or raw["seq"] != seq):
         raise NotationError(f"expected seq {seq}", "seq")
-    if "at" in raw:
-        _expect_text(raw["at"], "at")
+    if "at" in raw and not (isinstance(raw["at"], str) and UTC_TIME.match(raw["at"])):
+        raise NotationError("must be an ISO 8601 time in UTC ending in Z", "at")
     if "by" in raw:
-        _expect_text(raw["by"], "by")
+        _expect_text(raw["by"], "by", longest=LONGEST["username"])
     if "hash" in raw and (
         not isinstance(raw["hash"], str) or not re.fullmatch(r"[0-9a-f]{64}", raw["hash"])
     ):
@@ -408,94 +465,73 @@ def _positive_int(raw: Mapping[str, Any], key: str) -> int:
     return value
 
 
-def _reason(raw: Mapping[str, Any], required: bool = True) -> dict[str, Any]:
-    reason = _expect_text(raw.get("reason"), "reason", required=required)
-    return {} if reason is None else {"reason": reason}
+def _reason(raw: Mapping[str, Any], required: bool = True) -> None:
+    _expect_text(raw.get("reason"), "reason", required=required)
 
 
-def _lag(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    event: dict[str, Any] = {}
+# Each checks one kind of event as written; an event is stored exactly as written.
+
+
+def _lag(raw: Mapping[str, Any], header: Header) -> None:
     for player in PLAYERS:
         result = _expect_object(raw.get(player), player)
         _refuse_unknown_keys(result, ("distance", "fault"), player)
-        distance = _expect_number(result.get("distance"), f"{player}.distance")
-        if distance < 0:
+        if _expect_number(result.get("distance"), f"{player}.distance") < 0:
             raise NotationError("must not be negative", f"{player}.distance")
-        entry: dict[str, Any] = {"distance": distance}
         if result.get("fault") is not None:
-            entry["fault"] = _expect_choice(
-                result["fault"], LAG_FAULTS, "lag fault", f"{player}.fault"
-            )
-        event[player] = entry
-    if "collision" in raw:
-        if not isinstance(raw["collision"], bool):
-            raise NotationError("must be true or false", "collision")
-        event["collision"] = raw["collision"]
-    return event
+            _expect_choice(result["fault"], LAG_FAULTS, "lag fault", f"{player}.fault")
+    if "collision" in raw and not isinstance(raw["collision"], bool):
+        raise NotationError("must be true or false", "collision")
 
 
-def _game_started(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    return {"game": _positive_int(raw, "game"), "breaker": _player(raw, "breaker")}
+def _game_started(raw: Mapping[str, Any], header: Header) -> None:
+    _positive_int(raw, "game")
+    _player(raw, "breaker")
 
 
-def _ball_placed(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    return {
-        "ball": _expect_choice(raw.get("ball"), BALLS, "ball", "ball"),
-        "pos": _checked_position(raw.get("pos"), "pos"),
-        "reason": _expect_choice(
-            raw.get("reason"), PLACEMENT_REASONS, "placement reason", "reason"
-        ),
-    }
+def _ball_placed(raw: Mapping[str, Any], header: Header) -> None:
+    _expect_choice(raw.get("ball"), BALLS, "ball", "ball")
+    parse_position(raw.get("pos"), "pos")
+    _expect_choice(raw.get("reason"), PLACEMENT_REASONS, "placement reason", "reason")
 
 
-def _checked_position(value: Any, field: str) -> Any:
-    parse_position(value, field)
-    return value  # kept as written, so the hash chain sees the numbers as parsed
-
-
-def _shot(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
+def _shot(raw: Mapping[str, Any], header: Header) -> None:
     player = _player(raw, required=False)
-    facts = {k: raw[k] for k in SHOT_FACTS if k in raw}
     if player is not None:
         # Without a player, who is due (and so the cue ball) is known only to the fold.
-        parse_shot(facts, header.ball_of(player))
-    event: dict[str, Any] = {} if player is None else {"player": player}
-    event.update(facts)
-    return event
+        parse_shot({k: raw[k] for k in SHOT_FACTS if k in raw}, header.ball_of(player))
 
 
-def _shot_amended(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    shot = _positive_int(raw, "shot")
+def _shot_amended(raw: Mapping[str, Any], header: Header) -> None:
+    _positive_int(raw, "shot")
     # The facts are checked by the fold, which knows whose ball the shot was played with.
-    facts = _expect_object(raw.get("facts"), "facts")
-    return {"shot": shot, "facts": dict(facts), **_reason(raw)}
+    _expect_object(raw.get("facts"), "facts")
+    _reason(raw)
 
 
-def _shot_retracted(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    return {"shot": _positive_int(raw, "shot"), **_reason(raw)}
+def _shot_retracted(raw: Mapping[str, Any], header: Header) -> None:
+    _positive_int(raw, "shot")
+    _reason(raw)
 
 
-def _balls_respotted(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    return _reason(raw, required=False)
+def _balls_respotted(raw: Mapping[str, Any], header: Header) -> None:
+    _reason(raw, required=False)
 
 
-def _foul(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    return {
-        "player": _player(raw),
-        "code": _expect_choice(raw.get("code"), CALLED_FOULS, "foul code", "code"),
-        **_reason(raw, required=False),
-    }
+def _foul(raw: Mapping[str, Any], header: Header) -> None:
+    _player(raw)
+    _expect_choice(raw.get("code"), CALLED_FOULS, "foul code", "code")
+    _reason(raw, required=False)
 
 
-def _intermission(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    minutes = _expect_number(raw.get("minutes", 5), "minutes")
-    if minutes <= 0:
+def _intermission(raw: Mapping[str, Any], header: Header) -> None:
+    if _expect_number(raw.get("minutes", 5), "minutes") <= 0:
         raise NotationError("must be positive", "minutes")
-    return {"minutes": minutes}
 
 
-def _forfeited(raw: Mapping[str, Any], header: Header) -> dict[str, Any]:
-    return {"player": _player(raw), **_reason(raw, required=False)}
+def _forfeited(raw: Mapping[str, Any], header: Header) -> None:
+    _player(raw)
+    _reason(raw, required=False)
 
 
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -512,7 +548,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "match_forfeited": ("player", "reason"),
 }
 
-EVENT_PARSERS = {
+EVENT_CHECKS = {
     "lag": _lag,
     "game_started": _game_started,
     "ball_placed": _ball_placed,

@@ -16,6 +16,8 @@ from matches.notation import (
     NotationError,
     Record,
     canonical_json,
+    event_hash,
+    header_hash,
     parse_record,
 )
 from matches.services import Invalid, NotFound, match_get, match_store
@@ -41,6 +43,7 @@ def record_import(obj: Any, *, by: str = "import") -> Imported:
     except NotationError as error:
         raise Invalid.of(error) from None
     stamps = _stamps(record, by)
+    _check_carried_chain(record)
     match_id = record.match.get("id")
     if not match_id:
         raise Invalid("a record names its match", "match.id")
@@ -75,7 +78,7 @@ def _stamps(record: Record, by: str) -> list[Stamp]:
             try:
                 store.parse_time(event["at"])
             except ValueError:
-                raise Invalid("must be an ISO 8601 time", "at", seq) from None
+                raise Invalid("must be an ISO 8601 time in UTC ending in Z", "at", seq) from None
         stamps.append(Stamp(by=event.get("by", by), at=event.get("at"), hash=event.get("hash")))
     return stamps
 
@@ -103,12 +106,28 @@ def _stored_facts(match: Match, record: Record) -> list[dict[str, Any]]:
     """Return the stored events, refusing a record that contradicts them."""
     if canonical_json(match.header().sealed()) != canonical_json(record.header.sealed()):
         raise Invalid("players, balls or ruleset differ from the stored match", "match")
-    stored = check_log(match.header(), [e.as_fact() for e in store.load(match)])
+    rows = store.load(match)
+    stored = check_log(match.header(), [row.as_fact() for row in rows])
     ours = check_log(record.header, [fact_of(e) for e in record.events])
     for seq, (mine, theirs) in enumerate(zip(stored, ours, strict=False), start=1):
         if canonical_json(mine) != canonical_json(theirs):
             raise Invalid("contradicts the stored match", "events", seq)
+    for seq, (row, event) in enumerate(zip(rows, record.events, strict=False), start=1):
+        # What the record says of who recorded an event, when, and its hash must agree too.
+        for key, value in (("at", row.at), ("by", row.recorded_by), ("hash", row.hash)):
+            if key in event and event[key] != value:
+                raise Invalid(f"differs from the stored event ({value})", key, seq)
     return stored
+
+
+def _check_carried_chain(record: Record) -> None:
+    """Refuse a record whose own hashes do not chain from its header, naming the first event."""
+    previous: str | None = header_hash(record.header)
+    for seq, event in enumerate(record.events, start=1):
+        carried = event.get("hash")
+        if carried is not None and previous is not None and event_hash(previous, event) != carried:
+            raise Invalid("hash does not match the chain", "hash", seq)
+        previous = carried
 
 
 def record_export(match_id: str) -> dict[str, Any]:

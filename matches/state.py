@@ -8,12 +8,14 @@ services use `MatchFold.check` for one new event. No Django, no I/O.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from matches.notation import Header, NotationError, decode_shot, overlaps, parse_shot
 from matches.rules import (
+    BALL_DIAMETER,
     BALL_RADIUS,
     CENTRE_LINE,
     PINS,
@@ -442,7 +444,7 @@ class MatchFold:
         self.stats[other(player)]["points_received"] += added
 
     def _apply_intermission(self, event: Mapping[str, Any]) -> None:
-        self.intermissions.append({"seq": self.seq, "minutes": event["minutes"]})
+        self.intermissions.append({"seq": self.seq, "minutes": event.get("minutes", 5)})
 
     def _apply_game_forfeited(self, event: Mapping[str, Any]) -> None:
         if self.game_open():
@@ -501,7 +503,16 @@ class MatchFold:
             event["player"] = self.due
         elif event["player"] != self.due:
             raise NotationError(f"it is {self.due}'s shot", "player")
-        parse_shot(_facts(event), self.header.ball_of(event["player"]))
+        own = self.header.ball_of(event["player"])
+        shot = parse_shot(_facts(event), own)
+        # A ball that did not move is still where it was: nothing may come to rest on it.
+        still = {
+            b: p for b, p in self.positions.items() if p and b not in shot.balls_that_moved(own)
+        }
+        for ball, position in (shot.rest or {}).items():
+            for other_ball, placed in still.items():
+                if overlaps(position, placed):
+                    raise NotationError(f"overlaps the {other_ball} ball", f"rest.{ball}")
         return event
 
     def _check_shot_amended(self, event: dict[str, Any]) -> dict[str, Any]:
@@ -532,21 +543,27 @@ class MatchFold:
     def _check_ball_placed(self, event: dict[str, Any]) -> dict[str, Any]:
         self._refuse_outside_game()
         ball, position, reason = event["ball"], event["pos"], event["reason"]
+        assert self.due is not None
+        due_ball = self.header.ball_of(self.due)
+        # With ball in hand, the incoming ball is in the referee's hand, not on the table.
+        lifted = due_ball if self.in_hand == "foul" else None
         for other_ball, placed in self.positions.items():
-            if other_ball != ball and placed is not None and overlaps(position, placed):
+            if other_ball in (ball, lifted) or placed is None:
+                continue
+            if overlaps(position, placed):
                 raise NotationError(f"overlaps the {other_ball} ball", "pos")
         if reason == "respot":
             return event
-        assert self.due is not None
-        due_ball = self.header.ball_of(self.due)
         if reason == "break" and self.in_hand not in ("break", "respot"):
             raise NotationError("no break position to take", "reason")
         if reason == "in_hand" and self.in_hand != "foul":
             raise NotationError(f"{self.due} has no ball in hand", "reason")
         if reason == "in_hand" and ball == self.header.ball_of(other(self.due)):
-            # The incoming player may have the offender's ball put on its spot instead.
-            if not any(_on_spot(position, spot) for spot in ("top", "bottom")):
-                raise NotationError("the offender's ball goes on the top or bottom spot", "pos")
+            # The incoming player may have the offender's ball put on the top spot instead,
+            # or on the bottom spot when the red covers the top one (section 11).
+            spot = "bottom" if self._red_covers("top") else "top"
+            if not _on_spot(position, spot):
+                raise NotationError(f"the offender's ball goes on the {spot} spot", "pos")
             return event
         if ball != due_ball:
             raise NotationError(f"the ball in hand is {self.due}'s {due_ball} ball", "ball")
@@ -554,6 +571,10 @@ class MatchFold:
         if zone is not None and not in_half(position, zone):
             raise NotationError(f"must be placed in the {zone} half", "pos")
         return event
+
+    def _red_covers(self, spot: str) -> bool:
+        red = self.positions["red"]
+        return red is not None and math.dist(red, SPOTS[spot]) < BALL_DIAMETER
 
     def _check_balls_respotted(self, event: dict[str, Any]) -> dict[str, Any]:
         self._refuse_outside_game()

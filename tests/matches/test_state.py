@@ -720,3 +720,46 @@ def test_stats_count_the_points_the_score_took_when_a_shot_passes_the_target():
     assert state["games"][0]["score"] == {"A": 10, "B": 0}
     assert state["stats"]["A"]["points"] == 10
     assert state["stats"]["A"]["best_shot"] == {"seq": 2, "points": 8}
+
+
+def refusal(events: list[dict[str, Any]]) -> tuple[int | None, str | None]:
+    with pytest.raises(NotationError) as refused:
+        check_log(header(), events)
+    return refused.value.seq, refused.value.field
+
+
+def test_offender_ball_may_go_on_the_top_spot_where_the_ball_in_hand_lay():
+    # A misses on the break; B takes ball in hand and has A's white put on the top spot,
+    # where B's yellow (now in the referee's hand) stood for the break.
+    events = [
+        start(1, "A"),
+        place(W, [700, 500], "break"),
+        shot("A", c(W, "cushion")),
+        place(W, [710, 2740], "in_hand"),
+        place(Y, [700, 600], "in_hand"),
+    ]
+
+    assert check_log(header(), events)[-1]["pos"] == [700, 600]
+
+
+def test_offender_ball_goes_on_the_bottom_spot_only_when_the_red_covers_the_top_spot():
+    missed = [start(1, "A"), place(W, [700, 500], "break"), shot("A", c(W, "cushion"))]
+
+    assert refusal([*missed, place(W, [710, 100], "in_hand")]) == (4, "pos")
+
+    red_on_top = [
+        *missed[:2],
+        shot("A", c(W, Y), c(Y, "red"), rest={Y: [300, 2000], "red": [710, 2700]}),
+        shot("B", c(Y, "cushion")),
+    ]
+    assert check_log(header(), [*red_on_top, place(Y, [710, 100], "in_hand")])
+
+
+def test_a_ball_cannot_come_to_rest_on_a_ball_that_did_not_move():
+    events = [
+        start(1, "A"),
+        place(W, [700, 500], "break"),
+        shot("A", c(W, Y), rest={W: [710, 2130]}),
+    ]  # the red, untouched, is there
+
+    assert refusal(events) == (3, "rest.white")
