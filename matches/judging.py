@@ -9,6 +9,7 @@ from matches.notation import NotationError, parse_shot
 from matches.rules import CUE_BALLS, Ruleset, RulesetError, judge
 
 LINE_KEYS = ("own", "shot", "ruleset", "no_score")
+TOO_DEEP = "not JSON: nested too deeply"
 
 
 def judge_line(line: str) -> dict[str, Any]:
@@ -17,12 +18,31 @@ def judge_line(line: str) -> dict[str, Any]:
         request = json.loads(line)
     except json.JSONDecodeError as error:
         return {"error": f"not JSON: {error.msg} at column {error.colno}", "field": None}
+    except RecursionError:
+        return {"error": TOO_DEEP, "field": None}
+    refused = _unreadable(request)
+    if refused is not None:
+        return {"error": refused, "field": None}
     try:
         return judge_request(request)
     except NotationError as error:
         return {"error": error.message, "field": error.field}
     except RulesetError as error:
         return {"error": error.message, "field": error.field}
+    except RecursionError:
+        return {"error": TOO_DEEP, "field": None}
+
+
+def _unreadable(request: Any) -> str | None:
+    """Return why a parsed line cannot be judged as text, or None when it can."""
+    try:
+        json.dumps(request, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate ("\ud800") is no text: UTF-8 cannot carry it, nor the answer.
+        return "not valid Unicode text: a lone surrogate"
+    except RecursionError:
+        return TOO_DEEP
+    return None
 
 
 def judge_request(request: Any) -> dict[str, Any]:

@@ -9,8 +9,18 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from matches.notation import Header
+from matches.notation import LONGEST, Header
 from matches.rules import Ruleset
+
+# The longest texts each column holds: the models' max_length and the services' checks
+# share these numbers, so an over-long value is refused (422) before the database sees it.
+ID_LENGTH = 100  # a competition's or a match's slug (notation.SLUG allows as many)
+NAME_LENGTH = LONGEST["name"]  # a competition's, a player's or a referee's name
+FEDERATION_ID_LENGTH = LONGEST["federation_id"]
+STAGE_LENGTH = LONGEST["stage"]
+TABLE_LENGTH = LONGEST["table"]
+USERNAME_LENGTH = LONGEST["username"]  # who recorded an event; Django's own is as long
+IDEMPOTENCY_KEY_LENGTH = 200
 
 
 class ImmutableEventError(Exception):
@@ -18,8 +28,8 @@ class ImmutableEventError(Exception):
 
 
 class Competition(models.Model):
-    id = models.SlugField(primary_key=True, max_length=100)
-    name = models.CharField(max_length=200)
+    id = models.SlugField(primary_key=True, max_length=ID_LENGTH)
+    name = models.CharField(max_length=NAME_LENGTH)
     ruleset = models.JSONField(default=dict, help_text="overrides of the default ruleset")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -28,8 +38,10 @@ class Competition(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=200)
-    federation_id = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    name = models.CharField(max_length=NAME_LENGTH)
+    federation_id = models.CharField(
+        max_length=FEDERATION_ID_LENGTH, null=True, blank=True, unique=True
+    )
 
     class Meta:
         constraints = [
@@ -58,10 +70,10 @@ class Match(models.Model):
         FINISHED = "finished"
         REVIEW = "review"
 
-    id = models.SlugField(primary_key=True, max_length=100)
+    id = models.SlugField(primary_key=True, max_length=ID_LENGTH)
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
-    stage = models.CharField(max_length=100, blank=True)
-    table = models.CharField(max_length=50, blank=True)
+    stage = models.CharField(max_length=STAGE_LENGTH, blank=True)
+    table = models.CharField(max_length=TABLE_LENGTH, blank=True)
     date = models.DateField(null=True, blank=True)
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
@@ -77,7 +89,7 @@ class Match(models.Model):
         blank=True,
         related_name="refereed_matches",
     )
-    referee_name = models.CharField(max_length=200, blank=True)
+    referee_name = models.CharField(max_length=NAME_LENGTH, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LAG)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -109,8 +121,8 @@ class Event(models.Model):
     data_text = models.TextField(db_column="data")
     recorded_at = models.DateTimeField()
     at = models.CharField(max_length=40, help_text="recorded_at exactly as the hash chain saw it")
-    recorded_by = models.CharField(max_length=150)
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    recorded_by = models.CharField(max_length=USERNAME_LENGTH)
+    idempotency_key = models.CharField(max_length=IDEMPOTENCY_KEY_LENGTH, null=True, blank=True)
     command_digest = models.CharField(max_length=64, blank=True)
     hash = models.CharField(max_length=64)
 

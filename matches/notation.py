@@ -42,7 +42,8 @@ SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 # `at`: ISO 8601 in UTC with Z, to the second or finer.
 UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# The longest texts a header and an event's envelope may carry.
+# The longest texts a header and an event's envelope may carry; the models' columns
+# are as long (matches/models.py takes these numbers).
 LONGEST = {"name": 200, "federation_id": 100, "stage": 100, "table": 50, "username": 150}
 
 
@@ -370,13 +371,12 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
 def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
     _expect_unicode(obj, prefix or None)
     for key in ("stage", "table"):
-        if (
-            obj.get(key) is not None
-            and not isinstance(obj[key], int | str)
-            or isinstance(obj.get(key), bool)
-        ):
+        value = obj.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | str):
             raise NotationError("must be a string", f"{prefix}.{key}")
-        if len(str(obj.get(key) or "")) > LONGEST[key]:
+        if len(str(value)) > LONGEST[key]:
             raise NotationError(f"must be at most {LONGEST[key]} characters", f"{prefix}.{key}")
     day = obj.get("date")
     if day is not None and not (isinstance(day, str) and DATE.match(day) and _is_date(day)):

@@ -8,17 +8,29 @@ fold) and appended in one transaction.
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.models import Competition, Event, Match, Player
+from matches.models import (
+    FEDERATION_ID_LENGTH,
+    IDEMPOTENCY_KEY_LENGTH,
+    NAME_LENGTH,
+    STAGE_LENGTH,
+    TABLE_LENGTH,
+    USERNAME_LENGTH,
+    Competition,
+    Event,
+    Match,
+    Player,
+)
 from matches.notation import (
     ENVELOPE,
     SLUG,
@@ -78,10 +90,12 @@ class IdempotencyMismatch(ServiceError):
 
 
 def competition_create(
-    *, id: str, name: str = "", ruleset: Mapping[str, Any] | None = None
+    *, id: str, name: str | None = "", ruleset: Mapping[str, Any] | None = None
 ) -> Competition:
     """Create a competition with its ruleset overrides."""
     _check_slug(id, "id")
+    if name is not None:
+        _check_text(name, "name", NAME_LENGTH)
     try:
         Ruleset.from_overrides(ruleset)
     except RulesetError as error:
@@ -105,6 +119,10 @@ def match_create(
     referee_name: str = "",
 ) -> Match:
     """Create a match; its ruleset is the competition's with these overrides on top."""
+    if not isinstance(competition, str):
+        raise Invalid("must be a competition id", "competition")
+    if ruleset is not None and not isinstance(ruleset, Mapping):
+        raise Invalid("must be an object", "ruleset")
     found = Competition.objects.filter(pk=competition).first()
     if found is None:
         raise NotFound(f"no competition {competition!r}", "competition")
@@ -146,13 +164,27 @@ def match_store(
     referee: str | None = None,
     referee_name: str = "",
 ) -> Match:
-    """Store a match header: its players (found or created), balls, full ruleset, referee."""
+    """Store a match header: its players (found or created), balls, full ruleset, referee.
+
+    Refuses (Invalid, naming the field) what the columns cannot hold, before writing anything.
+    """
+    for player, entry in header.players.items():
+        _check_text(entry.get("name"), f"players.{player}.name", NAME_LENGTH)
+        if entry.get("federation_id") is not None:
+            where = f"players.{player}.federation_id"
+            _check_text(entry["federation_id"], where, FEDERATION_ID_LENGTH)
+    _check_text(stage, "stage", STAGE_LENGTH)
+    _check_text(table, "table", TABLE_LENGTH)
+    day = _match_date(date)
+    if referee is not None:
+        _check_text(referee, "referee", USERNAME_LENGTH)
+    _check_text(referee_name, "referee_name", NAME_LENGTH)
     return Match.objects.create(
         id=id,
         competition=competition,
         stage=stage,
         table=table,
-        date=date or None,
+        date=day,
         player_a=_player(header.players["A"]),
         player_b=_player(header.players["B"]),
         players={p: dict(v) for p, v in header.players.items()},
@@ -167,6 +199,42 @@ def match_store(
 def _check_slug(value: Any, field: str) -> None:
     if not isinstance(value, str) or not SLUG.match(value):
         raise Invalid("must be a slug (letters, digits, - _ .)", field)
+
+
+def _check_text(value: Any, field: str, longest: int, *, required: bool = False) -> str:
+    """Return text a column of `longest` characters can hold, or refuse it naming the field."""
+    if not isinstance(value, str):
+        raise Invalid("must be a string", field)
+    if required and not value.strip():
+        raise Invalid("must be a non-empty string", field)
+    if len(value) > longest:
+        raise Invalid(f"must be at most {longest} characters", field)
+    if "\x00" in value:  # PostgreSQL's text cannot hold it
+        raise Invalid("must not contain a NUL character", field)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        raise Invalid("is not valid Unicode text", field) from None
+    return value
+
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _match_date(value: Any) -> date | None:
+    """Return a match's date from a date or "YYYY-MM-DD" (None when not given), or refuse it."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str) and DATE.match(value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise Invalid("must be a date, YYYY-MM-DD", "date")
 
 
 def _new_match_id(competition: str) -> str:
@@ -222,9 +290,19 @@ def event_record(
     """Check one event against the match as it stands and append it after `expected_seq`."""
     if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
         raise Invalid("must be a whole number from 0", "expected_seq")
-    digest = hashlib.sha256(
-        canonical_json({"expected_seq": expected_seq, "event": event})
-    ).hexdigest()
+    _check_text(by, "by", USERNAME_LENGTH, required=True)
+    if idempotency_key is not None:
+        _check_text(idempotency_key, "Idempotency-Key", IDEMPOTENCY_KEY_LENGTH)
+    idempotency_key = idempotency_key or None  # an empty key is no key
+    try:
+        command = canonical_json({"expected_seq": expected_seq, "event": event})
+    except UnicodeEncodeError:  # a lone surrogate
+        raise Invalid("is not valid Unicode text", "event") from None
+    except RecursionError:
+        raise Invalid("is nested too deeply", "event") from None
+    except (TypeError, ValueError):
+        raise Invalid("is not JSON", "event") from None
+    digest = hashlib.sha256(command).hexdigest()
     with transaction.atomic():
         match = match_get(match_id)
         store.lock_log()

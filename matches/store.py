@@ -12,7 +12,8 @@ from django.db import IntegrityError, connection, transaction
 from orjson import loads
 
 from matches.models import Event, Match
-from matches.notation import ENVELOPE, event_hash, header_hash
+from matches.notation import ENVELOPE, NotationError, event_hash, header_hash
+from matches.rules import RulesetError
 
 # Any constant will do: one advisory lock serialises every append to the log.
 LOG_LOCK = 0x63617261
@@ -152,14 +153,50 @@ def append(
 
 
 def verify_chain(match: Match) -> list[tuple[int, str]]:
-    """Return (seq, problem) for each event of a match that breaks its hash chain."""
-    problems = []
-    previous = header_hash(match.header())
+    """Return (seq, problem) for each event of a match that breaks its hash chain.
+
+    A row that cannot be read is a problem too, never an exception: seq 0 names the
+    match header (players, balls, ruleset), and the events after a bad row are still
+    checked against the hashes their rows carry.
+    """
+    problems: list[tuple[int, str]] = []
+    previous: str | None
+    try:
+        previous = header_hash(match.header())
+    except (RulesetError, NotationError) as error:
+        problems.append((0, f"header: {error.field}: {error.message}"))
+        previous = None
+    except (TypeError, ValueError, AttributeError, KeyError) as error:
+        problems.append((0, f"header: cannot be read ({type(error).__name__}: {error})"))
+        previous = None
     for expected_seq, event in enumerate(load(match), start=1):
         if event.seq != expected_seq:
             problems.append((event.seq, f"expected seq {expected_seq}"))
-        record = event.as_record()
-        if event_hash(previous, record) != event.hash:
-            problems.append((event.seq, "hash does not match"))
+        try:
+            digest = event_hash(previous or "", _record(event))
+        except UnreadableEvent as error:
+            problems.append((event.seq, str(error)))
+        except (TypeError, ValueError, RecursionError) as error:
+            problems.append((event.seq, f"data cannot be hashed: {error}"))
+        else:
+            if previous is not None and digest != event.hash:
+                problems.append((event.seq, "hash does not match"))
         previous = event.hash
     return problems
+
+
+class UnreadableEvent(ValueError):
+    """A stored event row whose data is not the JSON object a record's event is."""
+
+
+def _record(event: Event) -> dict[str, Any]:
+    """Return a stored event as its record, or raise UnreadableEvent saying why it cannot be."""
+    try:
+        data = event.data
+    except ValueError as error:
+        raise UnreadableEvent(f"data is not JSON: {error}") from None
+    except RecursionError:
+        raise UnreadableEvent("data is not JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise UnreadableEvent("data is not a JSON object")
+    return event.as_record()

@@ -69,6 +69,19 @@ REJECTED_LINES = [
     ),
     pytest.param(REJECTED, "contacts[0].hit", id="shot path relative to the shot"),
     pytest.param('{"own": "white", "shot": []}', None, id="shot not an object"),
+    pytest.param("[" * 100_000, None, id="nested too deeply, unclosed"),
+    pytest.param("[" * 100_000 + "]" * 100_000, None, id="nested too deeply"),
+    pytest.param(
+        '{"own": "white", "shot": ' + "[" * 100_000 + "]" * 100_000 + "}", None, id="deep shot"
+    ),
+    pytest.param('{"own": "\\ud800", "shot": {}}', None, id="lone surrogate as own ball"),
+    pytest.param('{"own": "white", "shot": {}, "\\udfff": 1}', None, id="lone surrogate key"),
+    pytest.param(
+        '{"own": "white", "shot": {"contacts": [{"ball": "white", "hit": "\\ud800"}]}}',
+        None,
+        id="lone surrogate in the shot",
+    ),
+    pytest.param('{"own": "white", "shot": {}, "\ud800": 1}', None, id="raw lone surrogate"),
 ]
 
 
@@ -79,6 +92,7 @@ def test_rejected_line_gives_error_and_field_only(line, field):
     assert set(answer) == {"error", "field"}
     assert answer["field"] == field
     assert answer["error"]
+    json.dumps(answer, ensure_ascii=False).encode("utf-8")  # the command can write it
 
 
 def test_line_options_reach_the_ruling():
@@ -172,6 +186,25 @@ def test_judge_command_line_reads_standard_input_for_dash():
     assert [set(answer) == {"error", "field"} for answer in answers] == [False, True, False]
     assert answers[1]["field"] == "contacts[0].hit"
     assert result.returncode != 0
+
+
+@pytest.mark.slow
+def test_judge_command_line_rejects_deep_nesting_and_lone_surrogates_without_a_traceback(
+    tmp_path,
+):
+    source = tmp_path / "shots.jsonl"
+    hostile = ["[" * 100_000, '{"own": "white", "shot": {}, "\\ud800": 1}', '"\\udfff"']
+    source.write_text("\n".join([VALID, *hostile, VALID]) + "\n", encoding="utf-8")
+
+    result = run_judge(str(source))
+
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert "Traceback" not in result.stderr
+    assert len(answers) == 5
+    assert answers[0]["valid"] is True and answers[4]["valid"] is True
+    assert answers[1:4] == [{"error": a["error"], "field": None} for a in answers[1:4]]
+    assert result.returncode == 1
+    assert "3 line(s) rejected" in result.stderr
 
 
 @pytest.mark.slow

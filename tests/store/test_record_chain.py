@@ -1,4 +1,4 @@
-"""Imports check the hash chain a record carries, exactly as written, against itself and the store."""
+"""Imports check the hash chain a record carries, as written, against itself and the store."""
 
 import hashlib
 import json

@@ -335,6 +335,82 @@ def test_verify_archive_of_an_unknown_match_is_a_clean_error(archive):
         call_command("verify_archive", "nope", stdout=io.StringIO())
 
 
+def overwrite_stored_data(match_id, seq, text):
+    """Write raw text into a stored event's data column (test-only: the triggers are lifted)."""
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = %s",
+            [text, match_id, seq],
+        )
+
+
+def verify_archive_command():
+    """Return the error lines of verify_archive, which must fail."""
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="1 match"):
+        call_command("verify_archive", stdout=io.StringIO(), stderr=err)
+    return err.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        pytest.param("{not json", "data is not JSON", id="not JSON"),
+        pytest.param("[1, 2]", "data is not a JSON object", id="a list"),
+        pytest.param('"shot"', "data is not a JSON object", id="a string"),
+    ],
+)
+def test_verify_archive_names_an_unreadable_event_row_and_checks_every_other_match(
+    archive, text, problem
+):
+    overwrite_stored_data(MATCH_ID, 5, text)
+
+    problems = archive_verify()
+
+    assert list(problems) == [MATCH_ID, "example-2"]
+    assert [seq for seq, _ in problems[MATCH_ID]] == [5]  # the rows after it still chain
+    assert problems[MATCH_ID][0][1].startswith(problem)
+    assert problems["example-2"] == []
+    lines = verify_archive_command()
+    assert len(lines) == 1 and lines[0].startswith(f"{MATCH_ID} seq 5: {problem}")
+
+
+def test_verify_archive_still_finds_a_tampered_row_after_an_unreadable_one(archive):
+    overwrite_stored_data(MATCH_ID, 5, "{not json")
+    tamper_stored_event(MATCH_ID, TAMPERED_SEQ)
+
+    assert [seq for seq, _ in archive_verify([MATCH_ID])[MATCH_ID]] == [5, TAMPERED_SEQ]
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "problem"),
+    [
+        pytest.param("ruleset", {"target": "x"}, "header: ruleset.target: ", id="ruleset value"),
+        pytest.param("ruleset", [1], "header: ruleset: must be an object", id="ruleset list"),
+        pytest.param("players", [], "header: cannot be read", id="players list"),
+    ],
+)
+def test_verify_archive_names_an_unreadable_match_header_as_seq_0_and_goes_on(
+    archive, column, value, problem
+):
+    # Match headers have no triggers: a plain UPDATE is enough to corrupt one.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Match._meta.db_table} SET {column} = %s WHERE id = %s",
+            [json.dumps(value), MATCH_ID],
+        )
+
+    problems = archive_verify()
+
+    assert list(problems) == [MATCH_ID, "example-2"]
+    assert len(problems[MATCH_ID]) == 1
+    seq, text = problems[MATCH_ID][0]
+    assert seq == 0 and text.startswith(problem)
+    assert problems["example-2"] == []
+    lines = verify_archive_command()
+    assert len(lines) == 1 and lines[0].startswith(f"{MATCH_ID} seq 0: {problem}")
+
+
 # -- The law: export then import changes nothing -----------------------------------------
 
 names = st.text(
