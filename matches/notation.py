@@ -152,7 +152,7 @@ _CONTACT_KEYS = frozenset(("ball", "hit", "pins", "same_time"))
 
 
 # Most contacts are a ball meeting a ball or a cushion: one shared Contact for each.
-_PLAIN_CONTACTS = {(b, h): Contact(b, h) for b in BALLS for h in CONTACT_TARGETS if b != h}
+_PLAIN_CONTACTS = {b: {h: Contact(b, h) for h in CONTACT_TARGETS if h != b} for b in BALLS}
 
 
 def decode_shot(facts: Mapping[str, Any], own: str) -> Shot:
@@ -162,7 +162,7 @@ def decode_shot(facts: Mapping[str, Any], own: str) -> Shot:
     """
     contacts = tuple(
         [
-            _PLAIN_CONTACTS[c["ball"], c["hit"]]
+            _PLAIN_CONTACTS[c["ball"]][c["hit"]]
             if len(c) == 2
             else Contact._make(
                 (c["ball"], c["hit"], tuple(c.get("pins", ())), c.get("same_time", False))

@@ -609,8 +609,13 @@ class MatchFold:
 
     # -- The state --
 
-    def state(self) -> dict[str, Any]:
-        """Return the match state as `notation.md` spells it."""
+    def state(self, detached: bool = True) -> dict[str, Any]:
+        """Return the match state as `notation.md` spells it.
+
+        Detached (the default), it no longer changes as the fold goes on; a fold about
+        to be dropped can hand over its own lists instead.
+        """
+        copied = _copies if detached else list
         games = [game.as_dict() for game in self.games]
         review = any(game.needs_review for game in self.games)
         if review:
@@ -632,11 +637,11 @@ class MatchFold:
                 for ball, p in self.positions.items()
             },
             # Copies: a state once returned must not change as the fold goes on.
-            "shots": [dict(shot) for shot in self.shots],
+            "shots": copied(self.shots),
             "stats": self._stats(),
-            "fouls": [dict(foul) for foul in self.outside_fouls],
-            "lags": [dict(lag) for lag in self.lags],
-            "intermissions": [dict(pause) for pause in self.intermissions],
+            "fouls": copied(self.outside_fouls),
+            "lags": copied(self.lags),
+            "intermissions": copied(self.intermissions),
             "seq": self.seq,
         }
 
@@ -690,6 +695,10 @@ APPLY = {
 }
 
 
+def _copies(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(entry) for entry in entries]
+
+
 def _facts(event: Mapping[str, Any]) -> dict[str, Any]:
     return {k: event[k] for k in ("struck", "contacts", "called", "rest") if k in event}
 
@@ -713,7 +722,7 @@ def fold(
         raise ValueError(f"view must be one of {VIEWS}")
     shown = events if upto is None else events[:upto]
     corrections = Corrections.of(events if view == "amended" else shown)
-    return MatchFold.replay(header, shown, corrections).state()
+    return MatchFold.replay(header, shown, corrections).state(detached=False)
 
 
 def check_log(header: Header, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
