@@ -33,6 +33,7 @@ class Snapshot:
     header: Header
     fold: MatchFold
     last_hash: str = ""  # the hash of the last event folded: proves the log still starts so
+    state: bytes = b""  # the state after the last event folded, serialised once
 
 
 _lock = threading.Lock()
@@ -103,14 +104,15 @@ def _head_state(match: Match, head_seq: int) -> bytes:
         else:
             for event in newer:
                 snapshot.fold.apply(event)
-        if rows:
-            snapshot.last_hash = rows[-1][1]
+        if rows or not snapshot.state:
+            snapshot.last_hash = rows[-1][1] if rows else snapshot.last_hash
+            # Serialised under the lock, once per new head: the fold's lists are its own.
+            snapshot.state = orjson.dumps(snapshot.fold.state(detached=False))
         _snapshots[match.pk] = snapshot
         _snapshots.move_to_end(match.pk)
         while len(_snapshots) > MAX_SNAPSHOTS:
             _snapshots.popitem(last=False)
-        # Serialised under the lock: the snapshot's lists are the fold's own.
-        return orjson.dumps(snapshot.fold.state())
+        return snapshot.state
 
 
 def forget() -> None:
