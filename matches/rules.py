@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 # Section 1: the table, in millimetres, x across (0..1420), y along (0..2840).
@@ -81,7 +80,7 @@ class Ruleset:
     pin_pitch: float = 71.5
 
     def __hash__(self) -> int:
-        # Computed once: a ruleset is part of the key of every memoised ruling.
+        # Computed once: the fold keeps its memo of rulings per ruleset.
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
             cached = hash(tuple(self.__dict__[f.name] for f in fields(self)))
@@ -248,22 +247,6 @@ def judge(
     `no_score` marks the shot played right after a ball-in-contact re-spot
     (section 9): it cannot score for the shooter, its fouls still count.
     """
-    # Where the balls came to rest never changes a ruling; the rest is all hashable.
-    contacts, called = tuple(shot.contacts), tuple(shot.called)
-    return _judged(shot.struck or own, contacts, called, own, ruleset, no_score)
-
-
-@lru_cache(maxsize=8192)
-def _judged(
-    struck: str | None,
-    contacts: tuple[Contact, ...],
-    called: tuple[str, ...],
-    own: str,
-    ruleset: Ruleset,
-    no_score: bool,
-) -> Ruling:
-    """Judge the facts of a shot; memoised, since the same strokes recur all match long."""
-    shot = Shot(struck=struck, contacts=contacts, called=called)
     cue = own
     opponent = opponent_ball(own)
     fouls: list[str] = []

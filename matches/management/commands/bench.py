@@ -17,7 +17,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
         parser.add_argument("--seed", type=int, default=1, help="seed of the simulated archive")
-        parser.add_argument("--repeat", type=int, default=5, help="full rebuilds to time")
+        parser.add_argument("--repeat", type=int, default=7, help="full rebuilds to time")
         parser.add_argument(
             "--json",
             type=Path,
