@@ -165,12 +165,15 @@ def _new_stats() -> dict[str, Any]:
 Judged = tuple[Ruling, frozenset[str], dict[str, Any]]
 _RULINGS: dict[Ruleset, dict[tuple[Any, ...], Judged]] = {}
 MAX_RULINGS = 100_000
+MAX_RULESETS = 64
 
 
 def _rulings_under(ruleset: Ruleset) -> dict[tuple[Any, ...], Judged]:
     """Return the memo of rulings under one ruleset, shared by every fold."""
     rulings = _RULINGS.get(ruleset)
     if rulings is None or len(rulings) > MAX_RULINGS:
+        if len(_RULINGS) > MAX_RULESETS:
+            _RULINGS.clear()
         rulings = _RULINGS[ruleset] = {}
     return rulings
 
