@@ -739,8 +739,5 @@ def check_log(header: Header, events: Sequence[Mapping[str, Any]]) -> list[dict[
     for event in events:
         event = running.check(event)
         checked.append(event)
-        if event["type"] in ("shot_amended", "shot_retracted"):
-            running = MatchFold.replay(header, checked)
-        else:
-            running.apply(event)
+        running.apply(event)  # a correction folds again the shots it changes
     return checked
