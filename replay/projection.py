@@ -23,7 +23,6 @@ from matches.notation import Header, header_hash
 from matches.services import Invalid, match_get
 from matches.state import VIEWS, Corrections, MatchFold, fold
 
-CORRECTIONS = ("shot_amended", "shot_retracted")
 MAX_SNAPSHOTS = 256
 MAX_STATES = 1024
 
@@ -98,12 +97,8 @@ def _head_state(match: Match, head_seq: int) -> bytes:
             rows = store.load_chained(match)
         elif snapshot.fold.seq:
             rows = rows[1:]
-        newer = [event for event, _ in rows]
-        if any(event["type"] in CORRECTIONS for event in newer):
-            snapshot = Snapshot(header, MatchFold.replay(header, store.load_facts(match)))
-        else:
-            for event in newer:
-                snapshot.fold.apply(event)
+        for event, _ in rows:
+            snapshot.fold.apply(event)  # a correction folds again the shots it changes
         if rows or not snapshot.state:
             snapshot.last_hash = rows[-1][1] if rows else snapshot.last_hash
             # Serialised under the lock, once per new head: the fold's lists are its own.
