@@ -39,7 +39,7 @@ def record_import(obj: Any, *, by: str = "import") -> Imported:
     try:
         record = parse_record(obj)
         facts = [fact_of(e) for e in record.events]
-        check_log(record.header, facts)
+        checked = check_log(record.header, facts)
     except NotationError as error:
         raise Invalid.of(error) from None
     stamps = _stamps(record, by)
@@ -54,7 +54,7 @@ def record_import(obj: Any, *, by: str = "import") -> Imported:
             match = _create_match(record)
             stored: list[dict[str, Any]] = []
         else:
-            stored = _stored_facts(match, record)
+            stored = _stored_facts(match, record, checked)
         if len(facts) <= len(stored):
             return Imported(match_id, "unchanged", 0)
         try:
@@ -102,13 +102,13 @@ def _create_match(record: Record) -> Match:
     )
 
 
-def _stored_facts(match: Match, record: Record) -> list[dict[str, Any]]:
-    """Return the stored events, refusing a record that contradicts them."""
-    if canonical_json(match.header().sealed()) != canonical_json(record.header.sealed()):
+def _stored_facts(match: Match, record: Record, ours: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the stored events, refusing a record (its events as checked) that contradicts them."""
+    header = match.header()
+    if canonical_json(header.sealed()) != canonical_json(record.header.sealed()):
         raise Invalid("players, balls or ruleset differ from the stored match", "match")
     rows = store.load(match)
-    stored = check_log(match.header(), [row.as_fact() for row in rows])
-    ours = check_log(record.header, [fact_of(e) for e in record.events])
+    stored = check_log(header, [row.as_fact() for row in rows])
     for seq, (mine, theirs) in enumerate(zip(stored, ours, strict=False), start=1):
         if canonical_json(mine) != canonical_json(theirs):
             raise Invalid("contradicts the stored match", "events", seq)
