@@ -314,7 +314,7 @@ def event_record(
         if len(events) != expected_seq:
             raise ConflictError(len(events))
         header = match.header()
-        checked = _checked(header, events, event)
+        running, checked = _checked(header, events, event)
         store.append(
             match,
             expected_seq,
@@ -323,14 +323,16 @@ def event_record(
             idempotency_key=idempotency_key,
             command_digest=digest,
         )
-        state = fold(header, events + [checked])
+        running.apply(checked)  # the match as it stands now, folded once
+        state = running.state(detached=False)
         _note_status(match, state)
     return Recorded(seq=expected_seq + 1, state=state)
 
 
 def _checked(
     header: Header, events: list[dict[str, Any]], event: Mapping[str, Any]
-) -> dict[str, Any]:
+) -> tuple[MatchFold, dict[str, Any]]:
+    """Return the fold of the stored events and the new event as it will be stored."""
     seq = len(events) + 1
     if not isinstance(event, Mapping):
         raise Invalid("must be an object", "event")
@@ -339,7 +341,8 @@ def _checked(
             raise Invalid("is set by the server", key, seq)
     try:
         parsed = parse_event(event, header, seq)
-        return MatchFold.replay(header, events).check(parsed)
+        running = MatchFold.replay(header, events)
+        return running, running.check(parsed)
     except NotationError as error:
         raise Invalid.of(error) from None
 
