@@ -379,7 +379,7 @@ def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
         if len(str(value)) > LONGEST[key]:
             raise NotationError(f"must be at most {LONGEST[key]} characters", f"{prefix}.{key}")
     day = obj.get("date")
-    if day is not None and not (isinstance(day, str) and DATE.match(day) and _is_date(day)):
+    if day is not None and not is_date(day):
         raise NotationError("must be a date, YYYY-MM-DD", f"{prefix}.date")
     referee = obj.get("referee")
     if referee is not None:
@@ -395,9 +395,12 @@ def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
         )
 
 
-def _is_date(text: str) -> bool:
+def is_date(value: Any) -> bool:
+    """Return whether a value is a real day written YYYY-MM-DD."""
+    if not isinstance(value, str) or not DATE.match(value):
+        return False
     try:
-        date.fromisoformat(text)
+        date.fromisoformat(value)
     except ValueError:
         return False
     return True

@@ -8,7 +8,6 @@ fold) and appended in one transaction.
 from __future__ import annotations
 
 import hashlib
-import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from matches.notation import (
     Header,
     NotationError,
     canonical_json,
+    is_date,
     parse_event,
     parse_header,
 )
@@ -218,9 +218,6 @@ def _check_text(value: Any, field: str, longest: int, *, required: bool = False)
     return value
 
 
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
 def _match_date(value: Any) -> date | None:
     """Return a match's date from a date or "YYYY-MM-DD" (None when not given), or refuse it."""
     if value is None or value == "":
@@ -229,11 +226,8 @@ def _match_date(value: Any) -> date | None:
         return value.date()
     if isinstance(value, date):
         return value
-    if isinstance(value, str) and DATE.match(value):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            pass
+    if is_date(value):
+        return date.fromisoformat(value)
     raise Invalid("must be a date, YYYY-MM-DD", "date")
 
 

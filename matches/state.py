@@ -86,7 +86,7 @@ class Corrections:
 
     def note(self, seq: int, event: Mapping[str, Any]) -> bool:
         """Record a correction unless a later one of the same shot is known; return if new."""
-        if event["type"] not in ("shot_amended", "shot_retracted"):
+        if event["type"] not in CORRECTIONS:
             return False
         shot = event["shot"]
         if event["type"] == "shot_amended":
