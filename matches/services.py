@@ -19,7 +19,6 @@ from django.db import transaction
 
 from matches import store
 from matches.models import (
-    FEDERATION_ID_LENGTH,
     IDEMPOTENCY_KEY_LENGTH,
     NAME_LENGTH,
     STAGE_LENGTH,
@@ -166,13 +165,9 @@ def match_store(
 ) -> Match:
     """Store a match header: its players (found or created), balls, full ruleset, referee.
 
-    Refuses (Invalid, naming the field) what the columns cannot hold, before writing anything.
+    The players come checked with the header (`parse_header`); the rest is refused
+    (Invalid, naming the field) when the columns cannot hold it, before writing anything.
     """
-    for player, entry in header.players.items():
-        _check_text(entry.get("name"), f"players.{player}.name", NAME_LENGTH)
-        if entry.get("federation_id") is not None:
-            where = f"players.{player}.federation_id"
-            _check_text(entry["federation_id"], where, FEDERATION_ID_LENGTH)
     _check_text(stage, "stage", STAGE_LENGTH)
     _check_text(table, "table", TABLE_LENGTH)
     day = _match_date(date)
