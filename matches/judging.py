@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from matches.notation import NotationError, parse_shot
+from matches.notation import NotationError, check_unicode, parse_shot
 from matches.rules import CUE_BALLS, Ruleset, RulesetError, judge
 
 LINE_KEYS = ("own", "shot", "ruleset", "no_score")
@@ -20,10 +20,9 @@ def judge_line(line: str) -> dict[str, Any]:
         return {"error": f"not JSON: {error.msg} at column {error.colno}", "field": None}
     except RecursionError:
         return {"error": TOO_DEEP, "field": None}
-    refused = _unreadable(request)
-    if refused is not None:
-        return {"error": refused, "field": None}
     try:
+        # A lone surrogate ("\ud800") is no text: UTF-8 can carry neither it nor the answer.
+        check_unicode(request, None)
         return judge_request(request)
     except NotationError as error:
         return {"error": error.message, "field": error.field}
@@ -31,18 +30,6 @@ def judge_line(line: str) -> dict[str, Any]:
         return {"error": error.message, "field": error.field}
     except RecursionError:
         return {"error": TOO_DEEP, "field": None}
-
-
-def _unreadable(request: Any) -> str | None:
-    """Return why a parsed line cannot be judged as text, or None when it can."""
-    try:
-        json.dumps(request, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        # A lone surrogate ("\ud800") is no text: UTF-8 cannot carry it, nor the answer.
-        return "not valid Unicode text: a lone surrogate"
-    except RecursionError:
-        return TOO_DEEP
-    return None
 
 
 def judge_request(request: Any) -> dict[str, Any]:

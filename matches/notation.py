@@ -115,12 +115,14 @@ def _expect_text(
     return value
 
 
-def _expect_unicode(value: Any, field: str | None) -> None:
+def check_unicode(value: Any, field: str | None) -> None:
     """Refuse text that UTF-8 cannot carry (lone surrogates): the hash chain encodes it."""
     try:
         canonical_json(value)
     except UnicodeEncodeError:
         raise NotationError("is not valid Unicode text", field) from None
+    except RecursionError:
+        raise NotationError("is nested too deeply", field) from None
     except (TypeError, ValueError):
         raise NotationError("is not JSON", field) from None
 
@@ -369,7 +371,7 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
 
 
 def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
-    _expect_unicode(obj, prefix or None)
+    check_unicode(obj, prefix or None)
     for key in ("stage", "table"):
         value = obj.get(key)
         if value is None:
@@ -437,7 +439,7 @@ def _parse_event(written: Any, header: Header, seq: int) -> dict[str, Any]:
     _refuse_unknown_keys(raw, ("type",) + EVENT_FIELDS[kind] + ENVELOPE, "")
     _check_envelope(raw, seq)
     EVENT_CHECKS[kind](raw, header)
-    _expect_unicode(raw, None)
+    check_unicode(raw, None)
     # The event as written: the hash chain covers it exactly, and the fold reads it so.
     return raw
 
