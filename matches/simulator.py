@@ -267,11 +267,7 @@ class _Simulation:
         self.facts.append(checked)
         self.clock += timedelta(seconds=seconds)
         self.times.append(self.clock)
-        if checked["type"] in ("shot_amended", "shot_retracted"):
-            # A correction changes earlier shots: fold again, as `check_log` does.
-            self.fold = MatchFold.replay(self.header, self.facts)
-        else:
-            self.fold.apply(checked)
+        self.fold.apply(checked)  # a correction folds again the shots it changes
 
     def record_events(self) -> list[dict[str, Any]]:
         return [
