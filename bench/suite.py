@@ -25,10 +25,10 @@ from tqdm import tqdm
 
 from bench.database import throwaway_sqlite
 from matches import store
+from matches.fold import fold
 from matches.models import Match
 from matches.records import record_import
 from matches.simulator import iter_competition, simulate_match
-from matches.state import fold
 from replay import projection
 
 REBUILD_TARGET = 0.25  # rebuild speed / raw read-and-parse speed

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from matches.notation import NotationError, check_unicode, parse_shot
-from matches.rules import CUE_BALLS, Ruleset, RulesetError, judge
+from matches.errors import Refused
+from matches.notation import check_unicode, parse_shot
+from matches.rules import CUE_BALLS, Ruleset, judge
 
 LINE_KEYS = ("own", "shot", "ruleset", "no_score")
 TOO_DEEP = "not JSON: nested too deeply"
@@ -24,29 +25,27 @@ def judge_line(line: str) -> dict[str, Any]:
         # A lone surrogate ("\ud800") is no text: UTF-8 can carry neither it nor the answer.
         check_unicode(request, None)
         return judge_request(request)
-    except NotationError as error:
-        return {"error": error.message, "field": error.field}
-    except RulesetError as error:
-        return {"error": error.message, "field": error.field}
+    except Refused as error:
+        return error.as_dict()
     except RecursionError:
         return {"error": TOO_DEEP, "field": None}
 
 
 def judge_request(request: Any) -> dict[str, Any]:
-    """Return the ruling for a parsed request, raising NotationError or RulesetError."""
+    """Return the ruling for a parsed request, raising Refused."""
     if not isinstance(request, dict):
-        raise NotationError("must be an object", None)
+        raise Refused("must be an object", None)
     for key in request:
         if key not in LINE_KEYS:
-            raise NotationError(f"unknown field {key!r}", key)
+            raise Refused(f"unknown field {key!r}", key)
     own = request.get("own")
     if own not in CUE_BALLS:
-        raise NotationError('must be "white" or "yellow"', "own")
+        raise Refused('must be "white" or "yellow"', "own")
     ruleset = Ruleset.from_overrides(request.get("ruleset"))
     no_score = request.get("no_score", False)
     if not isinstance(no_score, bool):
-        raise NotationError("must be true or false", "no_score")
+        raise Refused("must be true or false", "no_score")
     if "shot" not in request:
-        raise NotationError("is required", "shot")
+        raise Refused("is required", "shot")
     shot = parse_shot(request["shot"], own)
     return judge(shot, own, ruleset, no_score=no_score).as_dict()

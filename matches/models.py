@@ -9,7 +9,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from matches.notation import LONGEST, Header
+from matches.header import Header
+from matches.notation import LONGEST
 from matches.rules import Ruleset
 
 # The longest texts each column holds: the models' max_length and the services' checks

@@ -7,22 +7,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
 from matches import store
+from matches.chain import event_hash, header_hash
+from matches.errors import NotFound, Refused
+from matches.events import Record, parse_record
+from matches.fold import check_log, fold
 from matches.models import Competition, Match
-from matches.notation import (
-    RECORD_FORMAT,
-    NotationError,
-    Record,
-    canonical_json,
-    event_hash,
-    header_hash,
-    parse_record,
-)
-from matches.services import Invalid, NotFound, match_get, match_store
-from matches.state import check_log, fold
-from matches.store import ChainError, Stamp, fact_of
+from matches.notation import RECORD_FORMAT, canonical_json
+from matches.selectors import match_get
+from matches.services import events_append, log_of, match_store
+from matches.store import Stamp, fact_of
 
 
 @dataclass(frozen=True)
@@ -36,34 +30,21 @@ class Imported:
 
 def record_import(obj: Any, *, by: str = "import") -> Imported:
     """Store one match record whole, extend the stored match, or refuse it naming the event."""
-    try:
-        record = parse_record(obj)
-        facts = [fact_of(e) for e in record.events]
-        checked = check_log(record.header, facts)
-    except NotationError as error:
-        raise Invalid.of(error) from None
+    record = parse_record(obj)
+    facts = [fact_of(e) for e in record.events]
+    checked = check_log(record.header, facts)
     stamps = _stamps(record, by)
     _check_carried_chain(record)
     match_id = record.match.get("id")
     if not match_id:
-        raise Invalid("a record names its match", "match.id")
-    with transaction.atomic():
-        store.lock_log()
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None:
-            match = _create_match(record)
-            stored: list[dict[str, Any]] = []
-        else:
-            stored = _stored_facts(match, record, checked)
+        raise Refused("a record names its match", "match.id")
+    with log_of(match_id, create=lambda: _create_match(record)) as log:
+        stored = [] if log.created else _stored_facts(log.match, record, checked)
         if len(facts) <= len(stored):
             return Imported(match_id, "unchanged", 0)
-        try:
-            store.append(match, len(stored), facts[len(stored) :], stamps[len(stored) :])
-        except ChainError as error:
-            raise Invalid("hash does not match the chain", "hash", error.seq) from None
-        match.status = fold(record.header, facts)["status"]
-        match.save(update_fields=["status"])
-    return Imported(match_id, "extended" if stored else "created", len(facts) - len(stored))
+        status = fold(record.header, facts)["status"]
+        events_append(log, facts[len(stored) :], stamps[len(stored) :], status=status)
+    return Imported(match_id, "created" if log.created else "extended", len(facts) - len(stored))
 
 
 def _stamps(record: Record, by: str) -> list[Stamp]:
@@ -73,12 +54,12 @@ def _stamps(record: Record, by: str) -> list[Stamp]:
         if "hash" in event:
             for key in ("seq", "at", "by"):
                 if key not in event:
-                    raise Invalid(f"an event that carries its hash carries its {key} too", key, seq)
+                    raise Refused(f"an event that carries its hash carries its {key} too", key, seq)
         if "at" in event:
             try:
                 store.parse_time(event["at"])
             except ValueError:
-                raise Invalid("must be an ISO 8601 time in UTC ending in Z", "at", seq) from None
+                raise Refused("must be an ISO 8601 time in UTC ending in Z", "at", seq) from None
         stamps.append(Stamp(by=event.get("by", by), at=event.get("at"), hash=event.get("hash")))
     return stamps
 
@@ -106,17 +87,17 @@ def _stored_facts(match: Match, record: Record, ours: list[dict[str, Any]]) -> l
     """Return the stored events, refusing a record (its events as checked) that contradicts them."""
     header = match.header()
     if canonical_json(header.sealed()) != canonical_json(record.header.sealed()):
-        raise Invalid("players, balls or ruleset differ from the stored match", "match")
+        raise Refused("players, balls or ruleset differ from the stored match", "match")
     rows = store.load(match)
     stored = check_log(header, [row.as_fact() for row in rows])
     for seq, (mine, theirs) in enumerate(zip(stored, ours, strict=False), start=1):
         if canonical_json(mine) != canonical_json(theirs):
-            raise Invalid("contradicts the stored match", "events", seq)
+            raise Refused("contradicts the stored match", "events", seq)
     for seq, (row, event) in enumerate(zip(rows, record.events, strict=False), start=1):
         # What the record says of who recorded an event, when, and its hash must agree too.
         for key, value in (("at", row.at), ("by", row.recorded_by), ("hash", row.hash)):
             if key in event and event[key] != value:
-                raise Invalid(f"differs from the stored event ({value})", key, seq)
+                raise Refused(f"differs from the stored event ({value})", key, seq)
     return stored
 
 
@@ -126,7 +107,7 @@ def _check_carried_chain(record: Record) -> None:
     for seq, event in enumerate(record.events, start=1):
         carried = event.get("hash")
         if carried is not None and previous is not None and event_hash(previous, event) != carried:
-            raise Invalid("hash does not match the chain", "hash", seq)
+            raise Refused("hash does not match the chain", "hash", seq)
         previous = carried
 
 
@@ -168,5 +149,5 @@ def load_json(text: str, where: str) -> Mapping[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise Invalid(f"{where}: not JSON: {error.msg} at line {error.lineno}") from None
+        raise Refused(f"{where}: not JSON: {error.msg} at line {error.lineno}") from None
     return value  # type: ignore[no-any-return]

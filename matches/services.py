@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -18,6 +19,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
+from matches.chain import canonical_json
+from matches.errors import Conflict, NotFound, Refused
+from matches.events import parse_event
+from matches.fold import decide, evolve, fold, replay
+from matches.header import Header, parse_header
 from matches.models import (
     IDEMPOTENCY_KEY_LENGTH,
     NAME_LENGTH,
@@ -29,61 +35,11 @@ from matches.models import (
     Match,
     Player,
 )
-from matches.notation import (
-    ENVELOPE,
-    SLUG,
-    Header,
-    NotationError,
-    canonical_json,
-    is_date,
-    parse_event,
-    parse_header,
-)
-from matches.rules import Ruleset, RulesetError
-from matches.state import MatchFold, fold
-from matches.store import ConflictError
-
-__all__ = ["ConflictError", "ServiceError", "NotFound", "Invalid", "IdempotencyMismatch"]
-
-
-class ServiceError(Exception):
-    """A refused command; `as_dict()` is the JSON error the interfaces show."""
-
-    status = 400
-
-    def __init__(self, message: str, field: str | None = None, seq: int | None = None) -> None:
-        super().__init__(message)
-        self.message, self.field, self.seq = message, field, seq
-
-    def __str__(self) -> str:
-        where = ", ".join(w for w in (f"seq {self.seq}" if self.seq else "", self.field or "") if w)
-        return f"{where}: {self.message}" if where else self.message
-
-    def as_dict(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"error": self.message, "field": self.field}
-        if self.seq is not None:
-            error["seq"] = self.seq
-        return error
-
-
-class NotFound(ServiceError):
-    status = 404
-
-
-class Invalid(ServiceError):
-    status = 422
-
-    @classmethod
-    def of(cls, error: NotationError | RulesetError, prefix: str = "") -> Invalid:
-        field = error.field
-        if prefix:
-            field = f"{prefix}.{field}" if field else prefix
-        return cls(error.message, field, getattr(error, "seq", None))
-
-
-class IdempotencyMismatch(ServiceError):
-    status = 422
-
+from matches.notation import ENVELOPE, SLUG, is_date
+from matches.render import render
+from matches.rules import Ruleset
+from matches.signals import events_appended
+from matches.state import MatchState
 
 # -- Competitions and matches --------------------------------------------------
 
@@ -95,12 +51,9 @@ def competition_create(
     _check_slug(id, "id")
     if name is not None:
         _check_text(name, "name", NAME_LENGTH)
-    try:
-        Ruleset.from_overrides(ruleset)
-    except RulesetError as error:
-        raise Invalid.of(error) from None
+    Ruleset.from_overrides(ruleset)
     if Competition.objects.filter(pk=id).exists():
-        raise Invalid(f"competition {id!r} exists already", "id")
+        raise Refused(f"competition {id!r} exists already", "id")
     return Competition.objects.create(id=id, name=name or id, ruleset=dict(ruleset or {}))
 
 
@@ -119,9 +72,9 @@ def match_create(
 ) -> Match:
     """Create a match; its ruleset is the competition's with these overrides on top."""
     if not isinstance(competition, str):
-        raise Invalid("must be a competition id", "competition")
+        raise Refused("must be a competition id", "competition")
     if ruleset is not None and not isinstance(ruleset, Mapping):
-        raise Invalid("must be an object", "ruleset")
+        raise Refused("must be an object", "ruleset")
     found = Competition.objects.filter(pk=competition).first()
     if found is None:
         raise NotFound(f"no competition {competition!r}", "competition")
@@ -131,15 +84,12 @@ def match_create(
         "balls": balls or {"A": "white", "B": "yellow"},
         "ruleset": overrides,
     }
-    try:
-        _, header = parse_header(header_fields, prefix="")
-    except NotationError as error:
-        raise Invalid(error.message, (error.field or "").lstrip(".")) from None
+    _, header = parse_header(header_fields, prefix="")
     match_id = id or _new_match_id(competition)
     _check_slug(match_id, "id")
     with transaction.atomic():
         if Match.objects.filter(pk=match_id).exists():
-            raise Invalid(f"match {match_id!r} exists already", "id")
+            raise Refused(f"match {match_id!r} exists already", "id")
         return match_store(
             id=match_id,
             competition=found,
@@ -166,7 +116,7 @@ def match_store(
     """Store a match header: its players (found or created), balls, full ruleset, referee.
 
     The players come checked with the header (`parse_header`); the rest is refused
-    (Invalid, naming the field) when the columns cannot hold it, before writing anything.
+    (Refused, naming the field) when the columns cannot hold it, before writing anything.
     """
     _check_text(stage, "stage", STAGE_LENGTH)
     _check_text(table, "table", TABLE_LENGTH)
@@ -193,23 +143,23 @@ def match_store(
 
 def _check_slug(value: Any, field: str) -> None:
     if not isinstance(value, str) or not SLUG.match(value):
-        raise Invalid("must be a slug (letters, digits, - _ .)", field)
+        raise Refused("must be a slug (letters, digits, - _ .)", field)
 
 
 def _check_text(value: Any, field: str, longest: int, *, required: bool = False) -> str:
     """Return text a column of `longest` characters can hold, or refuse it naming the field."""
     if not isinstance(value, str):
-        raise Invalid("must be a string", field)
+        raise Refused("must be a string", field)
     if required and not value.strip():
-        raise Invalid("must be a non-empty string", field)
+        raise Refused("must be a non-empty string", field)
     if len(value) > longest:
-        raise Invalid(f"must be at most {longest} characters", field)
+        raise Refused(f"must be at most {longest} characters", field)
     if "\x00" in value:  # PostgreSQL's text cannot hold it
-        raise Invalid("must not contain a NUL character", field)
+        raise Refused("must not contain a NUL character", field)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate
-        raise Invalid("is not valid Unicode text", field) from None
+        raise Refused("is not valid Unicode text", field) from None
     return value
 
 
@@ -223,7 +173,7 @@ def _match_date(value: Any) -> date | None:
         return value
     if is_date(value):
         return date.fromisoformat(value)
-    raise Invalid("must be a date, YYYY-MM-DD", "date")
+    raise Refused("must be a date, YYYY-MM-DD", "date")
 
 
 def _new_match_id(competition: str) -> str:
@@ -249,14 +199,78 @@ def _user(username: str | None) -> Any:
     return user
 
 
-def match_get(match_id: str) -> Match:
-    match = Match.objects.select_related("competition", "referee").filter(pk=match_id).first()
-    if match is None:
-        raise NotFound(f"no match {match_id!r}", "id")
-    return match
-
-
 # -- Recording events -----------------------------------------------------------
+
+
+@dataclass
+class Log:
+    """A match's log, open to append to: its last `seq` and the hash the next event chains to."""
+
+    match: Match
+    seq: int
+    previous: str
+    created: bool = False  # the match was stored in this transaction (an import)
+
+    def expect(self, expected_seq: int) -> None:
+        """Refuse an append that expected another `seq` to follow (someone recorded first)."""
+        if self.seq != expected_seq:
+            raise Conflict(self.seq)
+
+
+@contextmanager
+def log_of(match_id: str, create: Callable[[], Match] | None = None) -> Iterator[Log]:
+    """Open a match's log to append to: one transaction, holding the log lock (taken once).
+
+    SQLite's IMMEDIATE transactions hold its single write lock from BEGIN; PostgreSQL
+    takes a transaction-scoped advisory lock. Either way the global id order of the
+    log is the commit order, and the head read here stays the head until the commit.
+    A match not stored yet is refused, or made by `create` (an import) in the same
+    transaction.
+    """
+    with transaction.atomic():
+        store.lock_log()
+        match = Match.objects.select_related("competition").filter(pk=match_id).first()
+        created = match is None and create is not None
+        if match is None:
+            if create is None:
+                raise NotFound(f"no match {match_id!r}", "id")
+            match = create()
+        yield Log(match, *store.head(match), created=created)
+
+
+def events_append(
+    log: Log,
+    events: Sequence[Mapping[str, Any]],
+    stamps: Sequence[store.Stamp],
+    *,
+    status: str,
+    idempotency_key: str | None = None,
+    command_digest: str = "",
+) -> list[Event]:
+    """Append checked events to an open log: the one way an event reaches the log.
+
+    Chains and stores the events, keeps the match's status, and announces the
+    append once the transaction commits (`events_appended`).
+    """
+    match = log.match
+    rows = store.insert(
+        match,
+        log.seq,
+        log.previous,
+        events,
+        stamps,
+        idempotency_key=idempotency_key,
+        command_digest=command_digest,
+    )
+    log.seq, log.previous = rows[-1].seq, rows[-1].hash
+    if match.status != status:
+        match.status = status
+        match.save(update_fields=["status"])
+    seqs = [row.seq for row in rows]
+    transaction.on_commit(
+        lambda: events_appended.send_robust(sender=Match, match_id=match.pk, seqs=seqs)
+    )
+    return rows
 
 
 @dataclass(frozen=True)
@@ -278,78 +292,70 @@ def event_record(
 ) -> Recorded:
     """Check one event against the match as it stands and append it after `expected_seq`."""
     if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
-        raise Invalid("must be a whole number from 0", "expected_seq")
+        raise Refused("must be a whole number from 0", "expected_seq")
     _check_text(by, "by", USERNAME_LENGTH, required=True)
     if idempotency_key is not None:
         _check_text(idempotency_key, "Idempotency-Key", IDEMPOTENCY_KEY_LENGTH)
     idempotency_key = idempotency_key or None  # an empty key is no key
-    try:
-        command = canonical_json({"expected_seq": expected_seq, "event": event})
-    except UnicodeEncodeError:  # a lone surrogate
-        raise Invalid("is not valid Unicode text", "event") from None
-    except RecursionError:
-        raise Invalid("is nested too deeply", "event") from None
-    except (TypeError, ValueError):
-        raise Invalid("is not JSON", "event") from None
-    digest = hashlib.sha256(command).hexdigest()
-    with transaction.atomic():
-        match = match_get(match_id)
-        store.lock_log()
+    command = {"expected_seq": expected_seq, "event": event}
+    digest = hashlib.sha256(_json_of(command, "event")).hexdigest()
+    with log_of(match_id) as log:
+        match = log.match
         if idempotency_key:
             earlier = Event.objects.filter(match=match, idempotency_key=idempotency_key).first()
             if earlier is not None:
                 return _replayed(match, earlier, digest)
+        log.expect(expected_seq)
         events = store.load_facts(match)
-        if len(events) != expected_seq:
-            raise ConflictError(len(events))
-        header = match.header()
-        running, checked = _checked(header, events, event)
-        store.append(
-            match,
-            expected_seq,
+        running, checked = _checked(match.header(), events, event)
+        running = evolve(running, checked)  # the match as it stands now, folded once
+        state = render(running, detached=False)
+        events_append(
+            log,
             [checked],
             [store.Stamp(by=by)],
+            status=state["status"],
             idempotency_key=idempotency_key,
             command_digest=digest,
         )
-        running.apply(checked)  # the match as it stands now, folded once
-        state = running.state(detached=False)
-        _note_status(match, state)
     return Recorded(seq=expected_seq + 1, state=state)
+
+
+def _json_of(value: Any, field: str) -> bytes:
+    """Return the canonical JSON of a command, refusing what JSON cannot carry."""
+    try:
+        return canonical_json(value)
+    except UnicodeEncodeError:  # a lone surrogate
+        raise Refused("is not valid Unicode text", field) from None
+    except RecursionError:
+        raise Refused("is nested too deeply", field) from None
+    except (TypeError, ValueError):
+        raise Refused("is not JSON", field) from None
 
 
 def _checked(
     header: Header, events: list[dict[str, Any]], event: Mapping[str, Any]
-) -> tuple[MatchFold, dict[str, Any]]:
+) -> tuple[MatchState, dict[str, Any]]:
     """Return the fold of the stored events and the new event as it will be stored."""
     seq = len(events) + 1
     if not isinstance(event, Mapping):
-        raise Invalid("must be an object", "event")
+        raise Refused("must be an object", "event")
     for key in ENVELOPE:
         if key in event and key != "seq":
-            raise Invalid("is set by the server", key, seq)
-    try:
-        parsed = parse_event(event, header, seq)
-        running = MatchFold.replay(header, events)
-        return running, running.check(parsed)
-    except NotationError as error:
-        raise Invalid.of(error) from None
+            raise Refused("is set by the server", key, seq)
+    parsed = parse_event(event, header, seq)
+    running = replay(header, events)
+    return running, decide(running, parsed)
 
 
 def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
     if earlier.command_digest != digest:
-        raise IdempotencyMismatch(
+        raise Refused(
             "this idempotency key was used for another command", "Idempotency-Key", earlier.seq
         )
     events = store.load_facts(match)
     # The first answer: the state as it was shown right after that event.
     return Recorded(earlier.seq, fold(match.header(), events, upto=earlier.seq, view="live"), True)
-
-
-def _note_status(match: Match, state: Mapping[str, Any]) -> None:
-    if match.status != state["status"]:
-        match.status = state["status"]
-        match.save(update_fields=["status"])
 
 
 def _command(kind: str, **fields: Any) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """A seeded match simulator: random but legal five-pins matches, for benchmarks and demo data.
 
-Pure Python: no Django, no I/O. Every event is put to the fold (`MatchFold.check`)
+Pure Python: no Django, no I/O. Every event is put to the fold (`fold.decide`)
 before it is kept, exactly as the services check a referee's entry, so a simulated
 record always imports. The same seed always gives the same record.
 
@@ -18,17 +18,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from matches.notation import RECORD_FORMAT, Header, overlaps, parse_header
+from matches.fold import decide, evolve
+from matches.header import Header, parse_header
+from matches.notation import RECORD_FORMAT
 from matches.rules import (
-    BALL_DIAMETER,
     BALL_RADIUS,
     CALLED_FOULS,
     CENTRE_LINE,
     SPOTS,
     TABLE_LENGTH,
     TABLE_WIDTH,
+    covers,
+    offender_spot,
+    other,
+    overlaps,
+    respot_spot,
 )
-from matches.state import MatchFold, other
+from matches.state import MatchState
 
 DEFAULT_PLAYERS: tuple[dict[str, str], ...] = (
     {"name": "Olena Kovalenko", "federation_id": "UA-101"},
@@ -69,8 +75,6 @@ PIN_GROUPS: tuple[tuple[tuple[str, ...], float], ...] = (
 STROKE_CALLS = ("feet", "double_hit", "push_shot", "not_tip", "jump", "balls_moving")
 OUTSIDE_CALLS = ("touched", "displaced", "placement", "cleaning")
 LAG_FAULT_WEIGHTS = (("long_cushion", 4), ("red_or_pins", 3), ("crossed", 2), ("late_start", 1))
-# Where a ball off the table goes when its own spot is covered (section 10).
-RESPOT_ORDER = ("top", "red", "lower_centre", "bottom")
 # No ball comes to rest on the pin cross: the pins stand within this of the centre.
 PIN_CLEARANCE = 71.5 + BALL_RADIUS + 20.0
 MAX_EVENTS = 5000
@@ -219,13 +223,6 @@ def _clear_of_pins(position: Sequence[float]) -> bool:
     return (position[0] - 710.0) ** 2 + (position[1] - CENTRE_LINE) ** 2 > PIN_CLEARANCE**2
 
 
-def _covered(spot: Sequence[float], positions: Mapping[str, Sequence[float] | None]) -> bool:
-    return any(
-        p is not None and (p[0] - spot[0]) ** 2 + (p[1] - spot[1]) ** 2 < BALL_DIAMETER**2
-        for p in positions.values()
-    )
-
-
 # -- One match --------------------------------------------------------------------
 
 
@@ -245,7 +242,7 @@ class _Simulation:
         self.referee = referee
         self.clock = start
         self.rates = rates
-        self.fold = MatchFold(header)
+        self.state = MatchState(header)
         self.facts: list[dict[str, Any]] = []
         self.times: list[datetime] = []
         self.in_force: dict[int, dict[str, Any]] = {}  # shot seq -> facts in force
@@ -261,13 +258,13 @@ class _Simulation:
         if len(self.facts) >= MAX_EVENTS:
             raise SimulationError(f"no winner after {MAX_EVENTS} events")
         try:
-            checked = self.fold.check(event)
-        except ValueError as error:  # NotationError: the simulator broke a rule
+            checked = decide(self.state, event)
+        except ValueError as error:  # Refused: the simulator broke a rule
             raise SimulationError(f"refused {event}: {error}") from error
         self.facts.append(checked)
         self.clock += timedelta(seconds=seconds)
         self.times.append(self.clock)
-        self.fold.apply(checked)  # a correction folds again the shots it changes
+        self.state = evolve(self.state, checked)  # a correction folds again what it changes
 
     def record_events(self) -> list[dict[str, Any]]:
         return [
@@ -283,9 +280,9 @@ class _Simulation:
             self.forfeit_at = self.rng.randrange(5, 70)
             self.forfeit_kind = "game" if self.rng.random() < 0.6 else "match"
         breaker = self.lag() if lag else self.rng.choice(("A", "B"))
-        while self.fold.winner is None:
-            game = self.fold.game
-            number = len(self.fold.games) + 1
+        while self.state.winner is None:
+            game = self.state.game
+            number = len(self.state.games) + 1
             if game is not None:
                 breaker = other(game.breaker)
                 if number - 1 in (2, 4) and self.rng.random() < 0.8:
@@ -295,7 +292,7 @@ class _Simulation:
             self.emit({"type": "game_started", "game": number, "breaker": breaker}, 60)
             if self.rng.random() < 0.95:
                 self.place(self.header.ball_of(breaker), "break", "lower")
-            while self.fold.game_open():
+            while self.state.game_open():
                 self.turn()
 
     def lag(self) -> str:
@@ -312,9 +309,9 @@ class _Simulation:
             if not faults and attempt < 8 and self.rng.random() < 0.03:
                 event["collision"] = True
             self.emit(event, 90)
-            if not self.fold.lag_repeat:
+            if not self.state.lag_repeat:
                 break
-        winner = self.fold.lag_winner
+        winner = self.state.lag_winner
         if winner is None:
             raise SimulationError("the lag was never decided")
         return winner if self.rng.random() < 0.75 else other(winner)
@@ -326,16 +323,16 @@ class _Simulation:
             return
         if self.rng.random() < self.rates["outside_foul"]:
             self.outside_foul()
-            if not self.fold.game_open():
+            if not self.state.game_open():
                 return
-        player = self.fold.due
+        player = self.state.due
         assert player is not None
         facts = self.shot_facts(player)
         seq = len(self.facts) + 1
         self.emit({"type": "shot", "player": player, **facts}, self.rng.uniform(15, 50))
         self.in_force[seq] = facts
         self.shots_played += 1
-        if not self.fold.game_open():
+        if not self.state.game_open():
             return
         if self.rng.random() < self.rates["retract"]:
             reason = self.rng.choice(("entered twice", "entered by mistake", "wrong table"))
@@ -343,21 +340,21 @@ class _Simulation:
             return  # the same player is due again
         if self.rng.random() < self.rates["amend"]:
             self.amend()
-            if not self.fold.game_open():
+            if not self.state.game_open():
                 return
         latest = self.latest_shot()
-        if self.fold.in_hand == "foul":
+        if self.state.in_hand == "foul":
             self.ball_in_hand(_off_table(self.in_force[latest]))
         elif self.rng.random() < self.rates["respot"]:
             # Section 9: the balls are in contact, back to the break position.
             self.emit({"type": "balls_respotted", "reason": "contact"}, 30)
-            self.place(self.header.ball_of(self.fold.due or "A"), "break", "lower")
+            self.place(self.header.ball_of(self.state.due or "A"), "break", "lower")
 
     def latest_shot(self) -> int:
-        return int(next(s["seq"] for s in reversed(self.fold.shots) if not s["retracted"]))
+        return int(next(s["seq"] for s in reversed(self.state.shots) if not s["retracted"]))
 
     def forfeit(self) -> None:
-        game = self.fold.game
+        game = self.state.game
         assert game is not None
         # The player behind in the game is the one who walks out.
         leaver = "A" if game.score["A"] < game.score["B"] else "B"
@@ -369,7 +366,7 @@ class _Simulation:
         self.emit(event, 120)
 
     def outside_foul(self) -> None:
-        due = self.fold.due
+        due = self.state.due
         assert due is not None
         offender = due if self.rng.random() < 0.6 else other(due)
         code = self.rng.choice(OUTSIDE_CALLS)
@@ -377,32 +374,31 @@ class _Simulation:
         if self.rng.random() < 0.5:
             event["reason"] = f"{code} between shots"
         self.emit(event, 30)
-        if self.fold.game_open():
+        if self.state.game_open():
             self.ball_in_hand(set())
 
     # -- Placements --
 
     def ball_in_hand(self, off: set[str]) -> None:
         """Re-place the balls that left the table, then the incoming ball in its half."""
-        due = self.fold.due
+        due = self.state.due
         assert due is not None
         incoming, offender = self.header.ball_of(due), self.header.ball_of(other(due))
         if "red" in off:
-            self.respot("red", ("red",) + RESPOT_ORDER)
+            self.respot("red", "red")
         if offender in off:
             # The shooter's ball goes to the short-cushion spot away from the incoming ball.
             spot = "top" if self.rng.random() < 0.7 else "bottom"
-            self.respot(offender, (spot,) + RESPOT_ORDER)
+            self.respot(offender, spot)
         elif self.rng.random() < 0.08 and self.spot_offender(offender):
             pass  # the incoming player chose to have the offender's ball on its spot
         if incoming in off or self.rng.random() < 0.95:
-            self.place(incoming, "in_hand", self.fold.zone())
+            self.place(incoming, "in_hand", self.state.zone())
 
     def spot_offender(self, offender: str) -> bool:
-        positions = self.fold.positions
-        spot = "bottom" if _covered(SPOTS["top"], {"red": positions["red"]}) else "top"
-        others = {b: p for b, p in positions.items() if b != offender}
-        if _covered(SPOTS[spot], others):
+        positions = self.state.positions
+        spot = offender_spot(positions["red"])
+        if any(covers(p, spot) for b, p in positions.items() if b != offender):
             return False
         self.emit(
             {
@@ -415,17 +411,16 @@ class _Simulation:
         )
         return True
 
-    def respot(self, ball: str, order: Sequence[str]) -> None:
-        others = {b: p for b, p in self.fold.positions.items() if b != ball}
-        for spot in order:
-            if not _covered(SPOTS[spot], others):
-                pos = list(SPOTS[spot])
-                self.emit({"type": "ball_placed", "ball": ball, "pos": pos, "reason": "respot"}, 10)
-                return
+    def respot(self, ball: str, wanted: str) -> None:
+        others = {b: p for b, p in self.state.positions.items() if b != ball}
+        spot = respot_spot(wanted, others)
+        if spot is not None:
+            pos = list(SPOTS[spot])
+            self.emit({"type": "ball_placed", "ball": ball, "pos": pos, "reason": "respot"}, 10)
 
     def place(self, ball: str, reason: str, zone: str | None) -> None:
         half = zone or self.rng.choice(("lower", "upper"))
-        others = [p for b, p in self.fold.positions.items() if b != ball and p is not None]
+        others = [p for b, p in self.state.positions.items() if b != ball and p is not None]
         low, high = (
             (BALL_RADIUS + 1, CENTRE_LINE - BALL_RADIUS - 1)
             if half == "lower"
@@ -462,7 +457,7 @@ class _Simulation:
         return facts
 
     def rest_positions(self, moved: set[str], off: set[str]) -> dict[str, list[float]]:
-        still = [p for b, p in self.fold.positions.items() if b not in moved and p is not None]
+        still = [p for b, p in self.state.positions.items() if b not in moved and p is not None]
         rest: dict[str, list[float]] = {}
         for ball in sorted(moved - off):
             rest[ball] = self.free_position(still + list(rest.values()))
@@ -470,11 +465,11 @@ class _Simulation:
 
     def amend(self) -> None:
         """Correct one recent shot of this game with new facts and a reason."""
-        game = self.fold.game
+        game = self.state.game
         assert game is not None
         recent = [
             s
-            for s in self.fold.shots
+            for s in self.state.shots
             if s["game"] == game.number and not s["retracted"] and not s["void"]
         ][-5:]
         if not recent:

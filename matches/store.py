@@ -1,4 +1,4 @@
-"""The event store: the only code that writes `Event` rows, appending under one log lock."""
+"""The event store: reading and writing `Event` rows; `services.events_append` is its one writer."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from orjson import loads
 
+from matches.chain import event_hash, header_hash
+from matches.errors import Conflict, Refused
 from matches.models import Event, Match
-from matches.notation import ENVELOPE, NotationError, event_hash, header_hash
-from matches.rules import RulesetError
+from matches.notation import ENVELOPE
 
 # Any constant will do: one advisory lock serialises every append to the log.
 LOG_LOCK = 0x63617261
@@ -21,22 +22,6 @@ LOG_LOCK = 0x63617261
 
 LOAD_SQL = f"SELECT data FROM {Event._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq"
 LOAD_CHAINED_SQL = LOAD_SQL.replace("SELECT data", "SELECT data, hash")
-
-
-class ConflictError(Exception):
-    """The append expected another `seq` to follow: someone else recorded first."""
-
-    def __init__(self, current_seq: int) -> None:
-        super().__init__(f"the match is at seq {current_seq}")
-        self.current_seq = current_seq
-
-
-class ChainError(Exception):
-    """An event carries a hash that does not continue the match's chain."""
-
-    def __init__(self, seq: int) -> None:
-        super().__init__(f"seq {seq}: hash does not match the chain")
-        self.seq = seq
 
 
 @dataclass(frozen=True)
@@ -58,7 +43,7 @@ def parse_time(text: str) -> datetime:
 
 
 def lock_log() -> None:
-    """Serialise appends so the global id order is the commit order.
+    """Serialise appends (`services.log_of`) so the global id order is the commit order.
 
     SQLite's IMMEDIATE transactions already hold its single write lock; PostgreSQL
     takes a transaction-scoped advisory lock.
@@ -105,29 +90,29 @@ def fact_of(event: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k not in ENVELOPE}
 
 
-def append(
+def insert(
     match: Match,
-    expected_seq: int,
+    after: int,
+    previous: str,
     facts: Sequence[Mapping[str, Any]],
     stamps: Sequence[Stamp],
     idempotency_key: str | None = None,
     command_digest: str = "",
 ) -> list[Event]:
-    """Append events after `expected_seq`, chained and stamped, in the caller's transaction."""
+    """Store events after `seq` `after`, chained to `previous` and stamped.
+
+    Only `services.events_append` calls this, inside a transaction holding the log lock.
+    """
     if not connection.in_atomic_block:
-        raise RuntimeError("append() runs inside the caller's transaction")
-    lock_log()
-    current, previous = head(match)
-    if current != expected_seq:
-        raise ConflictError(current)
+        raise RuntimeError("insert() runs inside the caller's transaction")
     rows = []
     for offset, (fact, stamp) in enumerate(zip(facts, stamps, strict=True), start=1):
-        seq = expected_seq + offset
+        seq = after + offset
         at = stamp.at or now_text()
         body = {"seq": seq, **fact_of(fact), "at": at, "by": stamp.by}
         digest = event_hash(previous, body)
         if stamp.hash is not None and stamp.hash != digest:
-            raise ChainError(seq)
+            raise Refused("hash does not match the chain", "hash", seq)
         rows.append(
             Event(
                 match=match,
@@ -145,10 +130,10 @@ def append(
         previous = digest
     try:
         with transaction.atomic():
-            for row in rows:
-                row.save()
+            Event.objects.bulk_create(rows, batch_size=500)
     except IntegrityError:
-        raise ConflictError(head(match)[0]) from None
+        # UNIQUE(match, seq) is the last word: someone appended without the log lock.
+        raise Conflict(head(match)[0]) from None
     return rows
 
 
@@ -163,7 +148,7 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
     previous: str | None
     try:
         previous = header_hash(match.header())
-    except (RulesetError, NotationError) as error:
+    except Refused as error:
         problems.append((0, f"header: {error.field}: {error.message}"))
         previous = None
     except (TypeError, ValueError, AttributeError, KeyError) as error:

@@ -18,12 +18,15 @@ from typing import Any
 import orjson
 
 from matches import store
+from matches.chain import header_hash
+from matches.errors import Refused
+from matches.fold import VIEWS, evolve, fold, replay
+from matches.header import Header
 from matches.models import Event, Match
-from matches.notation import Header, header_hash
-from matches.services import Invalid, match_get
-from matches.state import VIEWS, Corrections, MatchFold, fold
+from matches.render import render
+from matches.selectors import match_get
+from matches.state import CORRECTIONS, MatchState
 
-CORRECTIONS = ("shot_amended", "shot_retracted")
 MAX_SNAPSHOTS = 256
 MAX_STATES = 1024
 
@@ -31,7 +34,7 @@ MAX_STATES = 1024
 @dataclass
 class Snapshot:
     header: Header
-    fold: MatchFold
+    fold: MatchState
     last_hash: str = ""  # the hash of the last event folded: proves the log still starts so
     state: bytes = b""  # the state after the last event folded, serialised once
 
@@ -46,14 +49,14 @@ def match_state(
 ) -> dict[str, Any]:
     """Return the match state after event `upto` (default: all), amended or live."""
     if view not in VIEWS:
-        raise Invalid(f"must be one of {', '.join(VIEWS)}", "view")
+        raise Refused(f"must be one of {', '.join(VIEWS)}", "view")
     if not isinstance(match, Match):
         match = match_get(match)
     if not cached:
         return fold(match.header(), store.load_facts(match), upto=upto, view=view)
     head_seq, head_hash = store.head(match)
     if upto is not None and not 0 <= upto <= head_seq:
-        raise Invalid(f"must be between 0 and {head_seq}", "upto")
+        raise Refused(f"must be between 0 and {head_seq}", "upto")
     if upto is None or upto == head_seq:
         return orjson.loads(_head_state(match, head_seq))
     # Keyed by the hash that seals every event the state depends on, not by seq
@@ -89,12 +92,12 @@ def _head_state(match: Match, head_seq: int) -> bytes:
         snapshot = _snapshots.get(match.pk)
         header = match.header()
         if snapshot is None or snapshot.header != header or snapshot.fold.seq > head_seq:
-            snapshot = Snapshot(header, MatchFold(header, Corrections()))
+            snapshot = Snapshot(header, MatchState(header))
         base = max(snapshot.fold.seq - 1, 0)
         rows = store.load_chained(match, after=base)
         if snapshot.fold.seq and (not rows or rows[0][1] != snapshot.last_hash):
             # Not the log this snapshot was folded from (a restored database): start over.
-            snapshot = Snapshot(header, MatchFold(header, Corrections()))
+            snapshot = Snapshot(header, MatchState(header))
             rows = store.load_chained(match)
         elif snapshot.fold.seq:
             rows = rows[1:]
@@ -102,14 +105,14 @@ def _head_state(match: Match, head_seq: int) -> bytes:
         if any(event["type"] in CORRECTIONS for event in newer):
             # One fold with every correction known beforehand: applying them one by one
             # would fold the match again at each (a snapshot built cold took 1.6x longer).
-            snapshot = Snapshot(header, MatchFold.replay(header, store.load_facts(match)))
+            snapshot = Snapshot(header, replay(header, store.load_facts(match)))
         else:
             for event in newer:
-                snapshot.fold.apply(event)
+                snapshot.fold = evolve(snapshot.fold, event)
         if rows or not snapshot.state:
             snapshot.last_hash = rows[-1][1] if rows else snapshot.last_hash
             # Serialised under the lock, once per new head: the fold's lists are its own.
-            snapshot.state = orjson.dumps(snapshot.fold.state(detached=False))
+            snapshot.state = orjson.dumps(render(snapshot.fold, detached=False))
         _snapshots[match.pk] = snapshot
         _snapshots.move_to_end(match.pk)
         while len(_snapshots) > MAX_SNAPSHOTS:

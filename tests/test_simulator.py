@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from matches import store
+from matches.events import parse_record
+from matches.fold import check_log, fold
 from matches.models import Match
-from matches.notation import ENVELOPE, RECORD_FORMAT, parse_record
+from matches.notation import ENVELOPE, RECORD_FORMAT
 from matches.records import record_export, record_import
 from matches.simulator import DEFAULT_PLAYERS, simulate_competition, simulate_match
-from matches.state import check_log, fold
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(24)

@@ -4,9 +4,12 @@ from typing import Any
 
 import pytest
 
-from matches.notation import Header, NotationError, parse_header
+from matches.errors import Refused
+from matches.fold import check_log, evolve, fold
+from matches.header import Header, parse_header
+from matches.render import render
 from matches.rules import Ruleset
-from matches.state import MatchFold, check_log, fold
+from matches.state import MatchState
 
 W, Y, R = "white", "yellow", "red"
 
@@ -243,7 +246,7 @@ REJECTED = {
 
 @pytest.mark.parametrize(("events", "seq", "field"), REJECTED.values(), ids=REJECTED.keys())
 def test_check_log_refuses_the_first_illegal_event_naming_its_seq_and_field(events, seq, field):
-    with pytest.raises(NotationError) as refused:
+    with pytest.raises(Refused) as refused:
         check_log(header(), events)
 
     assert (refused.value.seq, refused.value.field) == (seq, field)
@@ -315,7 +318,7 @@ def test_check_log_names_the_player_due_on_a_shot_that_omits_it():
 
 def test_check_log_judges_a_shot_without_player_with_the_due_players_ball():
     # A is due and plays white, so yellow is not moving yet when it meets the red.
-    with pytest.raises(NotationError) as refused:
+    with pytest.raises(Refused) as refused:
         check_log(header(), [start(1, "A"), shot(None, c(Y, R))])
 
     assert refused.value.field == "contacts[0].ball"
@@ -331,7 +334,7 @@ def test_check_log_judges_each_event_with_the_corrections_recorded_before_it():
         a_zero(),
     ]
 
-    with pytest.raises(NotationError) as refused:
+    with pytest.raises(Refused) as refused:
         check_log(header(), events)
 
     assert (refused.value.seq, refused.value.field) == (5, "type")
@@ -343,7 +346,7 @@ def test_foul_outside_a_stroke_by_the_player_due_passes_his_turn():
     assert state["games"][0]["score"] == {"A": 0, "B": 2}
     assert state["next"]["player"] == "B"
     assert state["next"]["ball_in_hand"] is True
-    with pytest.raises(NotationError):
+    with pytest.raises(Refused):
         check_log(header(), [start(1, "A"), foul("A"), a_zero()])
 
 
@@ -472,7 +475,7 @@ def test_match_ends_as_soon_as_a_player_wins_a_majority(best_of, wins_needed):
     assert state["winner"] == "A"
     assert state["games_won"] == {"A": wins_needed, "B": 0}
     assert state["next"] is None
-    with pytest.raises(NotationError, match="over"):
+    with pytest.raises(Refused, match="over"):
         check_log(header(best_of=best_of), [*events, start(wins_needed + 1, breaker)])
 
 
@@ -682,13 +685,13 @@ def test_stats_count_points_fouls_caroms_pins_and_the_best_shot():
     assert stats["B"]["average"] == 0.0
 
 
-def test_incremental_apply_equals_replay():
+def test_folding_one_event_at_a_time_equals_folding_them_all():
     events = check_log(header(), CORRECTED)
-    incremental = MatchFold(header())
+    incremental = MatchState(header())
     states = []
     for event in events:
-        incremental.apply(event)
-        states.append(incremental.state())
+        incremental = evolve(incremental, event)
+        states.append(render(incremental))
 
     assert states[-1] == fold(header(), events, view="live", upto=len(events))
     for upto, state in enumerate(states, start=1):
@@ -723,7 +726,7 @@ def test_stats_count_the_points_the_score_took_when_a_shot_passes_the_target():
 
 
 def refusal(events: list[dict[str, Any]]) -> tuple[int | None, str | None]:
-    with pytest.raises(NotationError) as refused:
+    with pytest.raises(Refused) as refused:
         check_log(header(), events)
     return refused.value.seq, refused.value.field
 
@@ -763,3 +766,61 @@ def test_a_ball_cannot_come_to_rest_on_a_ball_that_did_not_move():
     ]  # the red, untouched, is there
 
     assert refusal(events) == (3, "rest.white")
+
+
+# -- No game beyond best_of ----------------------------------------------------------------
+
+# Best of 3: A wins games 1 and 3, B game 2; then game 1's winning shot is amended short.
+ALL_GAMES_THEN_GAME_1_SHORT = [
+    start(1, "A"),
+    a_scores_10(),
+    start(2, "B"),
+    b_scores_10(),
+    start(3, "A"),
+    a_scores_10(),
+    amend(2, c(W, Y), c(Y, "pins", "left")),
+]
+
+
+def test_when_every_game_is_played_and_one_needs_review_nothing_is_next():
+    state = fold(header(), check_log(header(), ALL_GAMES_THEN_GAME_1_SHORT))
+
+    assert state["status"] == "review"
+    assert state["winner"] is None
+    assert state["games_won"] == {"A": 1, "B": 1}
+    assert [g["flags"] for g in state["games"]] == [["needs_review"], [], []]
+    assert state["next"] is None
+
+
+def test_a_game_beyond_best_of_is_refused():
+    with pytest.raises(Refused) as refused:
+        check_log(header(), [*ALL_GAMES_THEN_GAME_1_SHORT, start(4, "B")])
+
+    assert (refused.value.seq, refused.value.field) == (8, "game")
+    assert "at most 3 games" in refused.value.message
+
+
+def test_a_match_forfeit_during_review_credits_the_game_under_review_and_adds_none():
+    forfeit = {"type": "match_forfeited", "player": "A", "reason": "refused to continue"}
+    events = check_log(header(), [*ALL_GAMES_THEN_GAME_1_SHORT, forfeit])
+
+    state = fold(header(), events)
+
+    assert state["status"] == "finished"
+    assert state["winner"] == "B"
+    assert state["games_won"] == {"A": 1, "B": 2}
+    assert [(g["game"], g["winner"], g["end"]) for g in state["games"]] == [
+        (1, "B", "forfeit"),
+        (2, "B", "target"),
+        (3, "A", "target"),
+    ]
+    assert state["games"][0]["score"] == {"A": 2, "B": 0}  # the score stays as it was
+
+
+@pytest.mark.parametrize("best_of", [1, 3, 5, 7])
+@pytest.mark.parametrize("opening", [[], [start(1, "A"), a_zero()]], ids=["between", "open"])
+def test_a_match_forfeit_never_creates_a_game_beyond_best_of(best_of, opening):
+    state = fold(header(best_of=best_of), [*opening, {"type": "match_forfeited", "player": "B"}])
+
+    assert state["winner"] == "A"
+    assert len(state["games"]) == best_of // 2 + 1

@@ -8,10 +8,10 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches import services, store
+from matches import selectors, services, store
+from matches.errors import Refused
+from matches.fold import VIEWS, fold
 from matches.records import record_import
-from matches.services import Invalid
-from matches.state import VIEWS, fold
 from replay.projection import forget, match_state
 from tests.store.plays import BY, CAROM_A, MISS, QUIET, new_match, open_game, play
 
@@ -63,7 +63,7 @@ def facts_for(player, kind):
 
 def test_match_state_equals_the_fold_of_the_stored_events_for_every_upto_and_view(db):
     record_import(json.loads(RECORD.read_text(encoding="utf-8")))
-    match = services.match_get("example-1")
+    match = selectors.match_get("example-1")
 
     for view in VIEWS:
         for upto in [None, *range(45)]:
@@ -89,9 +89,9 @@ def test_match_state_refuses_an_upto_beyond_the_log_and_an_unknown_view(db):
     match = new_match()
     open_game(match.id)
 
-    with pytest.raises(Invalid) as beyond:
+    with pytest.raises(Refused) as beyond:
         match_state(match, 4)
-    with pytest.raises(Invalid) as view:
+    with pytest.raises(Refused) as view:
         match_state(match, 1, "tomorrow")
 
     assert (beyond.value.field, view.value.field) == ("upto", "view")
@@ -201,12 +201,13 @@ def act(match, action):
                 game=state["next"]["game"],
                 breaker=state["next"]["player"],
             )
-    except Invalid:
+    except Refused:
         pass  # not legal at this point of the match: the log stays as it was
 
 
 @settings(
-    max_examples=25,
+    # Each example is a database round trip: a tenth of the profile's examples (tests/conftest.py).
+    max_examples=max(1, settings.default.max_examples // 10),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

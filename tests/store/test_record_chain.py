@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from matches.errors import Refused
 from matches.records import record_export, record_import
-from matches.services import Invalid
 
 RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "match.json"
 RULESET = {
@@ -55,7 +55,7 @@ def example_events():
 
 
 def refused(record):
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(record)
     return refusal.value
 

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import store
+from matches.errors import NotFound, Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import archive_verify, record_export, record_import
-from matches.services import Invalid, NotFound
 
 RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "match.json"
 MATCH_ID = "example-1"
@@ -139,7 +139,7 @@ def test_a_record_that_contradicts_the_stored_match_is_refused_naming_the_first_
         contradicting["events"][TAMPERED_SEQ - 1]
     )
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(contradicting)
 
     assert refusal.value.seq == TAMPERED_SEQ
@@ -151,7 +151,7 @@ def test_a_record_with_another_header_is_refused(db):
     other_players = example()
     other_players["match"]["players"]["B"]["name"] = "Someone Else"
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(other_players)
 
     assert refusal.value.field == "match"
@@ -164,7 +164,7 @@ def test_a_record_tampered_after_export_is_refused_naming_the_tampered_seq(db):
     tampered["events"][TAMPERED_SEQ - 1] = swap_first_contact(tampered["events"][TAMPERED_SEQ - 1])
     empty_the_database()
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(tampered)
 
     assert (refusal.value.seq, refusal.value.field) == (TAMPERED_SEQ, "hash")
@@ -176,7 +176,7 @@ def test_a_tampered_record_is_refused_when_the_match_is_stored_too(db):
     tampered = record_export(MATCH_ID)
     tampered["events"][TAMPERED_SEQ - 1] = swap_first_contact(tampered["events"][TAMPERED_SEQ - 1])
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(tampered)
 
     assert refusal.value.seq == TAMPERED_SEQ
@@ -189,7 +189,7 @@ def test_a_tampered_header_breaks_the_chain_at_the_first_event(db):
     tampered["match"]["players"]["A"]["name"] = "Iryna Shevchenko-Conti"
     empty_the_database()
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(tampered)
 
     assert (refusal.value.seq, refusal.value.field) == (1, "hash")
@@ -203,7 +203,7 @@ def test_an_event_carrying_its_hash_without_what_it_seals_is_refused(db, missing
     del record["events"][2][missing]
     empty_the_database()
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(record)
 
     assert (refusal.value.seq, refusal.value.field) == (3, missing)
@@ -214,7 +214,7 @@ def test_a_record_with_an_illegal_event_is_refused_whole_not_even_the_match_is_s
     record = example()
     record["events"][4]["player"] = "A"  # seq 5: B breaks game 1
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(record)
 
     assert (refusal.value.seq, refusal.value.field) == (5, "player")
@@ -228,7 +228,7 @@ def test_an_illegal_extension_leaves_the_stored_match_as_it_was(db):
     # Seq 31 starts game 3, which B breaks (A broke game 2).
     record["events"][30] = {"type": "game_started", "game": 3, "breaker": "A"}
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         record_import(record)
 
     assert (refusal.value.seq, refusal.value.field) == (31, "breaker")
@@ -419,7 +419,8 @@ names = st.text(
 
 
 @settings(
-    max_examples=8,
+    # Each example is a database round trip: a tenth of the profile's examples (tests/conftest.py).
+    max_examples=max(1, settings.default.max_examples // 10),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

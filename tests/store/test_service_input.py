@@ -1,4 +1,4 @@
-"""Bad input to the services is an Invalid (422) naming the field, never a crash; nothing is stored.
+"""Bad input to the services is an Refused (422) naming the field, never a crash; nothing is stored.
 
 On PostgreSQL an over-long text would otherwise be a DataError, on SQLite it would be
 stored; the limits are the models' own (matches/models.py).
@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from matches import services
+from matches.errors import Refused
 from matches.models import (
     FEDERATION_ID_LENGTH,
     IDEMPOTENCY_KEY_LENGTH,
@@ -20,7 +21,6 @@ from matches.models import (
     Match,
     Player,
 )
-from matches.services import Invalid
 from tests.store.plays import BY, PLAYERS, QUIET, new_match, open_game
 
 
@@ -35,9 +35,9 @@ def counts():
 
 
 def refused(call, field):
-    """Call, expecting an Invalid naming `field`, and check nothing was stored."""
+    """Call, expecting an Refused naming `field`, and check nothing was stored."""
     before = counts()
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         call()
     assert refusal.value.status == 422
     assert refusal.value.field == field
@@ -195,17 +195,3 @@ def test_an_event_with_a_lone_surrogate_is_refused(opened):
         ),
         "event",
     )
-
-
-def test_record_imports_and_the_services_share_the_models_limits():
-    from matches.notation import LONGEST
-
-    assert LONGEST == {
-        "name": NAME_LENGTH,
-        "federation_id": FEDERATION_ID_LENGTH,
-        "stage": STAGE_LENGTH,
-        "table": TABLE_LENGTH,
-        "username": USERNAME_LENGTH,
-    }
-    assert Match._meta.get_field("stage").max_length == STAGE_LENGTH
-    assert Event._meta.get_field("recorded_by").max_length == USERNAME_LENGTH

@@ -7,8 +7,8 @@ import pytest
 from django.db import connections, transaction
 
 from matches import services, store
+from matches.errors import Conflict, Refused
 from matches.models import Event, Match
-from matches.services import ConflictError, IdempotencyMismatch, Invalid
 from tests.store.plays import (
     BY,
     CAROM_A,
@@ -168,7 +168,7 @@ def test_the_match_status_follows_the_state_from_lag_to_playing_to_review_to_fin
 
 
 def test_a_stale_expected_seq_is_a_conflict_naming_the_current_seq_and_appends_nothing(opened):
-    with pytest.raises(ConflictError) as conflict:
+    with pytest.raises(Conflict) as conflict:
         services.shot_record(match_id=opened.id, expected_seq=3, by=BY, facts=QUIET)
 
     assert conflict.value.current_seq == 4
@@ -176,16 +176,17 @@ def test_a_stale_expected_seq_is_a_conflict_naming_the_current_seq_and_appends_n
 
 
 def test_an_expected_seq_ahead_of_the_match_is_a_conflict_too(opened):
-    with pytest.raises(ConflictError) as conflict:
+    with pytest.raises(Conflict) as conflict:
         services.shot_record(match_id=opened.id, expected_seq=9, by=BY, facts=QUIET)
 
     assert conflict.value.current_seq == 4
     assert Event.objects.filter(match=opened).count() == 4
 
 
-def test_the_store_refuses_a_stale_append_even_without_the_service_check(opened):
-    with pytest.raises(ConflictError) as conflict, transaction.atomic():
-        store.append(opened, 2, [{"type": "shot", "player": "B", **QUIET}], [store.Stamp(by=BY)])
+def test_the_database_refuses_a_stale_insert_even_without_the_log_lock(opened):
+    previous = Event.objects.get(match=opened, seq=2).hash
+    with pytest.raises(Conflict) as conflict, transaction.atomic():
+        store.insert(opened, 2, previous, [{"type": "shot", **QUIET}], [store.Stamp(by=BY)])
 
     assert conflict.value.current_seq == 4
 
@@ -229,7 +230,7 @@ def test_the_same_key_with_another_body_is_an_idempotency_mismatch(opened):
         match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
 
-    with pytest.raises(IdempotencyMismatch) as mismatch:
+    with pytest.raises(Refused) as mismatch:
         services.shot_record(
             match_id=opened.id, expected_seq=5, by=BY, facts=QUIET, idempotency_key="tablet-1"
         )
@@ -348,7 +349,7 @@ def test_an_illegal_event_is_refused_naming_its_seq_and_field_and_nothing_is_sto
     events_before = list(Event.objects.filter(match=opened).values_list("pk", "hash"))
     status_before = Match.objects.get(pk=opened.pk).status
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         command(opened, seq)
 
     assert (refusal.value.seq, refusal.value.field) == (seq + 1, field), refusal.value
@@ -364,7 +365,7 @@ def test_a_placement_in_the_upper_half_at_the_break_is_refused(match):
     )
     services.game_start(match_id=match.id, expected_seq=1, by=BY, game=1, breaker="A")
 
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         services.ball_place(
             match_id=match.id, expected_seq=2, by=BY, ball="white", pos=UPPER_HALF, reason="break"
         )
@@ -374,7 +375,7 @@ def test_a_placement_in_the_upper_half_at_the_break_is_refused(match):
 
 
 def test_envelope_keys_are_set_by_the_server_not_the_client(opened):
-    with pytest.raises(Invalid) as refusal:
+    with pytest.raises(Refused) as refusal:
         services.event_record(
             match_id=opened.id,
             expected_seq=4,
@@ -428,7 +429,7 @@ def record_from_threads(match_ids, threads, shots_each):
                     expected = store.head(Match.objects.get(pk=match_id))[0]
                     try:
                         recorded = play(match_id, expected, idempotency_key=key)
-                    except ConflictError:
+                    except Conflict:
                         continue
                     with lock:
                         done.append((match_id, key, recorded))

@@ -4,8 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.errors import Refused
 from matches.records import record_export
-from matches.services import ServiceError
 
 
 class Command(BaseCommand):
@@ -17,6 +17,6 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         try:
             record = record_export(options["match_id"])
-        except ServiceError as error:
+        except Refused as error:
             raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(record, indent=1, ensure_ascii=False))

@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.cli import read_text
+from matches.errors import Refused
 from matches.records import load_json, record_import
-from matches.services import ServiceError
 
 
 class Command(BaseCommand):
@@ -19,7 +19,7 @@ class Command(BaseCommand):
         for path in options["files"]:
             try:
                 done = record_import(load_json(read_text(path), path), by=options["by"])
-            except ServiceError as error:
+            except Refused as error:
                 refused += 1
                 self.stderr.write(f"{path}: refused: {error}")
                 continue

@@ -6,8 +6,9 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.cli import read_text
-from matches.notation import NotationError, parse_record
-from matches.state import check_log, fold
+from matches.errors import Refused
+from matches.events import parse_record
+from matches.fold import check_log, fold
 
 
 class Command(BaseCommand):
@@ -27,7 +28,7 @@ class Command(BaseCommand):
             events = check_log(record.header, record.events)
         except json.JSONDecodeError as error:
             raise CommandError(f"not JSON: {error.msg} at line {error.lineno}") from None
-        except NotationError as error:
+        except Refused as error:
             sys.stderr.write(f"rejected: {error}\n")
             raise SystemExit(1) from None
         upto = options["upto"]

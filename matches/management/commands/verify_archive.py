@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.errors import Refused
 from matches.records import archive_verify
-from matches.services import ServiceError
 
 
 class Command(BaseCommand):
@@ -17,7 +17,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         try:
             results = archive_verify(options["match_ids"] or None)
-        except ServiceError as error:
+        except Refused as error:
             raise CommandError(str(error)) from None
         failing = 0
         for match_id, problems in results.items():

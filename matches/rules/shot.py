@@ -1,37 +1,17 @@
-"""The five-pins rules: the ruleset of a competition, the ruling of one shot, the lag.
+"""Sections 4 to 7, 12 to 14: the ruling of one shot, from its contacts and called fouls.
 
-Pure Python: no Django, no I/O. Section numbers refer to the rulebook; the
-engineering decisions where it is ambiguous are those of the project's rules
-reference (README, "The rules").
+`judge` follows the steps of the project's rules reference (README, "The rules")
+in order; each step names the rulebook clause it applies.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-# Section 1: the table, in millimetres, x across (0..1420), y along (0..2840).
-TABLE_WIDTH = 1420.0
-TABLE_LENGTH = 2840.0
-BALL_DIAMETER = 61.5
-BALL_RADIUS = BALL_DIAMETER / 2
-CENTRE_LINE = TABLE_LENGTH / 2
-
-SPOTS: dict[str, tuple[float, float]] = {
-    "top": (710.0, 2740.0),
-    "red": (710.0, 2130.0),
-    "centre": (710.0, 1420.0),
-    "lower_centre": (710.0, 710.0),
-    "bottom": (710.0, 100.0),
-}
-
-CUE_BALLS = ("white", "yellow")
-BALLS = ("white", "yellow", "red")
-# The order in which a ruling lists the pins that fell.
-PINS = ("center", "top", "bottom", "left", "right")
-WHITE_PINS = ("top", "bottom", "left", "right")
+from matches.rules.ruleset import DEFAULT_RULESET, Ruleset
+from matches.rules.table import BALLS, PINS, WHITE_PINS, opponent_ball
 
 # Fouls that the contacts of a stroke show, in the order a ruling lists them.
 STROKE_FOULS = ("wrong_ball", "miss", "red_first", "pins_first", "cue_pins", "off_table")
@@ -50,111 +30,6 @@ CALLED_FOULS = (
     "push_shot",
 )
 FOULS = STROKE_FOULS + CALLED_FOULS
-
-LAG_FAULTS = ("red_or_pins", "long_cushion", "crossed", "late_start")
-
-
-class RulesetError(ValueError):
-    """A ruleset override that is not a known parameter or has the wrong value."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """The Regulations of a competition; every default is the rulebook's."""
-
-    target: int = 60
-    best_of: int = 3
-    side_pin: int = 2
-    center_with_others: int = 4
-    center_alone: int = 8
-    kiss_carom: int = 4
-    ricochet_carom: int = 3
-    foul: int = 2
-    red_first: int = 4
-    cumulative_fouls: bool = True
-    pin_pitch: float = 71.5
-
-    def __hash__(self) -> int:
-        # Computed once: the fold keeps its memo of rulings per ruleset.
-        cached: int | None = self.__dict__.get("_hash")
-        if cached is None:
-            cached = hash(tuple(self.__dict__[f.name] for f in fields(self)))
-            object.__setattr__(self, "_hash", cached)
-        return cached
-
-    @classmethod
-    def from_overrides(cls, overrides: Mapping[str, Any] | None, field: str = "ruleset") -> Ruleset:
-        """Return the default ruleset with the given parameters changed."""
-        if overrides is None:
-            return DEFAULT_RULESET
-        if not isinstance(overrides, Mapping):
-            raise RulesetError("must be an object", field)
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for name, value in overrides.items():
-            where = f"{field}.{name}"
-            if name not in known:
-                raise RulesetError(f"unknown ruleset parameter {name!r}", where)
-            values[name] = _checked_parameter(name, value, where)
-        ruleset = cls(**values)
-        if ruleset.best_of % 2 == 0:
-            raise RulesetError("best_of must be odd", f"{field}.best_of")
-        return ruleset
-
-    def as_dict(self) -> dict[str, Any]:
-        """Return every parameter, as a match record writes the ruleset in force."""
-        return asdict(self)
-
-    def overrides(self) -> dict[str, Any]:
-        """Return only the parameters that differ from the defaults."""
-        defaults = DEFAULT_RULESET.as_dict()
-        return {k: v for k, v in self.as_dict().items() if defaults[k] != v}
-
-
-def _checked_parameter(name: str, value: Any, where: str) -> Any:
-    if name == "cumulative_fouls":
-        if not isinstance(value, bool):
-            raise RulesetError("must be true or false", where)
-        return value
-    if name == "pin_pitch":
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)  # JSON parsers accept NaN and Infinity
-            or value <= 0
-        ):
-            raise RulesetError("must be a positive number of millimetres", where)
-        return value  # as parsed: the hash chain seals the ruleset's numbers as written
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesetError("must be a whole number", where)
-    smallest = 1 if name in ("target", "best_of") else 0
-    if value < smallest:
-        raise RulesetError(f"must be at least {smallest}", where)
-    return value
-
-
-DEFAULT_RULESET = Ruleset()
-
-
-def pin_positions(ruleset: Ruleset = DEFAULT_RULESET) -> dict[str, tuple[float, float]]:
-    """Return where each pin stands: a cross on the centre lines, one pitch apart (section 1)."""
-    x, y = SPOTS["centre"]
-    pitch = ruleset.pin_pitch
-    return {
-        "center": (x, y),
-        "top": (x, y + pitch),
-        "bottom": (x, y - pitch),
-        "left": (x - pitch, y),
-        "right": (x + pitch, y),
-    }
-
-
-# -- One shot ---------------------------------------------------------------
 
 
 class Contact(NamedTuple):
@@ -189,9 +64,6 @@ class Shot(NamedTuple):
         moved.add(self.struck or own)
         return moved
 
-    def balls_off_table(self) -> set[str]:
-        return {c.ball for c in self.contacts if c.hit == "off"}
-
 
 @dataclass(frozen=True)
 class Ruling:
@@ -209,14 +81,6 @@ class Ruling:
     points: int
     ball_in_hand: bool
 
-    def shared_dict(self) -> dict[str, Any]:
-        """Return the ruling as a dict made once per ruling: read it, never change it."""
-        shared: dict[str, Any] | None = self.__dict__.get("_shared")
-        if shared is None:
-            shared = self.as_dict()
-            object.__setattr__(self, "_shared", shared)
-        return shared
-
     def as_dict(self) -> dict[str, Any]:
         # Spelled out: `asdict` deep-copies field by field, and the fold calls this per shot.
         return {
@@ -232,11 +96,6 @@ class Ruling:
             "points": self.points,
             "ball_in_hand": self.ball_in_hand,
         }
-
-
-def opponent_ball(own: str) -> str:
-    """Return the other player's ball."""
-    return "yellow" if own == "white" else "white"
 
 
 def judge(
@@ -399,54 +258,3 @@ def _ruling(
         points=points,
         ball_in_hand=bool(fouls) and fouls != ["cue_pins"],
     )
-
-
-# -- The lag (section 3) -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LagResult:
-    """One player's lag: distance from the bottom cushion at rest, and at most one fault."""
-
-    distance: float
-    fault: str | None = None
-
-
-@dataclass(frozen=True)
-class LagDecision:
-    """Who won one lag ("A", "B"), or None when it must be repeated, and why."""
-
-    winner: str | None
-    reason: str
-
-
-def decide_lag(
-    a: LagResult,
-    b: LagResult,
-    collision: bool = False,
-    earlier_late_starts: Mapping[str, int] | None = None,
-) -> LagDecision:
-    """Decide one lag; `earlier_late_starts` counts each player's late starts before it."""
-    earlier = earlier_late_starts or {}
-    results = {"A": a, "B": b}
-    late = [p for p, r in results.items() if r.fault == "late_start"]
-    if late:
-        # A second late start in the match loses the lag; a first one repeats it.
-        losing = [p for p in late if earlier.get(p, 0) + 1 >= 2]
-        if len(losing) == 1:
-            return LagDecision(_other(losing[0]), "second late start")
-        return LagDecision(None, "late start")
-    at_fault = [p for p, r in results.items() if r.fault is not None]
-    if collision and not at_fault:
-        return LagDecision(None, "the balls collided")
-    if len(at_fault) == 2:
-        return LagDecision(None, "both at fault")
-    if len(at_fault) == 1:
-        return LagDecision(_other(at_fault[0]), f"{at_fault[0]} at fault")
-    if a.distance == b.distance:
-        return LagDecision(None, "equal distances")
-    return LagDecision("A" if a.distance < b.distance else "B", "closer to the cushion")
-
-
-def _other(player: str) -> str:
-    return "B" if player == "A" else "A"

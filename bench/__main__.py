@@ -1,0 +1,62 @@
+"""`python -m bench` (what `make bench` runs): the benchmark suite, a table and JSON.
+
+It lives outside the apps: it measures the read side (`replay`) too, and `matches`
+never imports `replay`. The benchmark makes its own database; the user's is never opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=(
+            "Simulate and import an archive into a throwaway SQLite database, then measure "
+            "import, rebuild and state on demand against raw sqlite3 + orjson reads."
+        ),
+    )
+    parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the simulated archive")
+    parser.add_argument("--repeat", type=int, default=7, help="full rebuilds to time")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        default=ROOT / "bench-results.json",
+        help="where to write the results (default: bench-results.json)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.add_argument("--keep-db", action="store_true", help="keep the throwaway database")
+    options = parser.parse_args(argv)
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "carambole.settings")
+    import django
+
+    django.setup()
+    import orjson
+
+    from bench.suite import Options, run, table
+
+    results = run(
+        Options(
+            matches=options.matches,
+            seed=options.seed,
+            repeat=options.repeat,
+            progress=not options.no_progress,
+            keep_db=options.keep_db,
+        ),
+        log=sys.stderr,
+    )
+    options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
+    print(table(results))
+    print(f"\nresults written to {options.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Decide: whether a new event is legal in the match as it stands, and with what error.
+
+One function per kind of event (`matches.events` lists them). Each takes the state
+and the event (its shape already checked by the notation) and returns the event as
+it will be stored, or raises Refused naming the field. Nothing here changes the state.
+Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches.errors import Refused
+from matches.notation import SHOT_FACTS, parse_shot
+from matches.rules import in_half, offender_spot, on_spot, other, overlaps
+from matches.state import MatchState
+
+Event = dict[str, Any]
+
+
+def _refuse_after_match(state: MatchState) -> None:
+    if state.winner is not None:
+        raise Refused("the match is over", "type")
+
+
+def _refuse_outside_game(state: MatchState) -> None:
+    _refuse_after_match(state)
+    if state.game is None:
+        raise Refused("no game has started", "type")
+    if not state.game_open():
+        raise Refused(f"game {state.game.number} is over", "type")
+
+
+def lag(state: MatchState, event: Event) -> Event:
+    if state.games:
+        raise Refused("the lag comes before the first game", "type")
+    return event
+
+
+def game_started(state: MatchState, event: Event) -> Event:
+    _refuse_after_match(state)
+    expected = len(state.games) + 1
+    if state.all_games_played():
+        best_of = state.ruleset.best_of
+        raise Refused(f"a match has at most {best_of} games (best of {best_of})", "game")
+    if event["game"] != expected:
+        raise Refused(f"expected game {expected}", "game")
+    if state.game_open():
+        raise Refused(f"game {expected - 1} is still being played", "game")
+    if state.game is None and state.lag_repeat:
+        raise Refused("the last lag must be repeated before game 1", "type")
+    if state.game is not None and event["breaker"] != other(state.game.breaker):
+        raise Refused(f"game {expected} is broken by {other(state.game.breaker)}", "breaker")
+    return event
+
+
+def shot(state: MatchState, event: Event) -> Event:
+    _refuse_outside_game(state)
+    assert state.due is not None
+    if event.get("player") is None:
+        event["player"] = state.due
+    elif event["player"] != state.due:
+        raise Refused(f"it is {state.due}'s shot", "player")
+    own = state.header.ball_of(event["player"])
+    facts = parse_shot({k: event[k] for k in SHOT_FACTS if k in event}, own)
+    # A ball that did not move is still where it was: nothing may come to rest on it.
+    moved = facts.balls_that_moved(own)
+    still = {b: p for b, p in state.positions.items() if p and b not in moved}
+    for ball, position in (facts.rest or {}).items():
+        for other_ball, placed in still.items():
+            if overlaps(position, placed):
+                raise Refused(f"overlaps the {other_ball} ball", f"rest.{ball}")
+    return event
+
+
+def _corrected_shot(state: MatchState, event: Event) -> dict[str, Any]:
+    target = event["shot"]
+    shot = state.shot_index.get(target)
+    if shot is None:
+        raise Refused(f"seq {target} is not a shot", "shot")
+    if shot["retracted"]:
+        raise Refused(f"the shot at seq {target} was retracted", "shot")
+    return shot
+
+
+def shot_amended(state: MatchState, event: Event) -> Event:
+    shot = _corrected_shot(state, event)
+    parse_shot(event["facts"], state.header.ball_of(shot["player"]), prefix="facts")
+    return event
+
+
+def shot_retracted(state: MatchState, event: Event) -> Event:
+    shot = _corrected_shot(state, event)
+    latest = [s for s in state.shots if not s["retracted"]][-1]
+    if shot["seq"] != latest["seq"]:
+        raise Refused(f"only the latest shot (seq {latest['seq']}) can be retracted", "shot")
+    if any(e["type"] == "game_started" for e in state.events[shot["seq"] :]):
+        raise Refused("a game has started since that shot", "shot")
+    return event
+
+
+def ball_placed(state: MatchState, event: Event) -> Event:
+    _refuse_outside_game(state)
+    ball, position, reason = event["ball"], event["pos"], event["reason"]
+    due = state.due
+    assert due is not None
+    due_ball = state.header.ball_of(due)
+    # With ball in hand, the incoming ball is in the referee's hand, not on the table.
+    lifted = due_ball if state.in_hand == "foul" else None
+    for other_ball, placed in state.positions.items():
+        if other_ball in (ball, lifted) or placed is None:
+            continue
+        if overlaps(position, placed):
+            raise Refused(f"overlaps the {other_ball} ball", "pos")
+    if reason == "respot":
+        return event
+    if reason == "break" and state.in_hand not in ("break", "respot"):
+        raise Refused("no break position to take", "reason")
+    if reason == "in_hand" and state.in_hand != "foul":
+        raise Refused(f"{due} has no ball in hand", "reason")
+    if reason == "in_hand" and ball == state.header.ball_of(other(due)):
+        # The incoming player may have the offender's ball put on its spot instead.
+        spot = offender_spot(state.positions["red"])
+        if not on_spot(position, spot):
+            raise Refused(f"the offender's ball goes on the {spot} spot", "pos")
+        return event
+    if ball != due_ball:
+        raise Refused(f"the ball in hand is {due}'s {due_ball} ball", "ball")
+    zone = state.zone()
+    if zone is not None and not in_half(position, zone):
+        raise Refused(f"must be placed in the {zone} half", "pos")
+    return event
+
+
+def in_game(state: MatchState, event: Event) -> Event:
+    """Allow an event only while a game is being played (a re-spot, a foul, a game forfeit)."""
+    _refuse_outside_game(state)
+    return event
+
+
+def before_the_end(state: MatchState, event: Event) -> Event:
+    """Allow an event until the match is decided (an intermission, a match forfeit)."""
+    _refuse_after_match(state)
+    return event

@@ -1,0 +1,70 @@
+"""The one error of carambole: what was refused, the field to blame, and the event's `seq`.
+
+The notation, the rules and the services raise it; the commands, the API and the
+websockets show `as_dict()`. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def join_field(prefix: str | None, name: str | None) -> str | None:
+    """Return the path of a field inside another (`contacts` + `[2].hit`, `match` + `players`)."""
+    if not prefix:
+        return name
+    if not name:
+        return prefix
+    return f"{prefix}{name}" if name.startswith("[") else f"{prefix}.{name}"
+
+
+class Refused(ValueError):
+    """Input that carambole refuses; `field` names the culprit, `seq` the event to blame."""
+
+    status = 422
+
+    def __init__(self, message: str, field: str | None = None, seq: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field or None
+        self.seq = seq
+
+    def __str__(self) -> str:
+        where = [f"seq {self.seq}"] if self.seq is not None else []
+        if self.field:
+            where.append(self.field)
+        return f"{', '.join(where)}: {self.message}" if where else self.message
+
+    def under(self, prefix: str | None) -> Refused:
+        """Return this error with its field read inside `prefix` (the same class and `seq`)."""
+        self.field = join_field(prefix, self.field)
+        return self
+
+    def at(self, seq: int) -> Refused:
+        """Return this error blaming event `seq`, unless an event is named already."""
+        if self.seq is None:
+            self.seq = seq
+        return self
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the error as the interfaces show it: {"error", "field"} and `seq` if known."""
+        error: dict[str, Any] = {"error": self.message, "field": self.field}
+        if self.seq is not None:
+            error["seq"] = self.seq
+        return error
+
+
+class NotFound(Refused):
+    """A competition, match or event that does not exist."""
+
+    status = 404
+
+
+class Conflict(Refused):
+    """An append that expected another `seq` to follow: someone else recorded first."""
+
+    status = 409
+
+    def __init__(self, current_seq: int) -> None:
+        super().__init__(f"the match is at seq {current_seq}", "expected_seq", current_seq)
+        self.current_seq = current_seq

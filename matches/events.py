@@ -1,0 +1,237 @@
+"""The kinds of match events, each in one place, and the parsing of events and records.
+
+A kind is its name, its fields, the shape of what is written (`notation`), whether
+it is legal in the match as it stands (`decide`), and what it changes (`evolve`):
+a new kind of event is one more row of `KINDS`. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from matches import decide, evolve
+from matches.errors import Refused
+from matches.header import Header, parse_header
+from matches.notation import (
+    ENVELOPE,
+    RECORD_FORMAT,
+    SHOT_FACTS,
+    check_envelope,
+    check_unicode,
+    expect_choice,
+    expect_list,
+    expect_number,
+    expect_object,
+    expect_text,
+    parse_position,
+    parse_shot,
+    refuse_unknown_keys,
+)
+from matches.rules import BALLS, CALLED_FOULS, LAG_FAULTS, PLACEMENT_REASONS, PLAYERS
+from matches.state import MatchState
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """One kind of event: its fields, and how it is parsed, decided and folded."""
+
+    name: str
+    fields: tuple[str, ...]
+    shape: Callable[[Mapping[str, Any], Header], None]
+    decide: Callable[[MatchState, dict[str, Any]], dict[str, Any]]
+    evolve: Callable[[MatchState, Mapping[str, Any]], str | None]
+
+
+# -- The shape of each kind, as written ----------------------------------------------
+
+
+def _player(raw: Mapping[str, Any], key: str = "player", required: bool = True) -> str | None:
+    if raw.get(key) is None and not required:
+        return None
+    return expect_choice(raw.get(key), PLAYERS, "player", key)
+
+
+def _positive_int(raw: Mapping[str, Any], key: str) -> int:
+    value = raw.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise Refused("must be a whole number from 1", key)
+    return value
+
+
+def _reason(raw: Mapping[str, Any], required: bool = True) -> None:
+    expect_text(raw.get("reason"), "reason", required=required)
+
+
+def _lag_shape(raw: Mapping[str, Any], header: Header) -> None:
+    for player in PLAYERS:
+        result = expect_object(raw.get(player), player)
+        refuse_unknown_keys(result, ("distance", "fault"), player)
+        if expect_number(result.get("distance"), f"{player}.distance") < 0:
+            raise Refused("must not be negative", f"{player}.distance")
+        if result.get("fault") is not None:
+            expect_choice(result["fault"], LAG_FAULTS, "lag fault", f"{player}.fault")
+    if "collision" in raw and not isinstance(raw["collision"], bool):
+        raise Refused("must be true or false", "collision")
+
+
+def _game_started_shape(raw: Mapping[str, Any], header: Header) -> None:
+    _positive_int(raw, "game")
+    _player(raw, "breaker")
+
+
+def _ball_placed_shape(raw: Mapping[str, Any], header: Header) -> None:
+    expect_choice(raw.get("ball"), BALLS, "ball", "ball")
+    parse_position(raw.get("pos"), "pos")
+    expect_choice(raw.get("reason"), PLACEMENT_REASONS, "placement reason", "reason")
+
+
+def _shot_shape(raw: Mapping[str, Any], header: Header) -> None:
+    player = _player(raw, required=False)
+    if player is not None:
+        # Without a player, who is due (and so the cue ball) is known only to the fold.
+        parse_shot({k: raw[k] for k in SHOT_FACTS if k in raw}, header.ball_of(player))
+
+
+def _shot_amended_shape(raw: Mapping[str, Any], header: Header) -> None:
+    _positive_int(raw, "shot")
+    # The facts are checked by the fold, which knows whose ball the shot was played with.
+    expect_object(raw.get("facts"), "facts")
+    _reason(raw)
+
+
+def _shot_retracted_shape(raw: Mapping[str, Any], header: Header) -> None:
+    _positive_int(raw, "shot")
+    _reason(raw)
+
+
+def _balls_respotted_shape(raw: Mapping[str, Any], header: Header) -> None:
+    _reason(raw, required=False)
+
+
+def _foul_shape(raw: Mapping[str, Any], header: Header) -> None:
+    _player(raw)
+    expect_choice(raw.get("code"), CALLED_FOULS, "foul code", "code")
+    _reason(raw, required=False)
+
+
+def _intermission_shape(raw: Mapping[str, Any], header: Header) -> None:
+    if expect_number(raw.get("minutes", 5), "minutes") <= 0:
+        raise Refused("must be positive", "minutes")
+
+
+def _forfeited_shape(raw: Mapping[str, Any], header: Header) -> None:
+    _player(raw)
+    _reason(raw, required=False)
+
+
+# -- The kinds -------------------------------------------------------------------------
+
+KINDS: dict[str, EventKind] = {
+    kind.name: kind
+    for kind in (
+        EventKind("lag", ("A", "B", "collision"), _lag_shape, decide.lag, evolve.lag),
+        EventKind(
+            "game_started",
+            ("game", "breaker"),
+            _game_started_shape,
+            decide.game_started,
+            evolve.game_started,
+        ),
+        EventKind(
+            "ball_placed",
+            ("ball", "pos", "reason"),
+            _ball_placed_shape,
+            decide.ball_placed,
+            evolve.ball_placed,
+        ),
+        EventKind("shot", ("player",) + SHOT_FACTS, _shot_shape, decide.shot, evolve.shot),
+        EventKind(
+            "shot_amended",
+            ("shot", "facts", "reason"),
+            _shot_amended_shape,
+            decide.shot_amended,
+            evolve.correction,
+        ),
+        EventKind(
+            "shot_retracted",
+            ("shot", "reason"),
+            _shot_retracted_shape,
+            decide.shot_retracted,
+            evolve.correction,
+        ),
+        EventKind(
+            "balls_respotted",
+            ("reason",),
+            _balls_respotted_shape,
+            decide.in_game,
+            evolve.balls_respotted,
+        ),
+        EventKind("foul", ("player", "code", "reason"), _foul_shape, decide.in_game, evolve.foul),
+        EventKind(
+            "intermission",
+            ("minutes",),
+            _intermission_shape,
+            decide.before_the_end,
+            evolve.intermission,
+        ),
+        EventKind(
+            "game_forfeited",
+            ("player", "reason"),
+            _forfeited_shape,
+            decide.in_game,
+            evolve.game_forfeited,
+        ),
+        EventKind(
+            "match_forfeited",
+            ("player", "reason"),
+            _forfeited_shape,
+            decide.before_the_end,
+            evolve.match_forfeited,
+        ),
+    )
+}
+
+
+# -- Events and records ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed match record: its header fields, its Header and its checked events."""
+
+    match: dict[str, Any]
+    header: Header
+    events: list[dict[str, Any]]
+
+
+def parse_record(obj: Any) -> Record:
+    """Return a checked match record: the header and every event's shape (not its legality)."""
+    obj = expect_object(obj, "")
+    if obj.get("format") != RECORD_FORMAT:
+        raise Refused(f"must be {RECORD_FORMAT!r}", "format")
+    match, header = parse_header(obj.get("match"))
+    events = [
+        parse_event(raw, header, seq)
+        for seq, raw in enumerate(expect_list(obj.get("events", []), "events"), start=1)
+    ]
+    return Record(match=match, header=header, events=events)
+
+
+def parse_event(written: Any, header: Header, seq: int) -> dict[str, Any]:
+    """Return one event checked for shape, or raise naming its `seq` and field."""
+    try:
+        raw: dict[str, Any] = dict(expect_object(written, ""))
+        kind = KINDS[expect_choice(raw.get("type"), tuple(KINDS), "event type", "type")]
+        if kind.name == "ball_placed" and "pos" not in raw and isinstance(raw.get("at"), list):
+            # Older records wrote the position of a placement under "at".
+            raw["pos"] = raw.pop("at")
+        refuse_unknown_keys(raw, ("type",) + kind.fields + ENVELOPE, "")
+        check_envelope(raw, seq)
+        kind.shape(raw, header)
+        check_unicode(raw, None)
+    except Refused as error:
+        raise error.at(seq) from None
+    # The event as written: the hash chain covers it exactly, and the fold reads it so.
+    return raw

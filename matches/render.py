@@ -1,0 +1,105 @@
+"""Render: the match state as `notation.md` spells it, from the fold's state.
+
+Pure Python: no Django. Nothing here changes the state or judges an event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches.rules import other
+from matches.state import Game, MatchState
+
+
+def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
+    """Return the match state of `notation.md`.
+
+    Detached (the default), it no longer changes as the fold goes on; a fold about
+    to be dropped can hand over its own lists instead.
+    """
+    copied = _copies if detached else list
+    return {
+        "status": status(state),
+        "winner": state.winner,
+        "games_won": state.games_won(),
+        "games": [_game(game) for game in state.games],
+        "next": _next(state),
+        "positions": {
+            ball: ([float(p[0]), float(p[1])] if p else None) for ball, p in state.positions.items()
+        },
+        "shots": copied(state.shots),
+        "stats": _stats(state),
+        "fouls": copied(state.outside_fouls),
+        "lags": copied(state.lags),
+        "intermissions": copied(state.intermissions),
+        "seq": state.seq,
+    }
+
+
+def status(state: MatchState) -> str:
+    """Return "lag", "playing", "review" or "finished"."""
+    if any(game.needs_review for game in state.games):
+        return "review"
+    if state.winner is not None:
+        return "finished"
+    if not state.games:
+        return "lag"
+    return "playing"
+
+
+def _game(game: Game) -> dict[str, Any]:
+    flags = []
+    if game.void_shots:
+        flags.append("void_shots")
+    if game.void:
+        flags.append("void_game")
+    if game.needs_review:
+        flags.append("needs_review")
+    return {
+        "game": game.number,
+        "breaker": game.breaker,
+        "score": dict(game.score),
+        "winner": game.winner,
+        "shots": game.shots,
+        "end": game.end,
+        "flags": flags,
+    }
+
+
+def _next(state: MatchState) -> dict[str, Any] | None:
+    game = state.game
+    if game is None or state.winner is not None:
+        return None
+    if not state.game_open():
+        if state.all_games_played():
+            return None  # a game under review is resolved by an amendment or a forfeit
+        # The next shot is the next game's break: the same shape as once it has started.
+        return {
+            "game": game.number + 1,
+            "player": other(game.breaker),
+            "ball_in_hand": False,
+            "zone": "lower",
+            "break": True,
+        }
+    return {
+        "game": game.number,
+        "player": state.due,
+        "ball_in_hand": state.in_hand == "foul",
+        "zone": state.zone(),
+        "break": state.in_hand == "break",
+    }
+
+
+def _stats(state: MatchState) -> dict[str, Any]:
+    stats = {}
+    for player, counted in state.stats.items():
+        entry = {**counted, "caroms": dict(counted["caroms"]), "pins": dict(counted["pins"])}
+        entry["average"] = (
+            round(counted["points"] / counted["shots"], 3) if counted["shots"] else 0.0
+        )
+        stats[player] = entry
+    return stats
+
+
+def _copies(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(entry) for entry in entries]

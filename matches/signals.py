@@ -1,0 +1,10 @@
+"""What the write side announces: `events_appended`, sent once an append has committed.
+
+`matches` never imports `replay`; the read side subscribes here. A lost announcement
+loses nothing: the log is the outbox, and whatever listens catches up from it.
+"""
+
+from django.dispatch import Signal
+
+# Sent with `match_id` and `seqs` (the `seq` of each event appended), after the commit.
+events_appended = Signal()
