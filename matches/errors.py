@@ -35,11 +35,6 @@ class Refused(ValueError):
             where.append(self.field)
         return f"{', '.join(where)}: {self.message}" if where else self.message
 
-    def under(self, prefix: str | None) -> Refused:
-        """Return this error with its field read inside `prefix` (the same class and `seq`)."""
-        self.field = join_field(prefix, self.field)
-        return self
-
     def at(self, seq: int) -> Refused:
         """Return this error blaming event `seq`, unless an event is named already."""
         if self.seq is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches import store
 from matches.errors import NotFound
 from matches.models import Match
 
@@ -16,7 +15,3 @@ def match_get(match_id: Any) -> Match:
         raise NotFound(f"no match {match_id!r}", "id")
     return match
 
-
-def match_events(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
-    """Return a match's events after `after`, as the fold reads them."""
-    return store.load_facts(match, after)

@@ -7,7 +7,7 @@ import pytest
 from django.db import connections, transaction
 
 from matches import services, store
-from matches.errors import Conflict, Refused
+from matches.errors import Conflict, NotFound, Refused
 from matches.models import Event, Match
 from tests.store.plays import (
     BY,
@@ -387,7 +387,7 @@ def test_envelope_keys_are_set_by_the_server_not_the_client(opened):
 
 
 def test_an_unknown_match_is_not_found(db):
-    with pytest.raises(services.NotFound) as missing:
+    with pytest.raises(NotFound) as missing:
         play("no-such-match", 0)
 
     assert missing.value.status == 404

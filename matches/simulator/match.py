@@ -1,20 +1,9 @@
-"""A seeded match simulator: random but legal five-pins matches, for benchmarks and demo data.
-
-Pure Python: no Django, no I/O. Every event is put to the fold (`fold.decide`)
-before it is kept, exactly as the services check a referee's entry, so a simulated
-record always imports. The same seed always gives the same record.
-
-The play is plausible rather than physical: shots are contact sequences drawn
-from weights tuned so that a game to 60 takes roughly 25 to 50 shots, with the
-usual share of misses, red-first and pins-first fouls, cue ball on the pins,
-balls off the table and called fouls; balls come to rest inside the table
-without overlapping, and every ball in hand is placed in the half the rules allow.
-"""
+"""One simulated match, the referee's side: decide each event, have the fold check it."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -23,7 +12,6 @@ from matches.header import Header, parse_header
 from matches.notation import RECORD_FORMAT
 from matches.rules import (
     BALL_RADIUS,
-    CALLED_FOULS,
     CENTRE_LINE,
     SPOTS,
     TABLE_LENGTH,
@@ -34,6 +22,7 @@ from matches.rules import (
     overlaps,
     respot_spot,
 )
+from matches.simulator.shots import ShotBuilder, amended, weighted
 from matches.state import MatchState
 
 DEFAULT_PLAYERS: tuple[dict[str, str], ...] = (
@@ -52,27 +41,7 @@ REFEREES = (
     ("M. Kowalski", "kowalski"),
 )
 
-# Pins a ball knocks in one contact, with how often: mostly one or two side pins,
-# sometimes the red pin alone (the big score), now and then a line through the centre.
-PIN_GROUPS: tuple[tuple[tuple[str, ...], float], ...] = (
-    (("left",), 10),
-    (("right",), 10),
-    (("top",), 10),
-    (("bottom",), 10),
-    (("top", "left"), 3),
-    (("top", "right"), 3),
-    (("bottom", "left"), 3),
-    (("bottom", "right"), 3),
-    (("center",), 6),
-    (("center", "left"), 1.5),
-    (("center", "right"), 1.5),
-    (("center", "top"), 1.5),
-    (("center", "bottom"), 1.5),
-    (("left", "center", "right"), 1),
-    (("top", "center", "bottom"), 1),
-)
 # Fouls a referee calls during a stroke, and outside one (touching or moving a ball).
-STROKE_CALLS = ("feet", "double_hit", "push_shot", "not_tip", "jump", "balls_moving")
 OUTSIDE_CALLS = ("touched", "displaced", "placement", "cleaning")
 LAG_FAULT_WEIGHTS = (("long_cushion", 4), ("red_or_pins", 3), ("crossed", 2), ("late_start", 1))
 # No ball comes to rest on the pin cross: the pins stand within this of the centre.
@@ -112,7 +81,7 @@ def simulate_match(
     match: dict[str, Any] = {
         "id": match_id or f"sim-{seed}",
         "competition": competition,
-        "date": (day or _day_of(rng)).isoformat(),
+        "date": (day or day_of(rng)).isoformat(),
         "players": {"A": pair[0], "B": pair[1]},
         "balls": dict(balls or {"A": "white", "B": "yellow"}),
         "ruleset": dict(ruleset or {}),
@@ -141,64 +110,7 @@ def simulate_match(
     return {"format": RECORD_FORMAT, "match": match, "events": simulation.record_events()}
 
 
-def simulate_competition(
-    seed: int,
-    n_matches: int,
-    players: Sequence[Mapping[str, Any] | str] | None = None,
-    **options: Any,
-) -> list[dict[str, Any]]:
-    """Return `n_matches` records of a round robin (legs repeated, sides swapped, as needed)."""
-    return list(iter_competition(seed, n_matches, players, **options))
-
-
-def iter_competition(
-    seed: int,
-    n_matches: int,
-    players: Sequence[Mapping[str, Any] | str] | None = None,
-    *,
-    competition: str | None = None,
-    ruleset: Mapping[str, Any] | None = None,
-    tables: int = 4,
-    **options: Any,
-) -> Iterator[dict[str, Any]]:
-    """Yield the records of `simulate_competition` one match at a time."""
-    entrants = [_player_entry(p) for p in (players or DEFAULT_PLAYERS)]
-    if len(entrants) < 2:
-        raise ValueError("a competition needs at least two players")
-    rng = random.Random(seed)
-    competition = competition or f"sim-{seed}"
-    first_day = _day_of(rng)
-    for number, (round_number, a, b) in enumerate(_round_robin(len(entrants), n_matches), 1):
-        yield simulate_match(
-            rng.getrandbits(64),
-            ruleset=ruleset,
-            players=[entrants[a], entrants[b]],
-            match_id=f"{competition}-{number:04d}",
-            competition=competition,
-            stage=f"Round {round_number}",
-            table=str((number - 1) % tables + 1),
-            day=first_day + timedelta(days=round_number - 1),
-            **options,
-        )
-
-
-def _round_robin(n_players: int, n_matches: int) -> list[tuple[int, int, int]]:
-    """Return (round, player A, player B) by the circle method, legs alternating sides."""
-    slots: list[int | None] = list(range(n_players)) + ([None] if n_players % 2 else [])
-    pairings: list[tuple[int, int, int]] = []
-    round_number = 0
-    while len(pairings) < n_matches:
-        leg = round_number // (len(slots) - 1)
-        round_number += 1
-        half = len(slots) // 2
-        for a, b in zip(slots[:half], reversed(slots[half:]), strict=True):
-            if a is not None and b is not None:
-                pairings.append((round_number, b, a) if leg % 2 else (round_number, a, b))
-        slots = [slots[0], slots[-1], *slots[1:-1]]
-    return pairings[:n_matches]
-
-
-def _player_entry(player: Mapping[str, Any] | str) -> dict[str, Any]:
+def player_entry(player: Mapping[str, Any] | str) -> dict[str, Any]:
     return {"name": player} if isinstance(player, str) else dict(player)
 
 
@@ -209,10 +121,10 @@ def _two_players(
         return [dict(p) for p in rng.sample(DEFAULT_PLAYERS, 2)]
     if len(players) != 2:
         raise ValueError("a match needs exactly two players")
-    return [_player_entry(p) for p in players]
+    return [player_entry(p) for p in players]
 
 
-def _day_of(rng: random.Random) -> date:
+def day_of(rng: random.Random) -> date:
     return date(2026, 1, 5) + timedelta(days=rng.randrange(330))
 
 
@@ -303,7 +215,7 @@ class _Simulation:
             for player in ("A", "B"):
                 result: dict[str, Any] = {"distance": round(self.rng.uniform(8.0, 420.0), 1)}
                 if attempt < 8 and self.rng.random() < 0.07:
-                    result["fault"] = _weighted(self.rng, LAG_FAULT_WEIGHTS)
+                    result["fault"] = weighted(self.rng, LAG_FAULT_WEIGHTS)
                     faults += 1
                 event[player] = result
             if not faults and attempt < 8 and self.rng.random() < 0.03:
@@ -450,7 +362,7 @@ class _Simulation:
     def shot_facts(self, player: str) -> dict[str, Any]:
         """Return the facts of one plausible shot by this player."""
         cue = self.header.ball_of(player)
-        shot = _ShotBuilder(self.rng, cue, self.skill[player])
+        shot = ShotBuilder(self.rng, cue, self.skill[player])
         facts = shot.facts()
         if self.rng.random() < 0.9:
             facts["rest"] = self.rest_positions(shot.moved(), shot.off)
@@ -477,179 +389,13 @@ class _Simulation:
         target = recent[-1] if self.rng.random() < 0.7 else self.rng.choice(recent)
         seq = target["seq"]
         own = self.header.ball_of(target["player"])
-        facts, reason = _amended(self.rng, self.in_force[seq], own, self.skill[target["player"]])
+        facts, reason = amended(self.rng, self.in_force[seq], own, self.skill[target["player"]])
         self.emit({"type": "shot_amended", "shot": seq, "facts": facts, "reason": reason}, 60)
         self.in_force[seq] = facts
 
 
-class _ShotBuilder:
-    """One shot as a referee would record it: the contacts in order and any called foul."""
-
-    def __init__(self, rng: random.Random, cue: str, skill: float) -> None:
-        self.rng = rng
-        self.cue = cue
-        self.opponent = "yellow" if cue == "white" else "white"
-        self.skill = skill
-        self.struck = cue
-        self.contacts: list[dict[str, Any]] = []
-        self.fallen: set[str] = set()
-        self.off: set[str] = set()
-
-    def facts(self) -> dict[str, Any]:
-        rng, weakness = self.rng, 1.4 - self.skill
-        kind = _weighted(
-            rng,
-            (
-                ("miss", 0.05 * weakness),
-                ("red_first", 0.03 * weakness),
-                ("pins_first", 0.02 * weakness),
-                ("wrong_ball", 0.002),
-                ("valid", 1.0),
-            ),
-        )
-        getattr(self, f"_{kind}")()
-        facts: dict[str, Any] = {"contacts": self.contacts}
-        if self.struck != self.cue:
-            facts["struck"] = self.struck
-        if rng.random() < 0.02 * weakness:
-            facts["called"] = [rng.choice(STROKE_CALLS)]
-        return facts
-
-    def moved(self) -> set[str]:
-        moved = {self.struck}
-        for contact in self.contacts:
-            moved.add(contact["ball"])
-            if contact["hit"] in ("white", "yellow", "red"):
-                moved.add(contact["hit"])
-        return moved
-
-    def hit(self, ball: str, what: str, same_time: bool = False) -> None:
-        contact: dict[str, Any] = {"ball": ball, "hit": what}
-        if same_time:
-            contact["same_time"] = True
-        self.contacts.append(contact)
-
-    def cushions(self, ball: str, most: int) -> None:
-        for _ in range(self.rng.randint(0, most)):
-            self.hit(ball, "cushion")
-
-    def pins(self, ball: str) -> None:
-        groups = [(g, w) for g, w in PIN_GROUPS if not self.fallen.intersection(g)]
-        if groups:
-            group = _weighted(self.rng, groups)
-            self.fallen.update(group)
-            self.contacts.append({"ball": ball, "hit": "pins", "pins": list(group)})
-
-    def leaves_table(self, ball: str) -> None:
-        self.hit(ball, "off")
-        self.off.add(ball)
-
-    def _valid(self) -> None:
-        rng, cue, opponent = self.rng, self.cue, self.opponent
-        self.cushions(cue, 2)
-        self.hit(cue, opponent)
-        if rng.random() < 0.03:
-            self.hit(cue, "red", same_time=True)  # a kiss at the very first contact
-        caroms = rng.random()
-        if caroms < 0.38 + 0.3 * self.skill:
-            self.pins(opponent)
-        if caroms < 0.08:
-            self.hit(cue, "red")
-            if rng.random() < 0.3:
-                self.pins("red")
-        elif caroms < 0.15:
-            self.hit(opponent, "red")
-            if rng.random() < 0.4:
-                self.pins("red")
-        self.cushions(opponent, 1)
-        if rng.random() < 0.08 - 0.04 * self.skill:
-            self.pins(cue)  # the cue ball on the pins after the valid hit
-        if rng.random() < 0.012:
-            self.leaves_table(rng.choice(sorted(self.moved())))
-
-    def _miss(self) -> None:
-        self.cushions(self.cue, 3)
-        if self.rng.random() < 0.08:
-            self.leaves_table(self.cue)
-
-    def _red_first(self) -> None:
-        self.cushions(self.cue, 1)
-        self.hit(self.cue, "red")
-        if self.rng.random() < 0.3:
-            self.pins("red")
-        if self.rng.random() < 0.4:
-            self.hit(self.cue, self.opponent)
-
-    def _pins_first(self) -> None:
-        self.pins(self.cue)
-        if self.rng.random() < 0.5:
-            self.hit(self.cue, self.opponent)
-            if self.rng.random() < 0.2:
-                self.pins(self.opponent)
-
-    def _wrong_ball(self) -> None:
-        self.struck = self.opponent
-        self.hit(self.opponent, self.cue)
-        if self.rng.random() < 0.3:
-            self.pins(self.cue)
-
-
-def _amended(
-    rng: random.Random, facts: Mapping[str, Any], own: str, skill: float
-) -> tuple[dict[str, Any], str]:
-    """Return corrected facts for a shot, and the referee's reason."""
-    contacts = [dict(c) for c in facts.get("contacts", [])]
-    called = list(facts.get("called", []))
-    pins_contacts = [i for i, c in enumerate(contacts) if c["hit"] == "pins"]
-    fallen = {pin for c in contacts for pin in c.get("pins", [])}
-    moving = {facts.get("struck", own)} | {c["ball"] for c in contacts}
-    moving |= {c["hit"] for c in contacts if c["hit"] in ("white", "yellow", "red")}
-    moving -= {c["ball"] for c in contacts if c["hit"] == "off"}
-    standing = [pin for pin in ("left", "right", "top", "bottom", "center") if pin not in fallen]
-    choice = rng.random()
-    corrected: dict[str, Any] = {k: v for k, v in facts.items() if k != "contacts"}
-    if choice < 0.35 and standing and moving - {own}:
-        pin = rng.choice(standing)
-        ball = rng.choice(sorted(moving - {own}))
-        contacts.append({"ball": ball, "hit": "pins", "pins": [pin]})
-        reason = f"video review: the {pin} pin fell"
-    elif choice < 0.6 and pins_contacts:
-        removed = contacts.pop(rng.choice(pins_contacts))
-        reason = f"the {removed['pins'][0]} pin wobbled and stood"
-    elif choice < 0.8 and len(called) < 2:
-        code = rng.choice([c for c in CALLED_FOULS if c not in called])
-        called.append(code)
-        reason = f"foul seen on video: {code.replace('_', ' ')}"
-    elif called:
-        code = called.pop()
-        reason = f"no foul: the {code.replace('_', ' ')} call withdrawn"
-    else:
-        regenerated = _ShotBuilder(rng, own, skill)
-        corrected = regenerated.facts()
-        if "rest" in facts and not regenerated.off:
-            rest = facts["rest"]
-            corrected["rest"] = {b: p for b, p in rest.items() if b in regenerated.moved()}
-        return corrected, "contacts entered wrongly"
-    corrected["contacts"] = contacts
-    if called:
-        corrected["called"] = called
-    else:
-        corrected.pop("called", None)
-    return corrected, reason
-
-
 def _off_table(facts: Mapping[str, Any]) -> set[str]:
     return {c["ball"] for c in facts.get("contacts", []) if c["hit"] == "off"}
-
-
-def _weighted(rng: random.Random, choices: Sequence[tuple[Any, float]]) -> Any:
-    total = sum(weight for _, weight in choices)
-    point = rng.random() * total
-    for value, weight in choices:
-        point -= weight
-        if point < 0:
-            return value
-    return choices[-1][0]
 
 
 def _iso(moment: datetime) -> str:

@@ -1,0 +1,44 @@
+"""The only write path: competitions, matches, and every event of a match.
+
+Views, consumers, commands and tasks call these functions; none of them writes
+a model directly. Each event is checked against the match as it stands (the
+fold) and appended in one transaction (`log.events_append`).
+"""
+
+from matches.services.commands import (
+    ball_place,
+    balls_respot,
+    foul_record,
+    game_forfeit,
+    game_start,
+    intermission_record,
+    lag_record,
+    match_forfeit,
+    ruling_amend,
+    shot_record,
+    shot_retract,
+)
+from matches.services.competitions import competition_create, match_create, match_store
+from matches.services.log import Log, Recorded, event_record, events_append, log_of
+
+__all__ = [
+    "Log",
+    "Recorded",
+    "ball_place",
+    "balls_respot",
+    "competition_create",
+    "event_record",
+    "events_append",
+    "foul_record",
+    "game_forfeit",
+    "game_start",
+    "intermission_record",
+    "lag_record",
+    "log_of",
+    "match_create",
+    "match_forfeit",
+    "match_store",
+    "ruling_amend",
+    "shot_record",
+    "shot_retract",
+]

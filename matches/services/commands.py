@@ -1,0 +1,134 @@
+"""One verb per kind of event: what a referee records, each through `event_record`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from matches.services.log import Recorded, event_record
+
+
+def _command(kind: str, **fields: Any) -> dict[str, Any]:
+    return {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def lag_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    collision: bool | None = None,
+    **key: Any,
+) -> Recorded:
+    """Record one lag: each player's distance and fault."""
+    event = _command("lag", A=dict(a), B=dict(b), collision=collision)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def game_start(
+    *, match_id: str, expected_seq: int, by: str, game: int, breaker: str, **key: Any
+) -> Recorded:
+    """Start the next game with its breaker."""
+    event = _command("game_started", game=game, breaker=breaker)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def ball_place(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    ball: str,
+    pos: list[float],
+    reason: str,
+    **key: Any,
+) -> Recorded:
+    """Record where the referee placed a ball (break, ball in hand, re-spot)."""
+    event = _command("ball_placed", ball=ball, pos=pos, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def shot_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    facts: Mapping[str, Any],
+    player: str | None = None,
+    **key: Any,
+) -> Recorded:
+    """Record a shot by whoever is due (or by `player`, who must be)."""
+    event = _command("shot", player=player, **facts)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def ruling_amend(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    shot: int,
+    facts: Mapping[str, Any],
+    reason: str,
+    **key: Any,
+) -> Recorded:
+    """Amend a shot with new facts and a reason; the original stays in the record."""
+    event = _command("shot_amended", shot=shot, facts=dict(facts), reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def shot_retract(
+    *, match_id: str, expected_seq: int, by: str, shot: int, reason: str, **key: Any
+) -> Recorded:
+    """Retract the latest shot, entered by mistake."""
+    event = _command("shot_retracted", shot=shot, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def balls_respot(
+    *, match_id: str, expected_seq: int, by: str, reason: str = "contact", **key: Any
+) -> Recorded:
+    """Record the re-spot of the three balls after a ball in contact."""
+    event = _command("balls_respotted", reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def foul_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    player: str,
+    code: str,
+    reason: str | None = None,
+    **key: Any,
+) -> Recorded:
+    """Record a foul committed outside a stroke."""
+    event = _command("foul", player=player, code=code, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def intermission_record(
+    *, match_id: str, expected_seq: int, by: str, minutes: float = 5, **key: Any
+) -> Recorded:
+    """Record the pause before a deciding game."""
+    event = _command("intermission", minutes=minutes)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def game_forfeit(
+    *, match_id: str, expected_seq: int, by: str, player: str, reason: str, **key: Any
+) -> Recorded:
+    """Record that a player left without permission: he loses the open game."""
+    event = _command("game_forfeited", player=player, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+
+
+def match_forfeit(
+    *, match_id: str, expected_seq: int, by: str, player: str, reason: str, **key: Any
+) -> Recorded:
+    """Record that a player refused to continue: he loses the match."""
+    event = _command("match_forfeited", player=player, reason=reason)
+    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)

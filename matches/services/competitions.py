@@ -1,0 +1,180 @@
+"""Competitions and matches: created with their players, balls, ruleset and referee."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from matches.errors import NotFound, Refused
+from matches.header import Header, parse_header
+from matches.models import (
+    NAME_LENGTH,
+    STAGE_LENGTH,
+    TABLE_LENGTH,
+    USERNAME_LENGTH,
+    Competition,
+    Match,
+    Player,
+)
+from matches.notation import SLUG, is_date
+from matches.rules import Ruleset
+
+
+def competition_create(
+    *, id: str, name: str | None = "", ruleset: Mapping[str, Any] | None = None
+) -> Competition:
+    """Create a competition with its ruleset overrides."""
+    _check_slug(id, "id")
+    if name is not None:
+        check_text(name, "name", NAME_LENGTH)
+    Ruleset.from_overrides(ruleset)
+    if Competition.objects.filter(pk=id).exists():
+        raise Refused(f"competition {id!r} exists already", "id")
+    return Competition.objects.create(id=id, name=name or id, ruleset=dict(ruleset or {}))
+
+
+def match_create(
+    *,
+    competition: str,
+    players: Mapping[str, Any],
+    balls: Mapping[str, str] | None = None,
+    ruleset: Mapping[str, Any] | None = None,
+    referee: str | None = None,
+    id: str | None = None,
+    stage: str = "",
+    table: str = "",
+    date: date | str | None = None,
+    referee_name: str = "",
+) -> Match:
+    """Create a match; its ruleset is the competition's with these overrides on top."""
+    if not isinstance(competition, str):
+        raise Refused("must be a competition id", "competition")
+    if ruleset is not None and not isinstance(ruleset, Mapping):
+        raise Refused("must be an object", "ruleset")
+    found = Competition.objects.filter(pk=competition).first()
+    if found is None:
+        raise NotFound(f"no competition {competition!r}", "competition")
+    overrides = {**found.ruleset, **(ruleset or {})}
+    header_fields = {
+        "players": players,
+        "balls": balls or {"A": "white", "B": "yellow"},
+        "ruleset": overrides,
+    }
+    _, header = parse_header(header_fields, prefix="")
+    match_id = id or _new_match_id(competition)
+    _check_slug(match_id, "id")
+    with transaction.atomic():
+        if Match.objects.filter(pk=match_id).exists():
+            raise Refused(f"match {match_id!r} exists already", "id")
+        return match_store(
+            id=match_id,
+            competition=found,
+            header=header,
+            stage=stage,
+            table=table,
+            date=date,
+            referee=referee,
+            referee_name=referee_name,
+        )
+
+
+def match_store(
+    *,
+    id: str,
+    competition: Competition,
+    header: Header,
+    stage: str = "",
+    table: str = "",
+    date: date | str | None = None,
+    referee: str | None = None,
+    referee_name: str = "",
+) -> Match:
+    """Store a match header: its players (found or created), balls, full ruleset, referee.
+
+    The players come checked with the header (`parse_header`); the rest is refused
+    (Refused, naming the field) when the columns cannot hold it, before writing anything.
+    """
+    check_text(stage, "stage", STAGE_LENGTH)
+    check_text(table, "table", TABLE_LENGTH)
+    day = _match_date(date)
+    if referee is not None:
+        check_text(referee, "referee", USERNAME_LENGTH)
+    check_text(referee_name, "referee_name", NAME_LENGTH)
+    return Match.objects.create(
+        id=id,
+        competition=competition,
+        stage=stage,
+        table=table,
+        date=day,
+        player_a=_player(header.players["A"]),
+        player_b=_player(header.players["B"]),
+        players={p: dict(v) for p, v in header.players.items()},
+        ball_a=header.balls["A"],
+        ball_b=header.balls["B"],
+        ruleset=header.ruleset.as_dict(),
+        referee=_user(referee),
+        referee_name=referee_name,
+    )
+
+
+def _check_slug(value: Any, field: str) -> None:
+    if not isinstance(value, str) or not SLUG.match(value):
+        raise Refused("must be a slug (letters, digits, - _ .)", field)
+
+
+def check_text(value: Any, field: str, longest: int, *, required: bool = False) -> str:
+    """Return text a column of `longest` characters can hold, or refuse it naming the field."""
+    if not isinstance(value, str):
+        raise Refused("must be a string", field)
+    if required and not value.strip():
+        raise Refused("must be a non-empty string", field)
+    if len(value) > longest:
+        raise Refused(f"must be at most {longest} characters", field)
+    if "\x00" in value:  # PostgreSQL's text cannot hold it
+        raise Refused("must not contain a NUL character", field)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        raise Refused("is not valid Unicode text", field) from None
+    return value
+
+
+def _match_date(value: Any) -> date | None:
+    """Return a match's date from a date or "YYYY-MM-DD" (None when not given), or refuse it."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if is_date(value):
+        return date.fromisoformat(value)
+    raise Refused("must be a date, YYYY-MM-DD", "date")
+
+
+def _new_match_id(competition: str) -> str:
+    return f"{competition}-{uuid.uuid4().hex[:8]}"
+
+
+def _player(entry: Mapping[str, Any]) -> Player:
+    """Return the player a record names: by federation id when given, else by name."""
+    federation_id = entry.get("federation_id")
+    if federation_id:
+        player, _ = Player.objects.get_or_create(
+            federation_id=federation_id, defaults={"name": entry["name"]}
+        )
+        return player
+    player, _ = Player.objects.get_or_create(federation_id=None, name=entry["name"])
+    return player
+
+
+def _user(username: str | None) -> Any:
+    if not username:
+        return None
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    return user

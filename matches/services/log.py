@@ -1,0 +1,185 @@
+"""A match's log: the one append, and recording one event checked against the match.
+
+`log_of` opens a match's log under the log lock; `events_append` is the only code
+that appends, for a referee's event and an imported record alike, and announces
+each committed append (`matches.signals.events_appended`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from matches import store
+from matches.chain import canonical_json
+from matches.errors import Conflict, NotFound, Refused
+from matches.events import parse_event
+from matches.fold import decide, evolve, fold, replay
+from matches.header import Header
+from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
+from matches.notation import ENVELOPE
+from matches.render import render
+from matches.services.competitions import check_text
+from matches.signals import events_appended
+from matches.state import MatchState
+
+
+@dataclass
+class Log:
+    """A match's log, open to append to: its last `seq` and the hash the next event chains to."""
+
+    match: Match
+    seq: int
+    previous: str
+    created: bool = False  # the match was stored in this transaction (an import)
+
+    def expect(self, expected_seq: int) -> None:
+        """Refuse an append that expected another `seq` to follow (someone recorded first)."""
+        if self.seq != expected_seq:
+            raise Conflict(self.seq)
+
+
+@contextmanager
+def log_of(match_id: str, create: Callable[[], Match] | None = None) -> Iterator[Log]:
+    """Open a match's log to append to: one transaction, holding the log lock (taken once).
+
+    SQLite's IMMEDIATE transactions hold its single write lock from BEGIN; PostgreSQL
+    takes a transaction-scoped advisory lock. Either way the global id order of the
+    log is the commit order, and the head read here stays the head until the commit.
+    A match not stored yet is refused, or made by `create` (an import) in the same
+    transaction.
+    """
+    with transaction.atomic():
+        store.lock_log()
+        match = Match.objects.select_related("competition").filter(pk=match_id).first()
+        created = match is None and create is not None
+        if match is None:
+            if create is None:
+                raise NotFound(f"no match {match_id!r}", "id")
+            match = create()
+        yield Log(match, *store.head(match), created=created)
+
+
+def events_append(
+    log: Log,
+    events: Sequence[Mapping[str, Any]],
+    stamps: Sequence[store.Stamp],
+    *,
+    status: str,
+    idempotency_key: str | None = None,
+    command_digest: str = "",
+) -> list[Event]:
+    """Append checked events to an open log: the one way an event reaches the log.
+
+    Chains and stores the events, keeps the match's status, and announces the
+    append once the transaction commits (`events_appended`).
+    """
+    match = log.match
+    rows = store.insert(
+        match,
+        log.seq,
+        log.previous,
+        events,
+        stamps,
+        idempotency_key=idempotency_key,
+        command_digest=command_digest,
+    )
+    log.seq, log.previous = rows[-1].seq, rows[-1].hash
+    if match.status != status:
+        match.status = status
+        match.save(update_fields=["status"])
+    seqs = [row.seq for row in rows]
+    transaction.on_commit(
+        lambda: events_appended.send_robust(sender=Match, match_id=match.pk, seqs=seqs)
+    )
+    return rows
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The answer to a recorded event: its `seq` and the match state after it."""
+
+    seq: int
+    state: dict[str, Any]
+    replayed: bool = False  # the idempotency key was seen before: nothing was appended
+
+
+def event_record(
+    *,
+    match_id: str,
+    expected_seq: int,
+    event: Mapping[str, Any],
+    by: str,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """Check one event against the match as it stands and append it after `expected_seq`."""
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+        raise Refused("must be a whole number from 0", "expected_seq")
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    if idempotency_key is not None:
+        check_text(idempotency_key, "Idempotency-Key", IDEMPOTENCY_KEY_LENGTH)
+    idempotency_key = idempotency_key or None  # an empty key is no key
+    command = {"expected_seq": expected_seq, "event": event}
+    digest = hashlib.sha256(_json_of(command, "event")).hexdigest()
+    with log_of(match_id) as log:
+        match = log.match
+        if idempotency_key:
+            earlier = Event.objects.filter(match=match, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                return _replayed(match, earlier, digest)
+        log.expect(expected_seq)
+        events = store.load_facts(match)
+        running, checked = _checked(match.header(), events, event)
+        running = evolve(running, checked)  # the match as it stands now, folded once
+        state = render(running, detached=False)
+        events_append(
+            log,
+            [checked],
+            [store.Stamp(by=by)],
+            status=state["status"],
+            idempotency_key=idempotency_key,
+            command_digest=digest,
+        )
+    return Recorded(seq=expected_seq + 1, state=state)
+
+
+def _json_of(value: Any, field: str) -> bytes:
+    """Return the canonical JSON of a command, refusing what JSON cannot carry."""
+    try:
+        return canonical_json(value)
+    except UnicodeEncodeError:  # a lone surrogate
+        raise Refused("is not valid Unicode text", field) from None
+    except RecursionError:
+        raise Refused("is nested too deeply", field) from None
+    except (TypeError, ValueError):
+        raise Refused("is not JSON", field) from None
+
+
+def _checked(
+    header: Header, events: list[dict[str, Any]], event: Mapping[str, Any]
+) -> tuple[MatchState, dict[str, Any]]:
+    """Return the fold of the stored events and the new event as it will be stored."""
+    seq = len(events) + 1
+    if not isinstance(event, Mapping):
+        raise Refused("must be an object", "event")
+    for key in ENVELOPE:
+        if key in event and key != "seq":
+            raise Refused("is set by the server", key, seq)
+    parsed = parse_event(event, header, seq)
+    running = replay(header, events)
+    return running, decide(running, parsed)
+
+
+def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
+    if earlier.command_digest != digest:
+        raise Refused(
+            "this idempotency key was used for another command", "Idempotency-Key", earlier.seq
+        )
+    events = store.load_facts(match)
+    # The first answer: the state as it was shown right after that event.
+    return Recorded(earlier.seq, fold(match.header(), events, upto=earlier.seq, view="live"), True)
