@@ -4,16 +4,30 @@ import os
 
 import pytest
 from django.db import connection
+from hypothesis import settings
 
 from matches.immutability import install_triggers, remove_triggers
 
 DATABASE_FIXTURES = {"db", "transactional_db", "event_db", "live_server"}
 
+# Property tests take their number of examples from the profile: few while developing, many
+# in CI, where the time is set aside for them. HYPOTHESIS_PROFILE picks another profile.
+settings.register_profile("dev", max_examples=50)
+settings.register_profile("ci", max_examples=500, print_blob=True)
+settings.load_profile(
+    os.getenv("HYPOTHESIS_PROFILE") or ("ci" if os.getenv("CI") == "true" else "dev")
+)
+
 
 def pytest_report_header():
-    vendor = "PostgreSQL" if os.getenv("DATABASE_URL") else "SQLite"
+    vendor = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(
+        connection.vendor, connection.vendor
+    )
     redis = os.getenv("REDIS_URL") or "none (in-memory channel layer, eager Celery)"
-    return [f"carambole: database {vendor}, Redis {redis}, CI={os.getenv('CI', '')}"]
+    return [
+        f"carambole: database {vendor}, Redis {redis}, CI={os.getenv('CI', '')}, "
+        f"hypothesis profile {settings.get_current_profile_name()}"
+    ]
 
 
 @pytest.fixture(autouse=True)
