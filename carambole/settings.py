@@ -1,27 +1,48 @@
 """Settings for carambole: one file, configured from environment variables.
 
 With no environment at all the project runs embedded: SQLite, an in-memory
-channel layer and eager Celery tasks. Setting ``DATABASE_URL`` and ``REDIS_URL``
-switches to PostgreSQL, Redis channels and a Celery broker.
+channel layer and eager Celery tasks. Setting ``DATABASE_URL`` (``postgres://`` or
+``sqlite://``) and ``REDIS_URL`` switches to that database, Redis channels and a Celery
+broker. A value that cannot be read is an error, never a silent default.
 """
 
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
+SQLITE = "django.db.backends.sqlite3"
+POSTGRESQL = "django.db.backends.postgresql"
+
 
 def envbool(name: str, default: str) -> bool:
-    """Return the environment variable as a boolean ("1", "true", "yes", "on")."""
-    return os.getenv(name, default).strip().lower() in ("1", "true", "yes", "on")
+    """Return the environment variable as a boolean, refusing a word that is neither."""
+    value = os.getenv(name, default)
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    # A typo must not quietly mean "off": DJANGO_DEBUG=ture would hide that debug is off.
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean: use one of {'/'.join(TRUE_WORDS + FALSE_WORDS)}"
+    )
 
 
 def envint(name: str, default: str) -> int:
-    """Return the environment variable as an integer."""
-    return int(os.getenv(name, default))
+    """Return the environment variable as an integer, refusing anything else."""
+    value = os.getenv(name, default)
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
 
 
 def envlist(name: str, default: str) -> list[str]:
@@ -30,32 +51,42 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict[str, Any]:
-    """Return a DATABASES["default"] entry for a postgres:// URL, or SQLite without one."""
+    """Return a DATABASES["default"] entry for a sqlite:// or postgres:// URL, or SQLite without."""
     if not url:
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": base_dir / "db.sqlite3",
+        database: dict[str, Any] = {"ENGINE": SQLITE, "NAME": base_dir / "db.sqlite3"}
+    else:
+        try:
+            database = dict(dj_database_url.parse(url))
+        except dj_database_url.UnknownSchemeError:
+            database = {}  # refused below, with the schemes this project runs on
+        except ValueError as error:
+            raise ImproperlyConfigured(f"DATABASE_URL: {error}") from None
+    engine = database.get("ENGINE")
+    if engine == SQLITE:
+        database["OPTIONS"] = {
             # IMMEDIATE takes the write lock at BEGIN, so concurrent appends wait
             # for it (up to the timeout) instead of failing with "database is locked".
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
-            # Tests use a file too: Django's in-memory test database shares one cache,
-            # whose table locks fail at once ("database table is locked") under
-            # concurrent connections instead of waiting out the busy timeout.
-            "TEST": {"NAME": Path(tempfile.gettempdir()) / f"carambole-test-{os.getpid()}.sqlite3"},
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            # Options written in the URL's query string are asked for explicitly: they win.
+            **database.get("OPTIONS", {}),
         }
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql"):
-        raise ValueError(f"DATABASE_URL: unsupported scheme {parts.scheme!r}, use postgres://")
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": unquote(parts.path.lstrip("/")),
-        "USER": unquote(parts.username or ""),
-        "PASSWORD": unquote(parts.password or ""),
-        "HOST": parts.hostname or "",
-        "PORT": str(parts.port or ""),
-        "CONN_MAX_AGE": envint("DB_CONN_MAX_AGE", "0"),
-        "CONN_HEALTH_CHECKS": True,
-    }
+        # Tests use a file too: Django's in-memory test database shares one cache,
+        # whose table locks fail at once ("database table is locked") under
+        # concurrent connections instead of waiting out the busy timeout.
+        database["TEST"] = {
+            "NAME": Path(tempfile.gettempdir()) / f"carambole-test-{os.getpid()}.sqlite3"
+        }
+    elif engine == POSTGRESQL:
+        database["CONN_MAX_AGE"] = envint("DB_CONN_MAX_AGE", "0")
+        database["CONN_HEALTH_CHECKS"] = True
+    else:
+        # The event store's immutability triggers exist for these two databases only.
+        scheme = str(url).partition(":")[0]
+        raise ImproperlyConfigured(
+            f"DATABASE_URL: unsupported scheme {scheme!r}, use sqlite:// or postgres://"
+        )
+    return database
 
 
 def channel_layer_from_url(url: str | None) -> dict[str, Any]:
