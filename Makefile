@@ -2,7 +2,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # Type-checked strictly; the import contracts in pyproject.toml keep them free of frameworks.
-PURE_MODULES := matches.rules matches.notation matches.state
+PURE_MODULES := matches.errors matches.rules matches.notation matches.header matches.chain \
+	matches.events matches.state matches.evolve matches.decide matches.render matches.fold \
+	matches.simulator matches.judging
 
 .PHONY: venv run test test-sqlite check bench migrate
 
