@@ -6,7 +6,23 @@ websockets show `as_dict()`. Pure Python: no Django.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
+
+EXCERPT = 40  # the most characters of what was sent that an error message quotes
+
+
+def excerpt(value: Any) -> str:
+    """Return a value as an error message quotes it: its repr, cut to a short excerpt."""
+    text = repr(value)
+    return text if len(text) <= EXCERPT else f"{text[: EXCERPT - 1]}…"
+
+
+@overload
+def join_field(prefix: str | None, name: str) -> str: ...
+
+
+@overload
+def join_field(prefix: str | None, name: str | None) -> str | None: ...
 
 
 def join_field(prefix: str | None, name: str | None) -> str | None:

@@ -16,20 +16,32 @@ from matches.errors import Refused
 from matches.header import Header, parse_header
 from matches.notation import (
     ENVELOPE,
+    LONGEST,
+    LONGEST_INTERMISSION,
+    MAX_EVENTS,
     RECORD_FORMAT,
     SHOT_FACTS,
     check_envelope,
-    check_unicode,
+    check_json,
     expect_choice,
     expect_list,
     expect_number,
     expect_object,
     expect_text,
+    expect_whole,
     parse_position,
     parse_shot,
     refuse_unknown_keys,
 )
-from matches.rules import BALLS, CALLED_FOULS, LAG_FAULTS, PLACEMENT_REASONS, PLAYERS
+from matches.rules import (
+    BALLS,
+    CALLED_FOULS,
+    LAG_FAULTS,
+    MAX_GAMES,
+    PLACEMENT_REASONS,
+    PLAYERS,
+    TABLE_LENGTH,
+)
 from matches.state import MatchState
 
 
@@ -53,23 +65,16 @@ def _player(raw: Mapping[str, Any], key: str = "player", required: bool = True) 
     return expect_choice(raw.get(key), PLAYERS, "player", key)
 
 
-def _positive_int(raw: Mapping[str, Any], key: str) -> int:
-    value = raw.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise Refused("must be a whole number from 1", key)
-    return value
-
-
 def _reason(raw: Mapping[str, Any], required: bool = True) -> None:
-    expect_text(raw.get("reason"), "reason", required=required)
+    expect_text(raw.get("reason"), "reason", required=required, longest=LONGEST["reason"])
 
 
 def _lag_shape(raw: Mapping[str, Any], header: Header) -> None:
     for player in PLAYERS:
         result = expect_object(raw.get(player), player)
         refuse_unknown_keys(result, ("distance", "fault"), player)
-        if expect_number(result.get("distance"), f"{player}.distance") < 0:
-            raise Refused("must not be negative", f"{player}.distance")
+        # Where the ball came to rest, from the bottom cushion: somewhere along the table.
+        expect_number(result.get("distance"), f"{player}.distance", 0, TABLE_LENGTH)
         if result.get("fault") is not None:
             expect_choice(result["fault"], LAG_FAULTS, "lag fault", f"{player}.fault")
     if "collision" in raw and not isinstance(raw["collision"], bool):
@@ -77,7 +82,7 @@ def _lag_shape(raw: Mapping[str, Any], header: Header) -> None:
 
 
 def _game_started_shape(raw: Mapping[str, Any], header: Header) -> None:
-    _positive_int(raw, "game")
+    expect_whole(raw.get("game"), "game", 1, MAX_GAMES)
     _player(raw, "breaker")
 
 
@@ -95,14 +100,14 @@ def _shot_shape(raw: Mapping[str, Any], header: Header) -> None:
 
 
 def _shot_amended_shape(raw: Mapping[str, Any], header: Header) -> None:
-    _positive_int(raw, "shot")
+    expect_whole(raw.get("shot"), "shot", 1, MAX_EVENTS)
     # The facts are checked by the fold, which knows whose ball the shot was played with.
     expect_object(raw.get("facts"), "facts")
     _reason(raw)
 
 
 def _shot_retracted_shape(raw: Mapping[str, Any], header: Header) -> None:
-    _positive_int(raw, "shot")
+    expect_whole(raw.get("shot"), "shot", 1, MAX_EVENTS)
     _reason(raw)
 
 
@@ -117,8 +122,9 @@ def _foul_shape(raw: Mapping[str, Any], header: Header) -> None:
 
 
 def _intermission_shape(raw: Mapping[str, Any], header: Header) -> None:
-    if expect_number(raw.get("minutes", 5), "minutes") <= 0:
-        raise Refused("must be positive", "minutes")
+    minutes = expect_number(raw.get("minutes", 5), "minutes", 0, LONGEST_INTERMISSION)
+    if minutes == 0:
+        raise Refused(f"must be a number from 0 to {LONGEST_INTERMISSION}, not 0", "minutes")
 
 
 def _forfeited_shape(raw: Mapping[str, Any], header: Header) -> None:
@@ -212,10 +218,10 @@ def parse_record(obj: Any) -> Record:
     if obj.get("format") != RECORD_FORMAT:
         raise Refused(f"must be {RECORD_FORMAT!r}", "format")
     match, header = parse_header(obj.get("match"))
-    events = [
-        parse_event(raw, header, seq)
-        for seq, raw in enumerate(expect_list(obj.get("events", []), "events"), start=1)
-    ]
+    written = expect_list(obj.get("events", []), "events")
+    if len(written) > MAX_EVENTS:
+        raise Refused(f"a match has at most {MAX_EVENTS} events", "events")
+    events = [parse_event(raw, header, seq) for seq, raw in enumerate(written, start=1)]
     return Record(match=match, header=header, events=events)
 
 
@@ -223,6 +229,7 @@ def parse_event(written: Any, header: Header, seq: int) -> dict[str, Any]:
     """Return one event checked for shape, or raise naming its `seq` and field."""
     try:
         raw: dict[str, Any] = dict(expect_object(written, ""))
+        check_json(raw, None)  # first: nothing below meets what a store cannot keep
         kind = KINDS[expect_choice(raw.get("type"), tuple(KINDS), "event type", "type")]
         if kind.name == "ball_placed" and "pos" not in raw and isinstance(raw.get("at"), list):
             # Older records wrote the position of a placement under "at".
@@ -230,7 +237,6 @@ def parse_event(written: Any, header: Header, seq: int) -> dict[str, Any]:
         refuse_unknown_keys(raw, ("type",) + kind.fields + ENVELOPE, "")
         check_envelope(raw, seq)
         kind.shape(raw, header)
-        check_unicode(raw, None)
     except Refused as error:
         raise error.at(seq) from None
     # The event as written: the hash chain covers it exactly, and the fold reads it so.

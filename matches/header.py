@@ -14,7 +14,7 @@ from matches.errors import Refused, join_field
 from matches.notation import (
     LONGEST,
     SLUG,
-    check_unicode,
+    check_json,
     expect_choice,
     expect_object,
     expect_text,
@@ -56,6 +56,7 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
             raise Refused(
                 "must be a slug (letters, digits, - _ .)", join_field(prefix, "competition")
             )
+    check_json(obj, prefix or None)
     _check_header_texts(obj, prefix)
     players_obj = expect_object(obj.get("players"), join_field(prefix, "players"))
     players: dict[str, dict[str, Any]] = {}
@@ -71,6 +72,7 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
         )
         # Kept as written (other keys too): the hash chain seals the players as the record has them.
         players[player] = entry
+    _refuse_one_player_twice(players, join_field(prefix, "players.B"))
     balls_obj = expect_object(
         obj.get("balls", {"A": "white", "B": "yellow"}), join_field(prefix, "balls")
     )
@@ -90,8 +92,21 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
     return match, Header(players=players, balls=balls, ruleset=ruleset)
 
 
+def _refuse_one_player_twice(players: Mapping[str, Mapping[str, Any]], where: str | None) -> None:
+    """Refuse a match of a player against themself: one federation id, or one name without."""
+    a, b = players["A"], players["B"]
+    if a.get("federation_id") and a.get("federation_id") == b.get("federation_id"):
+        raise Refused(
+            "is player A's federation id: a player cannot play themself",
+            join_field(where, "federation_id"),
+        )
+    if not a.get("federation_id") and not b.get("federation_id") and a["name"] == b["name"]:
+        raise Refused(
+            "is player A's name: a player cannot play themself", join_field(where, "name")
+        )
+
+
 def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
-    check_unicode(obj, prefix or None)
     for key in ("stage", "table"):
         value = obj.get(key)
         if value is None:

@@ -15,11 +15,30 @@ SQLITE_INSTALL = [
         BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
     f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_delete BEFORE DELETE ON {EVENTS_TABLE}
         BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
+    # REPLACE INTO and INSERT OR REPLACE delete the row they collide with, and that
+    # implicit delete fires no DELETE trigger: refuse the colliding insert itself.
+    f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_replace BEFORE INSERT ON {EVENTS_TABLE}
+        WHEN EXISTS (
+            SELECT 1 FROM {EVENTS_TABLE} WHERE id = NEW.id
+            OR (match_id = NEW.match_id AND seq = NEW.seq)
+            OR (match_id = NEW.match_id AND idempotency_key = NEW.idempotency_key)
+        )
+        BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
 ]
 SQLITE_REMOVE = [
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_update",
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_delete",
+    f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_replace",
 ]
+# The triggers each database must have for the events to be immutable.
+REQUIRED_TRIGGERS = {
+    "sqlite": {
+        f"{EVENTS_TABLE}_no_update",
+        f"{EVENTS_TABLE}_no_delete",
+        f"{EVENTS_TABLE}_no_replace",
+    },
+    "postgresql": {f"{EVENTS_TABLE}_immutable", f"{EVENTS_TABLE}_no_truncate"},
+}
 POSTGRESQL_INSTALL = [
     f"""CREATE OR REPLACE FUNCTION {EVENTS_TABLE}_refuse() RETURNS trigger AS $$
         BEGIN RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = 'insufficient_privilege'; END
@@ -72,6 +91,13 @@ def installed_triggers(connection=default_connection) -> set[str]:
                 [EVENTS_TABLE],
             )
         return {row[0] for row in cursor.fetchall()}
+
+
+def missing_triggers(connection=default_connection) -> set[str]:
+    """Return the immutability triggers the events table lacks (none before it exists)."""
+    if EVENTS_TABLE not in connection.introspection.table_names():
+        return set()  # not migrated yet: nothing to protect
+    return REQUIRED_TRIGGERS.get(connection.vendor, set()) - installed_triggers(connection)
 
 
 @contextmanager

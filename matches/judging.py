@@ -2,33 +2,32 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from matches.errors import Refused
-from matches.notation import check_unicode, parse_shot
+from matches.errors import Refused, excerpt
+from matches.notation import load_json, parse_shot
 from matches.rules import CUE_BALLS, Ruleset, judge
 
 LINE_KEYS = ("own", "shot", "ruleset", "no_score")
-TOO_DEEP = "not JSON: nested too deeply"
 
 
 def judge_line(line: str) -> dict[str, Any]:
     """Return the ruling of one JSON line, or {"error", "field"} when it is rejected."""
     try:
-        request = json.loads(line)
-    except json.JSONDecodeError as error:
-        return {"error": f"not JSON: {error.msg} at column {error.colno}", "field": None}
-    except RecursionError:
-        return {"error": TOO_DEEP, "field": None}
-    try:
-        # A lone surrogate ("\ud800") is no text: UTF-8 can carry neither it nor the answer.
-        check_unicode(request, None)
-        return judge_request(request)
+        return judge_request(load_json(line))
     except Refused as error:
-        return error.as_dict()
-    except RecursionError:
-        return {"error": TOO_DEEP, "field": None}
+        return {"error": error.message, "field": error.field}
+
+
+def judge_lines(text: str) -> list[str]:
+    """Return the lines of a JSON Lines text: split on newlines only, as JSON Lines says.
+
+    U+2028, U+0085 and the like may stand inside a JSON string; they end no line.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    return [line.removesuffix("\r") for line in lines]
 
 
 def judge_request(request: Any) -> dict[str, Any]:
@@ -37,7 +36,7 @@ def judge_request(request: Any) -> dict[str, Any]:
         raise Refused("must be an object", None)
     for key in request:
         if key not in LINE_KEYS:
-            raise Refused(f"unknown field {key!r}", key)
+            raise Refused(f"unknown field {excerpt(key)}", key[:40])
     own = request.get("own")
     if own not in CUE_BALLS:
         raise Refused('must be "white" or "yellow"', "own")

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from matches.header import Header
 from matches.notation import LONGEST
@@ -83,14 +84,10 @@ class Match(models.Model):
     ball_a = models.CharField(max_length=6, default="white")
     ball_b = models.CharField(max_length=6, default="yellow")
     ruleset = models.JSONField(help_text="the full ruleset in force")
-    referee = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="refereed_matches",
-    )
+    # The officiating referee as the record names them: text, part of the match as it
+    # happened, exported; never a login (who may record is an Assignment).
     referee_name = models.CharField(max_length=NAME_LENGTH, blank=True)
+    referee_username = models.CharField(max_length=USERNAME_LENGTH, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LAG)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -107,6 +104,31 @@ class Match(models.Model):
             balls={"A": self.ball_a, "B": self.ball_b},
             ruleset=Ruleset.from_overrides(self.ruleset),
         )
+
+
+class Assignment(models.Model):
+    """Who may record a match: every change is a new row, with who made it and when.
+
+    The latest row of a match stands; a row without a user takes the match from
+    whoever had it. Never exported: logins are not part of the match as it happened.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="assignments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="assignments",
+    )
+    assigned_by = models.CharField(max_length=USERNAME_LENGTH)
+    assigned_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "assigned_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.user or 'nobody'} (by {self.assigned_by})"
 
 
 class Event(models.Model):

@@ -8,13 +8,12 @@ from 0, as in `contacts[3].pins[1]`); an error in a record also names the event'
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from matches.errors import Refused, join_field
+from matches.errors import Refused, excerpt, join_field
 from matches.rules import (
     BALLS,
     CALLED_FOULS,
@@ -35,9 +34,20 @@ SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 # `at`: ISO 8601 in UTC with Z, to the second or finer.
 UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# The longest texts a header and an event's envelope may carry; the models' columns
-# are as long (matches/models.py takes these numbers).
-LONGEST = {"name": 200, "federation_id": 100, "stage": 100, "table": 50, "username": 150}
+# The longest texts a header and an event may carry; the models' columns are as long
+# (matches/models.py takes these numbers). README, "Limits", lists every limit.
+LONGEST = {
+    "name": 200,
+    "federation_id": 100,
+    "stage": 100,
+    "table": 50,
+    "username": 150,
+    "reason": 1000,
+}
+MAX_EVENTS = 5000  # in one match: a real one has a few hundred
+LONGEST_INTERMISSION = 120  # minutes (the rulebook's pause is 5)
+MAX_DEPTH = 32  # JSON nesting: a record needs 7 levels
+LARGEST_NUMBER = 10**15  # any number anywhere, beyond the ranges of the fields themselves
 
 
 def expect_object(value: Any, field: str) -> Mapping[str, Any]:
@@ -54,25 +64,57 @@ def expect_list(value: Any, field: str) -> list[Any]:
 
 def expect_choice(value: Any, choices: tuple[str, ...], what: str, field: str) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise Refused(f"unknown {what} {value!r}; expected one of {', '.join(choices)}", field)
+        raise Refused(
+            f"unknown {what} {excerpt(value)}; expected one of {', '.join(choices)}", field
+        )
     return value
 
 
-def expect_number(value: Any, field: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+def expect_number(value: Any, field: str, low: float, high: float) -> float:
+    """Return a number from `low` to `high`, or refuse it naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise Refused("must be a number", field)
+    # Compared before any float conversion: an integer too large for a float is refused too.
+    if not low <= value <= high:  # NaN is never in range
+        raise Refused(f"must be a number from {low:g} to {high:g}", field)
+    return value
+
+
+def expect_whole(value: Any, field: str, low: int, high: int) -> int:
+    """Return a whole number from `low` to `high`, or refuse it naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(f"must be a whole number from {low} to {high}", field)
     return value
 
 
 def expect_text(
     value: Any, field: str, required: bool = True, longest: int | None = None
 ) -> str | None:
+    """Return text a column can hold (at most `longest` characters), or refuse it."""
     if value is None and not required:
         return None
     if not isinstance(value, str) or (required and not value.strip()):
         raise Refused("must be a non-empty string", field)
     if longest is not None and len(value) > longest:
         raise Refused(f"must be at most {longest} characters", field)
+    if "\x00" in value:  # PostgreSQL's text cannot hold it
+        raise Refused("must not contain a NUL character", field)
+    return value
+
+
+def load_json(text: str | bytes) -> Any:
+    """Return the JSON value of a text, or refuse it (field None) saying why, never a traceback."""
+    try:
+        value = json.loads(text)  # NaN and Infinity parse, and check_json names their field
+    except json.JSONDecodeError as error:
+        raise Refused(
+            f"not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise Refused(f"not JSON: nested more than {MAX_DEPTH} levels") from None
+    except ValueError as error:  # an integer past Python's digit limit
+        raise Refused(f"not JSON: {str(error)[:80]}") from None
+    check_json(value, None)
     return value
 
 
@@ -81,22 +123,53 @@ def canonical_json(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def check_unicode(value: Any, field: str | None) -> None:
-    """Refuse text that UTF-8 cannot carry (lone surrogates): the hash chain encodes it."""
-    try:
-        canonical_json(value)
-    except UnicodeEncodeError:
-        raise Refused("is not valid Unicode text", field) from None
-    except RecursionError:
-        raise Refused("is nested too deeply", field) from None
-    except (TypeError, ValueError):
-        raise Refused("is not JSON", field) from None
+def check_json(value: Any, field: str | None) -> None:
+    """Refuse a value the store cannot keep or the hash chain cannot hash, naming where.
+
+    JSON types only, nested at most MAX_DEPTH levels; finite numbers no larger than
+    LARGEST_NUMBER; text that UTF-8 can carry (no lone surrogate) and a database can
+    store (no NUL character).
+    """
+    pending: list[tuple[Any, str | None, int]] = [(value, field, 0)]
+    while pending:
+        item, where, depth = pending.pop()
+        kind = type(item)
+        if kind is str:
+            _check_string(item, where)
+        elif kind is dict or kind is list:
+            if depth >= MAX_DEPTH:
+                raise Refused(f"is nested more than {MAX_DEPTH} levels", where)
+            if kind is list:
+                pending.extend((v, f"{where or ''}[{i}]", depth + 1) for i, v in enumerate(item))
+                continue
+            for key, v in item.items():
+                if type(key) is not str:
+                    raise Refused("has a key that is not text", where)
+                _check_string(key, where)  # the key itself is no name for the field to blame
+                pending.append((v, join_field(where, key), depth + 1))
+        elif kind is int or kind is float:
+            if not -LARGEST_NUMBER <= item <= LARGEST_NUMBER:  # NaN and Infinity too
+                raise Refused(
+                    f"must be a number from {-LARGEST_NUMBER:g} to {LARGEST_NUMBER:g}", where
+                )
+        elif item is not None and kind is not bool:
+            raise Refused("is not JSON", where)
+
+
+def _check_string(text: str, where: str | None) -> None:
+    if "\x00" in text:
+        raise Refused("must not contain a NUL character", where)
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:  # a lone surrogate
+            raise Refused("is not valid Unicode text", where) from None
 
 
 def refuse_unknown_keys(obj: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> None:
     for key in obj:
         if key not in known:
-            raise Refused(f"unknown field {key!r}", join_field(prefix, key))
+            raise Refused(f"unknown field {excerpt(key)}", join_field(prefix, str(key)[:40]))
 
 
 # -- Shot facts --------------------------------------------------------------
@@ -237,10 +310,10 @@ def parse_position(value: Any, field: str) -> tuple[float, float]:
     if not isinstance(value, list) or len(value) != 2:
         raise Refused("must be [x, y] in millimetres", field)
     x, y = value
-    if type(x) is not float and type(x) is not int or not math.isfinite(x):
-        x = expect_number(x, f"{field}[0]")
-    if type(y) is not float and type(y) is not int or not math.isfinite(y):
-        y = expect_number(y, f"{field}[1]")
+    if type(x) is not float and type(x) is not int:
+        x = expect_number(x, f"{field}[0]", SURFACE_X[0], SURFACE_X[1])
+    if type(y) is not float and type(y) is not int:
+        y = expect_number(y, f"{field}[1]", SURFACE_Y[0], SURFACE_Y[1])
     if not SURFACE_X[0] <= x <= SURFACE_X[1]:
         raise Refused("lies off the playing surface", f"{field}[0]")
     if not SURFACE_Y[0] <= y <= SURFACE_Y[1]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +76,7 @@ def _create_match(record: Record) -> Match:
         stage=str(match.get("stage", "")),
         table=str(match.get("table", "")),
         date=match.get("date"),
-        referee=referee.get("username"),
+        referee_username=referee.get("username") or "",
         referee_name=referee.get("name", ""),
     )
 
@@ -120,10 +118,10 @@ def record_export(match_id: str) -> dict[str, Any]:
             header[key] = getattr(match, key)
     if match.date:
         header["date"] = match.date.isoformat()
-    if match.referee or match.referee_name:
+    if match.referee_username or match.referee_name:
         referee = {"name": match.referee_name}
-        if match.referee:
-            referee["username"] = match.referee.get_username()
+        if match.referee_username:
+            referee["username"] = match.referee_username
         header["referee"] = referee
     header.update(match.header().sealed())
     return {
@@ -142,12 +140,3 @@ def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[i
         if missing:
             raise NotFound(f"no match {sorted(missing)[0]!r}", "id")
     return {match.id: store.verify_chain(match) for match in matches}
-
-
-def load_json(text: str, where: str) -> Mapping[str, Any]:
-    """Return the JSON of a file's text, or an error naming the file."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise Refused(f"{where}: not JSON: {error.msg} at line {error.lineno}") from None
-    return value  # type: ignore[no-any-return]

@@ -22,7 +22,7 @@ from matches.rules.placement import (
     respot_spot,
 )
 from matches.rules.players import PLAYERS, other
-from matches.rules.ruleset import DEFAULT_RULESET, Ruleset, pin_positions
+from matches.rules.ruleset import DEFAULT_RULESET, MAX_GAMES, Ruleset, pin_positions
 from matches.rules.shot import (
     CALLED_FOULS,
     FOULS,
@@ -67,6 +67,7 @@ __all__ = [
     "DEFAULT_RULESET",
     "FOULS",
     "LAG_FAULTS",
+    "MAX_GAMES",
     "PINS",
     "PLACEMENT_REASONS",
     "PLAYERS",

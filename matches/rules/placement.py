@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from matches.rules.table import SPOTS, covers, half_of, opponent_ball
 
-Positions = dict[str, list[float] | None]
+Positions = dict[str, Sequence[float] | None]
 
 # Section 10: the spots a ball off the table may go to when its own is covered.
 RESPOT_SPOTS = ("top", "red", "lower_centre", "bottom")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from matches.errors import Refused, join_field
-from matches.rules.table import SPOTS
+from matches.errors import Refused, excerpt, join_field
+from matches.rules.table import BALL_DIAMETER, SPOTS
+
+MAX_GAMES = 15  # the longest match a ruleset may set: best of 15
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Ruleset:
         for name, value in overrides.items():
             where = join_field(field, str(name))
             if name not in known:
-                raise Refused(f"unknown ruleset parameter {name!r}", where)
+                raise Refused(f"unknown ruleset parameter {excerpt(name)}", where)
             values[name] = _checked_parameter(name, value, where)
         ruleset = cls(**values)
         if ruleset.best_of % 2 == 0:
@@ -64,25 +65,33 @@ class Ruleset:
         return asdict(self)
 
 
+# The range of each parameter: wide enough for any competition, narrow enough that no
+# score, game count or pin cross leaves what the table and the store can hold.
+RANGES: dict[str, tuple[float, float]] = {
+    "target": (1, 1000),
+    "best_of": (1, MAX_GAMES),
+    "pin_pitch": (BALL_DIAMETER, 200.0),
+}
+POINTS_RANGE = (0, 100)  # every value of a pin, a carom or a foul
+
+
 def _checked_parameter(name: str, value: Any, where: str | None) -> Any:
     if name == "cumulative_fouls":
         if not isinstance(value, bool):
             raise Refused("must be true or false", where)
         return value
+    low, high = RANGES.get(name, POINTS_RANGE)
     if name == "pin_pitch":
+        # As parsed: the hash chain seals the ruleset's numbers as written.
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
-            or not math.isfinite(value)  # JSON parsers accept NaN and Infinity
-            or value <= 0
+            or not low <= value <= high
         ):
-            raise Refused("must be a positive number of millimetres", where)
-        return value  # as parsed: the hash chain seals the ruleset's numbers as written
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refused("must be a whole number", where)
-    smallest = 1 if name in ("target", "best_of") else 0
-    if value < smallest:
-        raise Refused(f"must be at least {smallest}", where)
+            raise Refused(f"must be from {low:g} to {high:g} millimetres", where)
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(f"must be a whole number from {low:g} to {high:g}", where)
     return value
 
 

@@ -18,7 +18,12 @@ from matches.services.commands import (
     shot_record,
     shot_retract,
 )
-from matches.services.competitions import competition_create, match_create, match_store
+from matches.services.competitions import (
+    competition_create,
+    match_create,
+    match_store,
+    referee_assign,
+)
 from matches.services.log import Log, Recorded, event_record, events_append, log_of
 
 __all__ = [
@@ -38,6 +43,7 @@ __all__ = [
     "match_create",
     "match_forfeit",
     "match_store",
+    "referee_assign",
     "ruling_amend",
     "shot_record",
     "shot_retract",

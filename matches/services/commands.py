@@ -5,11 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from matches.errors import Refused, excerpt
+from matches.notation import SHOT_FACTS
 from matches.services.log import Recorded, event_record
 
 
 def _command(kind: str, **fields: Any) -> dict[str, Any]:
     return {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def _object(value: Any, field: str) -> dict[str, Any]:
+    """Return a copy of an object a caller passed, or refuse it naming the field."""
+    if not isinstance(value, Mapping):
+        raise Refused("must be an object", field)
+    return dict(value)
+
+
+def _shot_facts(facts: Any) -> dict[str, Any]:
+    """Return shot facts a caller passed; they may not say what the event is or who played."""
+    facts = _object(facts, "facts")
+    for key in facts:
+        if key not in SHOT_FACTS:
+            known = ", ".join(SHOT_FACTS)
+            raise Refused(f"unknown field {excerpt(key)}; shot facts are {known}", "facts")
+    return facts
 
 
 def lag_record(
@@ -20,19 +39,37 @@ def lag_record(
     a: Mapping[str, Any],
     b: Mapping[str, Any],
     collision: bool | None = None,
-    **key: Any,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record one lag: each player's distance and fault."""
-    event = _command("lag", A=dict(a), B=dict(b), collision=collision)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    event = _command("lag", A=_object(a, "A"), B=_object(b, "B"), collision=collision)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def game_start(
-    *, match_id: str, expected_seq: int, by: str, game: int, breaker: str, **key: Any
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    game: int,
+    breaker: str,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Start the next game with its breaker."""
     event = _command("game_started", game=game, breaker=breaker)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def ball_place(
@@ -43,11 +80,17 @@ def ball_place(
     ball: str,
     pos: list[float],
     reason: str,
-    **key: Any,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record where the referee placed a ball (break, ball in hand, re-spot)."""
     event = _command("ball_placed", ball=ball, pos=pos, reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def shot_record(
@@ -57,11 +100,17 @@ def shot_record(
     by: str,
     facts: Mapping[str, Any],
     player: str | None = None,
-    **key: Any,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record a shot by whoever is due (or by `player`, who must be)."""
-    event = _command("shot", player=player, **facts)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    event = _command("shot", player=player, **_shot_facts(facts))
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def ruling_amend(
@@ -72,27 +121,56 @@ def ruling_amend(
     shot: int,
     facts: Mapping[str, Any],
     reason: str,
-    **key: Any,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Amend a shot with new facts and a reason; the original stays in the record."""
-    event = _command("shot_amended", shot=shot, facts=dict(facts), reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    event = _command("shot_amended", shot=shot, facts=_object(facts, "facts"), reason=reason)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def shot_retract(
-    *, match_id: str, expected_seq: int, by: str, shot: int, reason: str, **key: Any
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    shot: int,
+    reason: str,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Retract the latest shot, entered by mistake."""
     event = _command("shot_retracted", shot=shot, reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def balls_respot(
-    *, match_id: str, expected_seq: int, by: str, reason: str = "contact", **key: Any
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    reason: str = "contact",
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record the re-spot of the three balls after a ball in contact."""
     event = _command("balls_respotted", reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def foul_record(
@@ -103,32 +181,73 @@ def foul_record(
     player: str,
     code: str,
     reason: str | None = None,
-    **key: Any,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record a foul committed outside a stroke."""
     event = _command("foul", player=player, code=code, reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def intermission_record(
-    *, match_id: str, expected_seq: int, by: str, minutes: float = 5, **key: Any
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    minutes: float = 5,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record the pause before a deciding game."""
     event = _command("intermission", minutes=minutes)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def game_forfeit(
-    *, match_id: str, expected_seq: int, by: str, player: str, reason: str, **key: Any
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    player: str,
+    reason: str,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record that a player left without permission: he loses the open game."""
     event = _command("game_forfeited", player=player, reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )
 
 
 def match_forfeit(
-    *, match_id: str, expected_seq: int, by: str, player: str, reason: str, **key: Any
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    player: str,
+    reason: str,
+    idempotency_key: str | None = None,
 ) -> Recorded:
     """Record that a player refused to continue: he loses the match."""
     event = _command("match_forfeited", player=player, reason=reason)
-    return event_record(match_id=match_id, expected_seq=expected_seq, event=event, by=by, **key)
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+    )

@@ -10,19 +10,21 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from matches.errors import NotFound, Refused
+from matches.errors import NotFound, Refused, excerpt
 from matches.header import Header, parse_header
 from matches.models import (
     NAME_LENGTH,
     STAGE_LENGTH,
     TABLE_LENGTH,
     USERNAME_LENGTH,
+    Assignment,
     Competition,
     Match,
     Player,
 )
 from matches.notation import SLUG, is_date
 from matches.rules import Ruleset
+from matches.selectors import match_get
 
 
 def competition_create(
@@ -44,7 +46,7 @@ def match_create(
     players: Mapping[str, Any],
     balls: Mapping[str, str] | None = None,
     ruleset: Mapping[str, Any] | None = None,
-    referee: str | None = None,
+    referee_username: str = "",
     id: str | None = None,
     stage: str = "",
     table: str = "",
@@ -78,7 +80,7 @@ def match_create(
             stage=stage,
             table=table,
             date=date,
-            referee=referee,
+            referee_username=referee_username,
             referee_name=referee_name,
         )
 
@@ -91,10 +93,12 @@ def match_store(
     stage: str = "",
     table: str = "",
     date: date | str | None = None,
-    referee: str | None = None,
+    referee_username: str = "",
     referee_name: str = "",
 ) -> Match:
     """Store a match header: its players (found or created), balls, full ruleset, referee.
+
+    The officiating referee is text, as the record names them: never a login.
 
     The players come checked with the header (`parse_header`); the rest is refused
     (Refused, naming the field) when the columns cannot hold it, before writing anything.
@@ -102,8 +106,7 @@ def match_store(
     check_text(stage, "stage", STAGE_LENGTH)
     check_text(table, "table", TABLE_LENGTH)
     day = _match_date(date)
-    if referee is not None:
-        check_text(referee, "referee", USERNAME_LENGTH)
+    check_text(referee_username, "referee_username", USERNAME_LENGTH)
     check_text(referee_name, "referee_name", NAME_LENGTH)
     return Match.objects.create(
         id=id,
@@ -111,13 +114,13 @@ def match_store(
         stage=stage,
         table=table,
         date=day,
-        player_a=_player(header.players["A"]),
-        player_b=_player(header.players["B"]),
+        player_a=_player(header.players["A"], "players.A"),
+        player_b=_player(header.players["B"], "players.B"),
         players={p: dict(v) for p, v in header.players.items()},
         ball_a=header.balls["A"],
         ball_b=header.balls["B"],
         ruleset=header.ruleset.as_dict(),
-        referee=_user(referee),
+        referee_username=referee_username,
         referee_name=referee_name,
     )
 
@@ -161,20 +164,39 @@ def _new_match_id(competition: str) -> str:
     return f"{competition}-{uuid.uuid4().hex[:8]}"
 
 
-def _player(entry: Mapping[str, Any]) -> Player:
-    """Return the player a record names: by federation id when given, else by name."""
+def _player(entry: Mapping[str, Any], field: str) -> Player:
+    """Return the player a record names: by federation id when given, else by name.
+
+    A federation id already stored under another name is refused: two people, or a
+    typing error, never a silent merge.
+    """
     federation_id = entry.get("federation_id")
     if federation_id:
-        player, _ = Player.objects.get_or_create(
+        player, created = Player.objects.get_or_create(
             federation_id=federation_id, defaults={"name": entry["name"]}
         )
+        if not created and player.name != entry["name"]:
+            raise Refused(
+                f"federation id {excerpt(federation_id)} is {excerpt(player.name)}, "
+                f"not {excerpt(entry['name'])}",
+                f"{field}.name",
+            )
         return player
     player, _ = Player.objects.get_or_create(federation_id=None, name=entry["name"])
     return player
 
 
-def _user(username: str | None) -> Any:
-    if not username:
-        return None
-    user, _ = get_user_model().objects.get_or_create(username=username)
-    return user
+def referee_assign(*, match_id: str, username: str | None, by: str) -> Assignment:
+    """Let one login record a match (None: nobody), kept with who assigned it and when.
+
+    A staff action. The officiating referee the record names does not change.
+    """
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    match = match_get(match_id)
+    user = None
+    if username is not None:
+        check_text(username, "username", USERNAME_LENGTH, required=True)
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise Refused(f"no login {excerpt(username)}", "username")
+    return Assignment.objects.create(match=match, user=user, assigned_by=by)

@@ -74,11 +74,11 @@ REJECTED_LINES = [
     pytest.param(
         '{"own": "white", "shot": ' + "[" * 100_000 + "]" * 100_000 + "}", None, id="deep shot"
     ),
-    pytest.param('{"own": "\\ud800", "shot": {}}', None, id="lone surrogate as own ball"),
+    pytest.param('{"own": "\\ud800", "shot": {}}', "own", id="lone surrogate as own ball"),
     pytest.param('{"own": "white", "shot": {}, "\\udfff": 1}', None, id="lone surrogate key"),
     pytest.param(
         '{"own": "white", "shot": {"contacts": [{"ball": "white", "hit": "\\ud800"}]}}',
-        None,
+        "shot.contacts[0].hit",
         id="lone surrogate in the shot",
     ),
     pytest.param('{"own": "white", "shot": {}, "\ud800": 1}', None, id="raw lone surrogate"),

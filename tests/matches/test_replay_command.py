@@ -179,12 +179,15 @@ def test_call_command_rejected_record_exits_non_zero_with_seq_and_field(rejected
     assert "seq 6, player" in capsys.readouterr().err
 
 
-def test_call_command_refuses_invalid_json(tmp_path):
+def test_call_command_refuses_invalid_json(tmp_path, capsys):
     path = tmp_path / "broken.json"
     path.write_text('{"format": ', encoding="utf-8")
 
-    with pytest.raises(CommandError, match="not JSON"):
+    with pytest.raises(SystemExit) as exited:
         replay(str(path))
+
+    assert exited.value.code == 1
+    assert "rejected: not JSON" in capsys.readouterr().err
 
 
 def test_call_command_reads_a_record_without_a_lag(tmp_path):

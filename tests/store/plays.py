@@ -28,7 +28,7 @@ def new_match(match_id: str = "cup-a-1", competition: str = "cup", **ruleset: An
     if not Competition.objects.filter(pk=competition).exists():
         services.competition_create(id=competition, name="Cup")
     return services.match_create(
-        id=match_id, competition=competition, players=PLAYERS, ruleset=ruleset, referee=BY
+        id=match_id, competition=competition, players=PLAYERS, ruleset=ruleset, referee_username=BY
     )
 
 

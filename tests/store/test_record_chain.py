@@ -151,7 +151,7 @@ def test_a_recording_time_not_in_utc_with_z_is_refused(db, at):
         ({"referee": {"username": "x" * 151}}, "match.referee.username"),
         ({"stage": "s" * 101}, "match.stage"),
         ({"players": {"A": {"name": "n" * 201}, "B": {"name": "Bea"}}}, "match.players.A.name"),
-        ({"players": {"A": {"name": "Ann\ud800"}, "B": {"name": "Bea"}}}, "match"),
+        ({"players": {"A": {"name": "Ann\ud800"}, "B": {"name": "Bea"}}}, "match.players.A.name"),
     ],
 )
 def test_a_header_that_cannot_be_stored_is_refused_by_field_and_nothing_is_stored(

@@ -250,7 +250,9 @@ def test_import_matches_and_export_match_commands_round_trip_a_record(db, tmp_pa
 
     assert out.getvalue().splitlines() == [
         f"{path}: {MATCH_ID} created (44 events)",
+        "1 of 1 imported",
         f"{path}: {MATCH_ID} unchanged (0 events)",
+        "1 of 1 imported",
     ]
     assert json.loads(exported.getvalue()) == record_export(MATCH_ID)
 

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from matches.cli import read_text
-from matches.judging import judge_line
+from matches.judging import judge_line, judge_lines
 
 
 class Command(BaseCommand):
@@ -16,7 +16,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         rejected = 0
-        for line in read_text(options["file"]).splitlines():
+        for line in judge_lines(read_text(options["file"])):
             answer = judge_line(line)
             rejected += "error" in answer
             self.stdout.write(json.dumps(answer, ensure_ascii=False))

@@ -9,6 +9,7 @@ from matches.cli import read_text
 from matches.errors import Refused
 from matches.events import parse_record
 from matches.fold import check_log, fold
+from matches.notation import load_json
 
 
 class Command(BaseCommand):
@@ -24,10 +25,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         text = read_text(options["file"])
         try:
-            record = parse_record(json.loads(text))
+            record = parse_record(load_json(text))
             events = check_log(record.header, record.events)
-        except json.JSONDecodeError as error:
-            raise CommandError(f"not JSON: {error.msg} at line {error.lineno}") from None
         except Refused as error:
             sys.stderr.write(f"rejected: {error}\n")
             raise SystemExit(1) from None

@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.errors import Refused
+from matches.immutability import missing_triggers
 from matches.records import archive_verify
 
 
@@ -19,6 +20,11 @@ class Command(BaseCommand):
             results = archive_verify(options["match_ids"] or None)
         except Refused as error:
             raise CommandError(str(error)) from None
+        missing = missing_triggers()
+        if missing:
+            self.stderr.write(
+                "the events table lacks its immutability triggers: " + ", ".join(sorted(missing))
+            )
         failing = 0
         for match_id, problems in results.items():
             for seq, problem in problems:
@@ -28,3 +34,5 @@ class Command(BaseCommand):
         self.stdout.write(f"{len(results)} {events} checked, {failing} failing")
         if failing:
             raise CommandError(f"{failing} match(es) fail verification")
+        if missing:
+            raise CommandError("the archive is not protected: run `python manage.py migrate`")
