@@ -27,11 +27,12 @@ from bench.database import throwaway_sqlite
 from matches import store
 from matches.fold import fold
 from matches.models import Match
-from matches.records import record_import
+from matches.records import record_check, record_import
 from matches.simulator import iter_competition, simulate_match
 from replay import projection
 
 REBUILD_TARGET = 0.25  # rebuild speed / raw read-and-parse speed
+IMPORT_TARGET = 2.0  # import time / the time of checking the same records alone
 LONG_MATCH_EVENTS = 300
 LONG_MATCH_RULESET = {"best_of": 5, "target": 100}  # ~300 events
 EVENTS_SQL = "SELECT type, data FROM matches_event WHERE match_id = ? ORDER BY seq"
@@ -54,7 +55,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
     try:
         with throwaway_sqlite(path):
             started = time.perf_counter()
-            ids, long_id = _load_archive(options, log)
+            ids, long_id, importing = _load_archive(options, log)
             loading = time.perf_counter() - started
             # What lives now lives to the end: keep it out of every collection that follows.
             gc.collect()
@@ -83,6 +84,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
             "events": rebuild["events"],
             "generate_and_import_s": round(loading, 2),
         },
+        "import": importing,
         "rebuild": rebuild,
         "state_on_demand": on_demand,
     }
@@ -91,16 +93,31 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
 # -- The archive ----------------------------------------------------------------------
 
 
-def _load_archive(options: Options, log: TextIO) -> tuple[list[str], str]:
-    """Simulate a round robin plus one long match, import them; return the match ids."""
+def _load_archive(options: Options, log: TextIO) -> tuple[list[str], str, dict[str, Any]]:
+    """Simulate a round robin plus one long match and import them, timing the import beside
+    checking the same records alone (no database); return the match ids and the timings."""
     competition = f"bench-{options.seed}"
     simulated = iter_competition(options.seed, options.matches, competition=competition)
     records = list(_progress(simulated, "simulate", "match", options, log, options.matches))
     records.append(_long_match(options.seed, competition))
-    for record in _progress(records, "import", "match", options, log, len(records)):
-        record_import(record, by="bench")
+    for record in records[:20]:
+        record_check(record, by="bench")  # warm-up: the interpreter and the memo of rulings
+    checking, _ = _timed(lambda: [record_check(record, by="bench") for record in records])
+    imports = _progress(records, "import", "match", options, log, len(records))
+    importing, _ = _timed(lambda: [record_import(record, by="bench") for record in imports])
     projection.forget()
-    return [r["match"]["id"] for r in records[:-1]], records[-1]["match"]["id"]
+    events = sum(len(record["events"]) for record in records)
+    timings = {
+        "records": len(records),
+        "events": events,
+        "check_only_s": round(checking, 3),
+        "import_s": round(importing, 3),
+        "import_events_per_s": round(events / importing),
+        "ratio": round(importing / checking, 2),
+        "target": IMPORT_TARGET,
+        "meets_target": importing / checking <= IMPORT_TARGET,
+    }
+    return [r["match"]["id"] for r in records[:-1]], records[-1]["match"]["id"], timings
 
 
 def _long_match(seed: int, competition: str) -> dict[str, Any]:
@@ -229,13 +246,28 @@ def _measure_on_demand(path: Path, match_id: str, repeat: int) -> dict[str, Any]
 def table(results: dict[str, Any]) -> str:
     """Return the results as the table `make bench` prints."""
     archive, rebuild, demand = results["archive"], results["rebuild"], results["state_on_demand"]
+    importing = results["import"]
     verdict = "PASS" if rebuild["meets_target"] else "BELOW TARGET"
+    import_verdict = "PASS" if importing["meets_target"] else "ABOVE TARGET"
     machine = results["machine"]
     lines = [
         f"carambole bench: {archive['matches']} simulated matches, {archive['events']:,} events "
         f"(seed {archive['seed']}); Python {machine['python']}, SQLite {machine['sqlite']}",
         "",
-        "(a) rebuild every match state from its events "
+        f"(a) import the archive, {importing['records']} records, one transaction each",
+        _row(
+            "import: record_import",
+            f"{importing['import_events_per_s']:,} events/s",
+            f"{importing['import_s']:.3f} s",
+        ),
+        _row("checking alone: record_check, no database", "", f"{importing['check_only_s']:.3f} s"),
+        _row(
+            "ratio import / checking alone",
+            f"{importing['ratio']:.2f}",
+            f"target <= {importing['target']}: {import_verdict}",
+        ),
+        "",
+        "(b) rebuild every match state from its events "
         f"(best of {rebuild['repeat']}, after a warm-up)",
         _row(
             "rebuild: store.load_facts + fold",
@@ -258,7 +290,7 @@ def table(results: dict[str, Any]) -> str:
             f"target >= {rebuild['target']}: {verdict}",
         ),
         "",
-        f"(b) state on demand, one match of {demand['events']} events "
+        f"(c) state on demand, one match of {demand['events']} events "
         f"(median of {demand['repeat']})",
         _row("raw read: sqlite3 SELECT + orjson.loads", f"{demand['raw_read_ms']:.2f} ms", ""),
         _row("fold alone (events in memory)", f"{demand['fold_in_memory_ms']:.2f} ms", ""),

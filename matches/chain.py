@@ -21,5 +21,5 @@ def header_hash(header: Header) -> str:
 
 def event_hash(previous: str, event: Mapping[str, Any]) -> str:
     """Return an event's hash, chained to the previous one."""
-    body = {k: v for k, v in event.items() if k != "hash"}
+    body = {k: v for k, v in event.items() if k != "hash"} if "hash" in event else event
     return hashlib.sha256(previous.encode() + canonical_json(body)).hexdigest()

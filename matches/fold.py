@@ -75,10 +75,17 @@ def check_log(header: Header, events: Sequence[Mapping[str, Any]]) -> list[dict[
     Each event is judged against the match as it stood when it was recorded: the
     events before it, with the corrections recorded before it.
     """
+    return checked_log(header, events)[0]
+
+
+def checked_log(
+    header: Header, events: Sequence[Mapping[str, Any]]
+) -> tuple[list[dict[str, Any]], MatchState]:
+    """Return `check_log`'s events and the state after the last: the match as amended."""
     checked: list[dict[str, Any]] = []
     state = MatchState(header)
     for event in events:
         event = decide(state, event)
         checked.append(event)
         state = evolve(state, event)
-    return checked
+    return checked, state

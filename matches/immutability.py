@@ -18,11 +18,12 @@ SQLITE_INSTALL = [
     # REPLACE INTO and INSERT OR REPLACE delete the row they collide with, and that
     # implicit delete fires no DELETE trigger: refuse the colliding insert itself.
     f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_replace BEFORE INSERT ON {EVENTS_TABLE}
-        WHEN EXISTS (
-            SELECT 1 FROM {EVENTS_TABLE} WHERE id = NEW.id
-            OR (match_id = NEW.match_id AND seq = NEW.seq)
-            OR (match_id = NEW.match_id AND idempotency_key = NEW.idempotency_key)
-        )
+        WHEN EXISTS (SELECT 1 FROM {EVENTS_TABLE} WHERE id = NEW.id)
+        OR EXISTS (SELECT 1 FROM {EVENTS_TABLE} WHERE match_id = NEW.match_id AND seq = NEW.seq)
+        OR (NEW.idempotency_key IS NOT NULL AND EXISTS (
+            SELECT 1 FROM {EVENTS_TABLE}
+            WHERE match_id = NEW.match_id AND idempotency_key = NEW.idempotency_key
+        ))
         BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
 ]
 SQLITE_REMOVE = [

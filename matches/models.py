@@ -135,7 +135,10 @@ class Event(models.Model):
     """One immutable fact of a match; the database refuses UPDATE and DELETE too."""
 
     id = models.BigAutoField(primary_key=True)  # the global order of the whole log
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: UNIQUE(match, seq) leads with the match and serves every lookup.
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=20)
     # The event (its type and its own fields) as JSON text, kept exactly as written:

@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches import store
-from matches.chain import event_hash, header_hash
-from matches.errors import NotFound, Refused
+from matches.errors import NotFound, Refused, excerpt
 from matches.events import Record, parse_record
-from matches.fold import check_log, fold
-from matches.models import Competition, Match
+from matches.fold import check_log, checked_log
+from matches.models import USERNAME_LENGTH, Competition, Match
 from matches.notation import RECORD_FORMAT, canonical_json
+from matches.render import status
 from matches.selectors import match_get
 from matches.services import events_append, log_of, match_store
+from matches.services.competitions import check_text
 from matches.store import Stamp, fact_of
 
 
@@ -28,21 +29,46 @@ class Imported:
 
 def record_import(obj: Any, *, by: str = "import") -> Imported:
     """Store one match record whole, extend the stored match, or refuse it naming the event."""
+    return record_store(record_check(obj, by=by))
+
+
+def record_store(checked: Checked) -> Imported:
+    """Store a checked record: create its match or extend it, or refuse a contradiction."""
+    record, facts = checked.record, checked.facts
+    with log_of(checked.match_id, create=lambda: _create_match(record, checked.status)) as log:
+        stored = [] if log.created else _stored_facts(log.match, record, checked.events)
+        if len(facts) <= len(stored):
+            return Imported(checked.match_id, "unchanged", 0)
+        # The chain of the events a record carries is checked as they are stored.
+        new = slice(len(stored), None)
+        events_append(log, facts[new], checked.stamps[new], status=checked.status)
+    outcome = "created" if log.created else "extended"
+    return Imported(checked.match_id, outcome, len(facts) - len(stored))
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A record checked whole, before the database is touched: what an import will store."""
+
+    match_id: str
+    record: Record
+    facts: list[dict[str, Any]]  # the events as written, without their envelope
+    events: list[dict[str, Any]]  # the events as checked (shots name their player)
+    stamps: list[Stamp]
+    status: str
+
+
+def record_check(obj: Any, *, by: str = "import") -> Checked:
+    """Return a record checked as an import checks it (shape, legality, stamps), or refuse it."""
+    check_text(by, "by", USERNAME_LENGTH, required=True)
     record = parse_record(obj)
-    facts = [fact_of(e) for e in record.events]
-    checked = check_log(record.header, facts)
-    stamps = _stamps(record, by)
-    _check_carried_chain(record)
     match_id = record.match.get("id")
     if not match_id:
         raise Refused("a record names its match", "match.id")
-    with log_of(match_id, create=lambda: _create_match(record)) as log:
-        stored = [] if log.created else _stored_facts(log.match, record, checked)
-        if len(facts) <= len(stored):
-            return Imported(match_id, "unchanged", 0)
-        status = fold(record.header, facts)["status"]
-        events_append(log, facts[len(stored) :], stamps[len(stored) :], status=status)
-    return Imported(match_id, "created" if log.created else "extended", len(facts) - len(stored))
+    facts = [fact_of(e) for e in record.events]
+    events, state = checked_log(record.header, facts)
+    stamps = _stamps(record, by)
+    return Checked(match_id, record, facts, events, stamps, status(state))
 
 
 def _stamps(record: Record, by: str) -> list[Stamp]:
@@ -62,7 +88,7 @@ def _stamps(record: Record, by: str) -> list[Stamp]:
     return stamps
 
 
-def _create_match(record: Record) -> Match:
+def _create_match(record: Record, status: str) -> Match:
     header, match = record.header, record.match
     competition_id = match.get("competition") or "archive"
     competition, _ = Competition.objects.get_or_create(
@@ -78,6 +104,7 @@ def _create_match(record: Record) -> Match:
         date=match.get("date"),
         referee_username=referee.get("username") or "",
         referee_name=referee.get("name", ""),
+        status=status,
     )
 
 
@@ -97,16 +124,6 @@ def _stored_facts(match: Match, record: Record, ours: list[dict[str, Any]]) -> l
             if key in event and event[key] != value:
                 raise Refused(f"differs from the stored event ({value})", key, seq)
     return stored
-
-
-def _check_carried_chain(record: Record) -> None:
-    """Refuse a record whose own hashes do not chain from its header, naming the first event."""
-    previous: str | None = header_hash(record.header)
-    for seq, event in enumerate(record.events, start=1):
-        carried = event.get("hash")
-        if carried is not None and previous is not None and event_hash(previous, event) != carried:
-            raise Refused("hash does not match the chain", "hash", seq)
-        previous = carried
 
 
 def record_export(match_id: str) -> dict[str, Any]:
@@ -138,5 +155,5 @@ def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[i
         matches = matches.filter(pk__in=match_ids)
         missing = set(match_ids) - {m.id for m in matches}
         if missing:
-            raise NotFound(f"no match {sorted(missing)[0]!r}", "id")
+            raise NotFound(f"no match {excerpt(sorted(missing)[0])}", "id")
     return {match.id: store.verify_chain(match) for match in matches}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.errors import NotFound
+from matches.errors import NotFound, excerpt
 from matches.models import Assignment, Match
 
 
@@ -12,7 +12,7 @@ def match_get(match_id: Any) -> Match:
     """Return a match with its competition, or refuse naming the id."""
     match = Match.objects.select_related("competition").filter(pk=match_id).first()
     if match is None:
-        raise NotFound(f"no match {match_id!r}", "id")
+        raise NotFound(f"no match {excerpt(match_id)}", "id")
     return match
 
 

@@ -13,7 +13,8 @@ from django.test import Client
 import carambole.settings
 from carambole.settings import database_from_url, envbool, envint, envlist
 
-IMMEDIATE_WITH_BUSY_TIMEOUT = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+WAL = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
+IMMEDIATE_WITH_BUSY_TIMEOUT = {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": WAL}
 
 
 def settings_in(monkeypatch, **environ: str) -> dict:
@@ -48,7 +49,11 @@ def test_options_in_a_sqlite_url_win_over_the_defaults():
     database = database_from_url("sqlite:///games.sqlite3?timeout=5")
 
     assert database["NAME"] == "games.sqlite3"
-    assert database["OPTIONS"] == {"transaction_mode": "IMMEDIATE", "timeout": 5}
+    assert database["OPTIONS"] == {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 5,
+        "init_command": WAL,
+    }
 
 
 def test_postgres_url_gives_postgresql_with_each_part_and_the_connection_settings(monkeypatch):

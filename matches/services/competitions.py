@@ -60,7 +60,7 @@ def match_create(
         raise Refused("must be an object", "ruleset")
     found = Competition.objects.filter(pk=competition).first()
     if found is None:
-        raise NotFound(f"no competition {competition!r}", "competition")
+        raise NotFound(f"no competition {excerpt(competition)}", "competition")
     overrides = {**found.ruleset, **(ruleset or {})}
     header_fields = {
         "players": players,
@@ -95,6 +95,7 @@ def match_store(
     date: date | str | None = None,
     referee_username: str = "",
     referee_name: str = "",
+    status: str = Match.Status.LAG,
 ) -> Match:
     """Store a match header: its players (found or created), balls, full ruleset, referee.
 
@@ -122,6 +123,7 @@ def match_store(
         ruleset=header.ruleset.as_dict(),
         referee_username=referee_username,
         referee_name=referee_name,
+        status=status,
     )
 
 

@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 
 from matches import store
-from matches.chain import canonical_json
-from matches.errors import Conflict, NotFound, Refused
+from matches.chain import canonical_json, header_hash
+from matches.errors import Conflict, NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, evolve, fold, replay
 from matches.header import Header
@@ -57,12 +57,13 @@ def log_of(match_id: str, create: Callable[[], Match] | None = None) -> Iterator
     with transaction.atomic():
         store.lock_log()
         match = Match.objects.select_related("competition").filter(pk=match_id).first()
-        created = match is None and create is not None
-        if match is None:
-            if create is None:
-                raise NotFound(f"no match {match_id!r}", "id")
+        if match is not None:
+            yield Log(match, *store.head(match))
+        elif create is not None:
             match = create()
-        yield Log(match, *store.head(match), created=created)
+            yield Log(match, 0, header_hash(match.header()), created=True)
+        else:
+            raise NotFound(f"no match {excerpt(match_id)}", "id")
 
 
 def events_append(
@@ -73,14 +74,14 @@ def events_append(
     status: str,
     idempotency_key: str | None = None,
     command_digest: str = "",
-) -> list[Event]:
+) -> list[int]:
     """Append checked events to an open log: the one way an event reaches the log.
 
     Chains and stores the events, keeps the match's status, and announces the
     append once the transaction commits (`events_appended`).
     """
     match = log.match
-    rows = store.insert(
+    inserted = store.insert(
         match,
         log.seq,
         log.previous,
@@ -89,15 +90,15 @@ def events_append(
         idempotency_key=idempotency_key,
         command_digest=command_digest,
     )
-    log.seq, log.previous = rows[-1].seq, rows[-1].hash
+    log.seq, log.previous = inserted.seqs[-1], inserted.head_hash
     if match.status != status:
         match.status = status
         match.save(update_fields=["status"])
-    seqs = [row.seq for row in rows]
+    seqs = inserted.seqs
     transaction.on_commit(
         lambda: events_appended.send_robust(sender=Match, match_id=match.pk, seqs=seqs)
     )
-    return rows
+    return seqs
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,7 @@ def test_queryset_delete_of_events_is_refused_by_the_database(recorded):
 
 
 def test_the_migrations_install_the_triggers_and_unapplying_them_removes_them(event_db):
-    leaf = ("matches", "0004_event_refuse_replace")
+    leaf = ("matches", "0005_event_match_indexed_by_its_unique_seq")
     executor = MigrationExecutor(connection)
     assert leaf in executor.loader.graph.leaf_nodes("matches"), "test the newest migration"
 
