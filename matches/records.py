@@ -129,6 +129,15 @@ def _stored_facts(match: Match, record: Record, ours: list[dict[str, Any]]) -> l
 def record_export(match_id: str) -> dict[str, Any]:
     """Return a match's record, each event with seq, at, by and hash."""
     match = match_get(match_id)
+    return {
+        "format": RECORD_FORMAT,
+        "match": record_header(match),
+        "events": [event.as_record() for event in store.load(match)],
+    }
+
+
+def record_header(match: Match) -> dict[str, Any]:
+    """Return the `match` object of a match's record: all that is said of it besides events."""
     header: dict[str, Any] = {"id": match.id, "competition": match.competition_id}
     for key in ("stage", "table"):
         if getattr(match, key):
@@ -141,11 +150,7 @@ def record_export(match_id: str) -> dict[str, Any]:
             referee["username"] = match.referee_username
         header["referee"] = referee
     header.update(match.header().sealed())
-    return {
-        "format": RECORD_FORMAT,
-        "match": header,
-        "events": [event.as_record() for event in store.load(match)],
-    }
+    return header
 
 
 def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[int, str]]]:

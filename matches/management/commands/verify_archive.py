@@ -2,8 +2,11 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.anchor import anchor_parse, anchor_verify
+from matches.cli import read_text
 from matches.errors import Refused
 from matches.immutability import missing_triggers
+from matches.notation import load_json
 from matches.records import archive_verify
 
 
@@ -14,6 +17,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("match_ids", nargs="*", metavar="ID")
+        parser.add_argument(
+            "--anchor",
+            metavar="FILE",
+            help="an anchor made by archive_anchor: prove the archive still extends it",
+        )
 
     def handle(self, *args, **options):
         try:
@@ -32,7 +40,23 @@ class Command(BaseCommand):
             failing += bool(problems)
         events = "matches" if len(results) != 1 else "match"
         self.stdout.write(f"{len(results)} {events} checked, {failing} failing")
+        if options["anchor"]:
+            failing += self.against_anchor(options["anchor"])
         if failing:
             raise CommandError(f"{failing} match(es) fail verification")
         if missing:
             raise CommandError("the archive is not protected: run `python manage.py migrate`")
+
+    def against_anchor(self, path: str) -> int:
+        """Report each anchored match the archive no longer extends; return how many."""
+        try:
+            pinned = anchor_parse(load_json(read_text(path)))
+        except Refused as error:
+            raise CommandError(f"{path}: {error}") from None
+        failing = 0
+        for match_id, problems in anchor_verify(pinned).items():
+            for problem in problems:
+                self.stderr.write(f"{match_id}: {problem}")
+            failing += bool(problems)
+        self.stdout.write(f"{len(pinned)} anchored matches checked, {failing} failing")
+        return failing
