@@ -24,9 +24,10 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 
+# Debug on: the development server, its key, and plain HTTP on this machine.
 run: migrate
-	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: venv
 	$(BIN)/python -m pytest

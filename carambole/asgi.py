@@ -9,6 +9,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "carambole.settings")
 # Django must be set up before the routing imports consumers and models.
 django_asgi_app = get_asgi_application()
 
+from carambole.serving import refuse_insecure_serving  # noqa: E402
+
+refuse_insecure_serving()
+
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

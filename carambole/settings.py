@@ -102,13 +102,18 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
 DATABASE_URL = os.getenv("DATABASE_URL") or None
 REDIS_URL = os.getenv("REDIS_URL") or None
 
-SECRET_KEY = os.getenv("SECRET_KEY", "insecure-dev-key-change-me-in-production")
-# Debug is on for the embedded default and off once a real database is configured.
-DEBUG = envbool("DJANGO_DEBUG", "0" if DATABASE_URL else "1")
+# The development key lets the command-line tools and the tests run on a fresh clone;
+# serving with debug off refuses it (carambole/serving.py, check --deploy).
+DEV_SECRET_KEY = "insecure-dev-key-change-me-in-production"
+SECRET_KEY = os.getenv("SECRET_KEY") or DEV_SECRET_KEY
+# Off unless asked for (`make run` asks), whatever the database.
+DEBUG = envbool("DJANGO_DEBUG", "0")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
+    # First: its runserver (Daphne's, refusing the development key) wins over Daphne's own.
+    "carambole",
     "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -123,6 +128,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from the project itself, debug or not: no CDN, no separate web server.
+    "carambole.middleware.StaticFiles",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -182,6 +189,27 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "static-collected"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Compressed copies made by collectstatic; no manifest, so a page never fails on a
+    # file collectstatic has not seen yet.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Without collectstatic (a fresh clone, the tests), serve straight from the apps.
+WHITENOISE_USE_FINDERS = True
+
+# Behind the documented deployment: a load balancer that ends TLS and says so in
+# X-Forwarded-Proto. Each can be turned off for another setup.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "0" if DEBUG else "1")
+SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "0" if DEBUG else "1")
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "1")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "1")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,

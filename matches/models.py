@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from matches.errors import Refused
 from matches.header import Header
 from matches.notation import LONGEST
 from matches.rules import Ruleset
@@ -176,7 +177,13 @@ class Event(models.Model):
 
     @cached_property
     def data(self) -> dict[str, Any]:
-        value: dict[str, Any] = json.loads(self.data_text)
+        """Return the event as stored, or refuse a row that is no JSON object, naming it."""
+        try:
+            value = json.loads(self.data_text)
+        except (ValueError, RecursionError):
+            value = None
+        if not isinstance(value, dict):
+            raise Refused("the stored event cannot be read: not a JSON object", "data", self.seq)
         return value
 
     def as_record(self) -> dict[str, Any]:

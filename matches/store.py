@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, connection
-from orjson import dumps, loads
+from orjson import JSONDecodeError, dumps, loads
 
 from matches.chain import event_hash, header_hash
 from matches.errors import Conflict, Refused
@@ -66,13 +66,42 @@ def load(match: Match | str) -> list[Event]:
 
 
 def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
-    """Return a match's events after `after` as the fold reads them, without model objects."""
-    return [loads(text) for (text,) in _rows(LOAD_SQL, match, after)]
+    """Return a match's events after `after` as the fold reads them, without model objects.
+
+    A stored row that is not a JSON object is refused naming its `seq`, never a traceback.
+    """
+    rows = _rows(LOAD_SQL, match, after)
+    try:
+        events = [loads(text) for (text,) in rows]
+    except JSONDecodeError:
+        raise _unreadable([text for (text,) in rows], after) from None
+    if not all(type(event) is dict for event in events):
+        raise _unreadable([text for (text,) in rows], after)
+    return events
 
 
 def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any], str]]:
     """Return (event as the fold reads it, its hash) for each event after `after`."""
-    return [(loads(text), digest) for text, digest in _rows(LOAD_CHAINED_SQL, match, after)]
+    rows = _rows(LOAD_CHAINED_SQL, match, after)
+    try:
+        chained = [(loads(text), digest) for text, digest in rows]
+    except JSONDecodeError:
+        raise _unreadable([text for text, _ in rows], after) from None
+    if not all(type(event) is dict for event, _ in chained):
+        raise _unreadable([text for text, _ in rows], after)
+    return chained
+
+
+def _unreadable(texts: list[str], after: int) -> Refused:
+    """Return the error naming the first stored event that is no JSON object."""
+    for seq, text in enumerate(texts, start=after + 1):
+        try:
+            readable = type(loads(text)) is dict
+        except JSONDecodeError:
+            readable = False
+        if not readable:
+            return Refused("the stored event cannot be read: not a JSON object", "data", seq)
+    return Refused("the stored events cannot be read", "data")
 
 
 def _rows(sql: str, match: Match | str, after: int) -> list[tuple[Any, ...]]:
@@ -185,9 +214,9 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
         if event.seq != expected_seq:
             problems.append((event.seq, f"expected seq {expected_seq}"))
         try:
-            digest = event_hash(previous or "", _record(event))
-        except UnreadableEvent as error:
-            problems.append((event.seq, str(error)))
+            digest = event_hash(previous or "", event.as_record())
+        except Refused:
+            problems.append((event.seq, _unreadable_data(event.data_text)))
         except (TypeError, ValueError, RecursionError) as error:
             problems.append((event.seq, f"data cannot be hashed: {error}"))
         else:
@@ -197,18 +226,10 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
     return problems
 
 
-class UnreadableEvent(ValueError):
-    """A stored event row whose data is not the JSON object a record's event is."""
-
-
-def _record(event: Event) -> dict[str, Any]:
-    """Return a stored event as its record, or raise UnreadableEvent saying why it cannot be."""
+def _unreadable_data(text: str) -> str:
+    """Say why a stored event's data cannot be read."""
     try:
-        data = event.data
-    except ValueError as error:
-        raise UnreadableEvent(f"data is not JSON: {error}") from None
-    except RecursionError:
-        raise UnreadableEvent("data is not JSON: nested too deeply") from None
-    if not isinstance(data, dict):
-        raise UnreadableEvent("data is not a JSON object")
-    return event.as_record()
+        loads(text)
+    except JSONDecodeError:
+        return "data is not JSON"
+    return "data is not a JSON object"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from matches.errors import Refused
 from matches.models import Match
 from replay.projection import match_state
 
@@ -14,6 +15,7 @@ class MatchLine:
     games_won: dict[str, int]
     status: str
     winner: str | None
+    problem: str = ""  # why the match cannot be shown (a corrupt stored event)
 
 
 def recent_matches(limit: int = 20) -> list[MatchLine]:
@@ -21,6 +23,11 @@ def recent_matches(limit: int = 20) -> list[MatchLine]:
     matches = Match.objects.select_related("competition").order_by("-created_at")[:limit]
     lines = []
     for match in matches:
-        state = match_state(match)
+        try:
+            state = match_state(match)
+        except Refused as error:
+            # One unreadable match is reported in its line; the others are still shown.
+            lines.append(MatchLine(match, {"A": 0, "B": 0}, "unreadable", None, str(error)))
+            continue
         lines.append(MatchLine(match, state["games_won"], state["status"], state["winner"]))
     return lines

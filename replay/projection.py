@@ -47,7 +47,20 @@ _states: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 def match_state(
     match: Match | str, upto: int | None = None, view: str = "amended", cached: bool = True
 ) -> dict[str, Any]:
-    """Return the match state after event `upto` (default: all), amended or live."""
+    """Return the match state after event `upto` (default: all), amended or live.
+
+    A stored event that cannot be read or folded (a corrupt row) is refused naming it.
+    """
+    try:
+        return _match_state(match, upto, view, cached)
+    except Refused:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # Events reach the store checked: only a row changed behind its back gets here.
+        raise Refused(f"a stored event cannot be folded ({type(error).__name__})", "data") from None
+
+
+def _match_state(match: Match | str, upto: int | None, view: str, cached: bool) -> dict[str, Any]:
     if view not in VIEWS:
         raise Refused(f"must be one of {', '.join(VIEWS)}", "view")
     if not isinstance(match, Match):

@@ -3,12 +3,19 @@
 import os
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
 from hypothesis import settings
 
 from matches.immutability import install_triggers, remove_triggers
 
 DATABASE_FIXTURES = {"db", "transactional_db", "event_db", "live_server"}
+
+# The suite runs with debug off, as production does, and serves its ASGI application to
+# test clients: with a key of its own, not the development key that serving refuses.
+django_settings.SECRET_KEY = "test-suite-key-" + "k" * 50
+# Test clients speak plain HTTP to the application, as the load balancer does behind TLS.
+django_settings.SECURE_SSL_REDIRECT = False
 
 # Property tests take their number of examples from the profile: few while developing, many
 # in CI, where the time is set aside for them. HYPOTHESIS_PROFILE picks another profile.

@@ -141,9 +141,12 @@ def test_comma_lists_drop_spaces_and_empty_items(monkeypatch):
 
 
 def test_runserver_is_daphnes_so_it_serves_asgi():
-    from django.core.management import get_commands
+    from daphne.management.commands.runserver import Command as DaphneRunserver
+    from django.core.management import get_commands, load_command_class
 
-    assert get_commands()["runserver"] == "daphne"
+    app = get_commands()["runserver"]
+
+    assert isinstance(load_command_class(app, "runserver"), DaphneRunserver)
 
 
 def test_the_configured_asgi_application_routes_http_and_websocket():
