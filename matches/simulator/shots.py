@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matches.rules import CALLED_FOULS
+from matches.rules import CALLED_FOULS, opponent_ball
 
 # Pins a ball knocks in one contact, with how often: mostly one or two side pins,
 # sometimes the red pin alone (the big score), now and then a line through the centre.
@@ -36,7 +36,7 @@ class ShotBuilder:
     def __init__(self, rng: random.Random, cue: str, skill: float) -> None:
         self.rng = rng
         self.cue = cue
-        self.opponent = "yellow" if cue == "white" else "white"
+        self.opponent = opponent_ball(cue)
         self.skill = skill
         self.struck = cue
         self.contacts: list[dict[str, Any]] = []
