@@ -1,0 +1,27 @@
+"""python manage.py issue_token USERNAME [--staff]: print a new API token for a user."""
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from matches.errors import Refused
+from replay.tokens import token_issue, user_for_token
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the user if needed (--staff: make them staff) and print a new API token, "
+        "the only line of output. The user's other tokens stay valid."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("username", metavar="USERNAME")
+        parser.add_argument("--staff", action="store_true", help="make the user staff")
+
+    def handle(self, *args, **options):
+        try:
+            with transaction.atomic():
+                user = user_for_token(options["username"], staff=options["staff"])
+                issued = token_issue(user)
+        except Refused as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(issued.key)

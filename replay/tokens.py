@@ -1,0 +1,106 @@
+"""API tokens: issued to a user, looked up by the hash of the key, revoked by staff.
+
+A key carries 256 random bits, so one SHA-256 of it is as good as a slow password
+hash and lets a request find its token with one indexed lookup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from matches.errors import NotFound, Refused, excerpt
+from replay.models import PREFIX_LENGTH, ApiToken
+
+# What `secrets.token_urlsafe` writes: anything else names no token.
+KEY_CHARACTERS = re.compile(r"^[A-Za-z0-9_-]+\Z")
+
+
+def digest_of(key: str) -> str:
+    """Return what is stored of a key: its SHA-256, hex."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Issued:
+    """A new token and its key, which is shown once and never stored."""
+
+    token: ApiToken
+    key: str
+
+
+def token_issue(user: Any) -> Issued:
+    """Give a user one more token; the user's other tokens stay valid."""
+    for _ in range(5):
+        key = secrets.token_urlsafe(32)
+        try:
+            with transaction.atomic():
+                token = ApiToken.objects.create(
+                    user=user, prefix=key[:PREFIX_LENGTH], digest=digest_of(key)
+                )
+        except IntegrityError:  # the same prefix drawn twice: draw again
+            continue
+        return Issued(token, key)
+    raise RuntimeError("could not draw a token prefix not in use")
+
+
+def user_for_token(username: str, *, staff: bool = False) -> Any:
+    """Return the user of that name, created without a password if needed (staff if asked)."""
+    users = get_user_model()
+    user = users.objects.filter(username=username).first()
+    if user is None:
+        user = users(username=username, is_staff=staff)
+        try:
+            user.full_clean(exclude=["password"])
+        except ValidationError as error:
+            messages = error.message_dict.get("username") or ["is not a valid username"]
+            raise Refused(messages[0], "username") from None
+        user.set_unusable_password()
+        user.save()
+    elif staff and not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    return user
+
+
+def token_user(key: str) -> tuple[Any, ApiToken] | None:
+    """Return the user and token a key stands for, or None if none or revoked."""
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(digest=digest_of(key), revoked_at__isnull=True)
+        .first()
+    )
+    return (token.user, token) if token is not None else None
+
+
+def token_revoke(prefix: str, *, by: str) -> ApiToken:
+    """Revoke the token a prefix (or a whole key) names; revoking it again changes nothing."""
+    if not isinstance(prefix, str) or not KEY_CHARACTERS.match(prefix):
+        raise NotFound(f"no token {excerpt(prefix)}", "prefix")
+    prefix = prefix[:PREFIX_LENGTH]
+    token = ApiToken.objects.select_related("user").filter(prefix=prefix).first()
+    if token is None:
+        raise NotFound(f"no token {excerpt(prefix)}", "prefix")
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.revoked_by = by
+        token.save(update_fields=["revoked_at", "revoked_by"])
+    return token
+
+
+def tokens_of(username: str | None = None) -> list[ApiToken]:
+    """Return the tokens not revoked, of one user or of everyone."""
+    tokens = ApiToken.objects.select_related("user").filter(revoked_at__isnull=True)
+    if username is not None and "\x00" in username:
+        return []  # no username holds one, and PostgreSQL cannot even be asked
+    if username is not None:
+        tokens = tokens.filter(user__username=username)
+    return list(tokens)
