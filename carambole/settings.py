@@ -220,3 +220,44 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }
+
+# The REST API (replay/api/): JSON only, tokens for programs and sessions (with CSRF) for
+# browsers, every error as {"error", "field"}; views refuse by default what they do not allow.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First: its challenge makes a missing credential a 401, not a 403.
+        "replay.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["replay.api.permissions.IsStaff"],
+    "DEFAULT_PARSER_CLASSES": ["replay.api.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "replay.api.negotiation.JSONWhateverAccepted",
+    "EXCEPTION_HANDLER": "replay.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "replay.api.schema.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+# The largest request body the API reads; a larger one is answered 413. A recorded event
+# takes a few hundred bytes, a new match a few kilobytes.
+API_MAX_BODY_BYTES = 64 * 1024
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "carambole",
+    "DESCRIPTION": (
+        "Five-pins carom billiards, event-sourced: record each shot of a match, read any "
+        "state of it, export its record. Anyone reads; the referee assigned to a match "
+        "records it; staff create competitions and matches and assign referees. Programs "
+        "authenticate with `Authorization: Token <key>` (`manage.py issue_token`), browsers "
+        "with a session and its CSRF token. Every error is JSON "
+        '`{"error": ..., "field": ...}`, with `seq` where an event is to blame.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {"PlayerEnum": "matches.rules.PLAYERS"},
+    # Swagger UI from the project's own static files: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}

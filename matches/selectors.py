@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from matches.errors import NotFound, excerpt
-from matches.models import Assignment, Match
+from matches import store
+from matches.errors import NotFound, Refused, excerpt
+from matches.events import parse_event
+from matches.evolve import judged
+from matches.fold import decide, replay
+from matches.models import Assignment, Event, Match
+from matches.notation import parse_shot
+from matches.state import Corrections
 
 
 def match_get(match_id: Any) -> Match:
@@ -20,3 +27,42 @@ def assigned_referee(match: Match) -> Any:
     """Return the login assigned to record a match (the latest assignment), or None."""
     latest = Assignment.objects.filter(match=match).select_related("user").last()
     return latest.user if latest is not None else None
+
+
+def events_after(match: Match, after: int = 0) -> list[dict[str, Any]]:
+    """Return a match's events after `seq` `after` as a record writes them (seq, at, by, hash)."""
+    events = Event.objects.filter(match=match, seq__gt=after).order_by("seq")
+    return [event.as_record() for event in events]
+
+
+def shot_preview(match: Match, facts: Mapping[str, Any], shot: int | None = None) -> dict[str, Any]:
+    """Return the ruling shot facts would get, recording nothing, and whose shot it is.
+
+    As the player who is due, in the match as it stands (refused as recording the shot
+    would be); with `shot`, the `seq` of a recorded shot, as that shot's player in that
+    shot's context: the match as amended up to just before it (an amendment's preview).
+    """
+    header = match.header()
+    events = store.load_facts(match)
+    now = replay(header, events)
+    if shot is None:
+        try:
+            event = decide(now, parse_event({"type": "shot", **facts}, header, now.seq + 1))
+        except Refused as error:
+            # The preview's body has no `type`: blame the match as it stands, not a field.
+            if error.field == "type":
+                error.field = None
+            raise
+        player, context = event["player"], now
+    else:
+        recorded = now.shot_index.get(shot)
+        if recorded is None:
+            raise Refused(f"seq {shot} is not a shot", "shot")
+        if recorded["retracted"]:
+            raise Refused(f"the shot at seq {shot} was retracted", "shot")
+        player = recorded["player"]
+        # What the fold folds an amended shot into: the events before it, every correction known.
+        context = replay(header, events[: shot - 1], Corrections.of(events))
+    own = header.ball_of(player)
+    ruling = judged(context, parse_shot(facts, own), own).ruling
+    return {"player": player, **ruling.as_dict()}

@@ -1,0 +1,303 @@
+"""The OpenAPI description of what the API answers: its shapes (notation.md) and its errors.
+
+These serializers only describe; the views answer with what the projections and the
+records give. The schema test fuzzes the API against this description.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular import openapi
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+
+from matches.events import KINDS
+from matches.rules import BALLS, FOULS, PINS, PLAYERS
+from replay.api.serializers import Body, slug_pattern
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, saying what the views refuse: a body's fields, and no other."""
+
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> dict[str, Any]:
+        mapped: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        if isinstance(serializer, Body):
+            mapped["additionalProperties"] = False
+        return mapped
+
+
+STATUSES = ("lag", "playing", "finished", "review")
+
+
+class Error(serializers.Serializer):
+    error = serializers.CharField(help_text="what was refused, in words")
+    field = serializers.CharField(
+        allow_null=True, help_text="the field to blame (a path such as contacts[2].hit), or null"
+    )
+    seq = serializers.IntegerField(
+        required=False,
+        help_text="the event to blame; in a 409, the match's current seq",
+    )
+
+
+class Created(serializers.Serializer):
+    id = serializers.CharField()
+
+
+class Ruling(serializers.Serializer):
+    valid = serializers.BooleanField()
+    first_contact = serializers.ChoiceField(
+        choices=("opponent", "red", "pins", "none"), allow_null=True
+    )
+    carom = serializers.ChoiceField(choices=("kiss", "ricochet"), allow_null=True)
+    pins = serializers.ListField(child=serializers.ChoiceField(choices=PINS))
+    pin_points = serializers.IntegerField()
+    carom_points = serializers.IntegerField()
+    fouls = serializers.ListField(child=serializers.ChoiceField(choices=FOULS))
+    foul_points = serializers.IntegerField()
+    scorer = serializers.ChoiceField(choices=("shooter", "opponent"), allow_null=True)
+    points = serializers.IntegerField()
+    ball_in_hand = serializers.BooleanField()
+
+
+class Preview(Ruling):
+    player = serializers.ChoiceField(choices=PLAYERS, help_text="whose shot was judged")
+
+
+class Game(serializers.Serializer):
+    game = serializers.IntegerField()
+    breaker = serializers.ChoiceField(choices=PLAYERS)
+    score = serializers.DictField(child=serializers.IntegerField())
+    winner = serializers.ChoiceField(choices=PLAYERS, allow_null=True)
+    shots = serializers.IntegerField()
+    end = serializers.ChoiceField(choices=("target", "forfeit"), allow_null=True)
+    flags = serializers.ListField(
+        child=serializers.ChoiceField(choices=("void_shots", "void_game", "needs_review"))
+    )
+
+
+class Next(serializers.Serializer):
+    game = serializers.IntegerField()
+    player = serializers.ChoiceField(choices=PLAYERS)
+    ball_in_hand = serializers.BooleanField()
+    zone = serializers.ChoiceField(choices=("lower", "upper"), allow_null=True)
+
+
+class ShotEntry(serializers.Serializer):
+    seq = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    player = serializers.ChoiceField(choices=PLAYERS)
+    ruling = Ruling()
+    original = Ruling(allow_null=True, help_text="the first ruling, when the shot was amended")
+    amended = serializers.BooleanField()
+    void = serializers.BooleanField()
+    retracted = serializers.BooleanField()
+
+
+class MatchState(serializers.Serializer):
+    status = serializers.ChoiceField(choices=STATUSES)
+    winner = serializers.ChoiceField(choices=PLAYERS, allow_null=True)
+    games_won = serializers.DictField(child=serializers.IntegerField())
+    games = Game(many=True)
+    next = Next(allow_null=True, help_text="who shoots next; null in the lag and once decided")
+    positions = serializers.DictField(
+        child=serializers.ListField(child=serializers.FloatField(), allow_null=True),
+        help_text="each ball's [x, y] in mm, or null where unknown",
+    )
+    shots = ShotEntry(many=True)
+    stats = serializers.DictField(child=serializers.DictField(), help_text="per player")
+    seq = serializers.IntegerField(help_text="the last event folded")
+
+
+class Referee(serializers.Serializer):
+    name = serializers.CharField()
+    username = serializers.CharField(required=False)
+
+
+class RecordHeader(serializers.Serializer):
+    id = serializers.CharField()
+    competition = serializers.CharField()
+    stage = serializers.CharField(required=False)
+    table = serializers.CharField(required=False)
+    date = serializers.DateField(required=False)
+    referee = Referee(required=False, help_text="the officiating referee (not a login)")
+    players = serializers.DictField(child=serializers.DictField())
+    balls = serializers.DictField(child=serializers.ChoiceField(choices=BALLS))
+    ruleset = serializers.DictField(help_text="the full ruleset in force")
+
+
+class MatchDetail(serializers.Serializer):
+    match = RecordHeader()
+    state = MatchState()
+
+
+class RecordedEvent(serializers.Serializer):
+    """An event as a record writes it: its own fields, and seq, at, by and hash."""
+
+    seq = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=tuple(KINDS))
+    at = serializers.CharField(help_text="when it was recorded: ISO 8601 in UTC with Z")
+    by = serializers.CharField(help_text="the username of who recorded it")
+    hash = serializers.CharField(help_text="SHA-256 chaining it to the event before")
+
+
+class Events(serializers.Serializer):
+    events = RecordedEvent(many=True)
+
+
+class Recorded(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the new event's seq")
+    state = MatchState(help_text="the match state after it")
+
+
+class Record(serializers.Serializer):
+    format = serializers.ChoiceField(choices=("carambole.match/1",))
+    match = RecordHeader()
+    events = RecordedEvent(many=True)
+
+
+class Assignment(serializers.Serializer):
+    match = serializers.CharField()
+    referee = serializers.CharField(allow_null=True, help_text="the login that may record")
+    assigned_by = serializers.CharField()
+    assigned_at = serializers.DateTimeField()
+
+
+class Token(serializers.Serializer):
+    prefix = serializers.CharField(help_text="the key's first 8 characters")
+    user = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    revoked_at = serializers.DateTimeField(allow_null=True)
+    revoked_by = serializers.CharField()
+
+
+class Tokens(serializers.Serializer):
+    tokens = Token(many=True)
+
+
+WHY = {
+    400: "the body or query is not the expected JSON shape: not JSON, a wrong type, an "
+    "unknown field",
+    401: "no credentials, or a token that is not valid",
+    403: "a login not allowed to do this (or a session without its CSRF token)",
+    404: "no such match, competition, token or path",
+    409: "expected_seq is stale: seq is the match's current one",
+    413: "the body is larger than the limit (API_MAX_BODY_BYTES, 64 KiB unless set)",
+    422: "well-formed, but the rules or the match refuse it; field (and seq) name why",
+}
+
+
+def errors(*codes: int) -> dict[int, Any]:
+    """Return the documented error answers of an operation."""
+    return {code: OpenApiResponse(Error, description=WHY[code]) for code in codes}
+
+
+MATCH_ID = OpenApiParameter(
+    "id",
+    str,
+    OpenApiParameter.PATH,
+    description="the match's id",
+    pattern=slug_pattern(),
+    examples=[OpenApiExample("a match", value="cup-2026-a-3")],
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    {"type": "string", "maxLength": 200},
+    OpenApiParameter.HEADER,
+    description="a key of the client's, scoped to the match: the same key with the same "
+    "body answers as the first time and records nothing; with another body, a 422",
+)
+TOKEN_PREFIX = OpenApiParameter(
+    "prefix",
+    str,
+    OpenApiParameter.PATH,
+    description="the token's first 8 characters",
+    pattern="^[A-Za-z0-9_-]{8}$",
+)
+
+
+# -- Examples (notation.md's match) ---------------------------------------------------------
+
+PLAYERS_EXAMPLE = {
+    "A": {"name": "Olena Kovalenko", "federation_id": "UA-101"},
+    "B": {"name": "Marco Marchetti", "federation_id": "IT-202"},
+}
+COMPETITION_EXAMPLES = [
+    OpenApiExample(
+        "a competition",
+        value={"id": "cup-2026", "name": "Cup 2026", "ruleset": {"target": 60, "best_of": 3}},
+        request_only=True,
+    )
+]
+MATCH_EXAMPLES = [
+    OpenApiExample(
+        "a match",
+        value={
+            "id": "cup-2026-a-3",
+            "competition": "cup-2026",
+            "players": PLAYERS_EXAMPLE,
+            "balls": {"A": "white", "B": "yellow"},
+            "referee": "petrenko",
+            "referee_name": "I. Petrenko",
+            "stage": "Group A",
+            "table": "3",
+            "date": "2026-11-29",
+        },
+        request_only=True,
+    )
+]
+EVENT_EXAMPLES = [
+    OpenApiExample(
+        "the lag",
+        value={
+            "expected_seq": 0,
+            "event": {"type": "lag", "A": {"distance": 120}, "B": {"distance": 95}},
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "a shot by whoever is due",
+        value={
+            "expected_seq": 3,
+            "event": {
+                "type": "shot",
+                "contacts": [
+                    {"ball": "white", "hit": "yellow"},
+                    {"ball": "white", "hit": "red"},
+                    {"ball": "red", "hit": "pins", "pins": ["left", "center"]},
+                ],
+            },
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "an amendment",
+        value={
+            "expected_seq": 9,
+            "event": {
+                "type": "shot_amended",
+                "shot": 4,
+                "facts": {"contacts": [{"ball": "white", "hit": "yellow"}]},
+                "reason": "video review",
+            },
+        },
+        request_only=True,
+    ),
+]
+JUDGE_EXAMPLES = [
+    OpenApiExample(
+        "the next shot",
+        value={"contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "an amendment of the shot at seq 4",
+        value={"shot": 4, "contacts": [{"ball": "white", "hit": "cushion"}]},
+        request_only=True,
+    ),
+]
+REFEREE_EXAMPLES = [
+    OpenApiExample("a referee", value={"username": "petrenko"}, request_only=True),
+    OpenApiExample("nobody", value={"username": None}, request_only=True),
+]

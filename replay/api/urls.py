@@ -1,0 +1,52 @@
+"""The API's paths, as api.md fixes them, with its schema and its documentation page."""
+
+from django.urls import path, register_converter
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+
+from matches.notation import SLUG
+from replay.api import views
+
+app_name = "api"
+
+
+class IdConverter:
+    """A match's or competition's id: a slug. Any other text names nothing (a JSON 404)."""
+
+    regex = SLUG.pattern.removeprefix("^").removesuffix("\\Z")
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class TokenPrefixConverter:
+    """The first 8 characters of an API token's key."""
+
+    regex = "[A-Za-z0-9_-]{8}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(IdConverter, "carambole_id")
+register_converter(TokenPrefixConverter, "token_prefix")
+
+urlpatterns = [
+    path("competitions/", views.CompetitionsView.as_view(), name="competitions"),
+    path("matches/", views.MatchesView.as_view(), name="matches"),
+    path("matches/<carambole_id:id>", views.MatchView.as_view(), name="match"),
+    path("matches/<carambole_id:id>/state", views.StateView.as_view(), name="state"),
+    path("matches/<carambole_id:id>/events", views.EventsView.as_view(), name="events"),
+    path("matches/<carambole_id:id>/judge", views.JudgeView.as_view(), name="judge"),
+    path("matches/<carambole_id:id>/export", views.ExportView.as_view(), name="export"),
+    path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),
+    path("tokens/", views.TokensView.as_view(), name="tokens"),
+    path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),
+    path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

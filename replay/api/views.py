@@ -1,0 +1,252 @@
+"""The API's views: each checks its input, calls one service or read, and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import services
+from matches.records import record_export, record_header
+from matches.selectors import events_after, match_get, shot_preview
+from replay.api import schema
+from replay.api.permissions import IsStaff, MayRecord
+from replay.api.serializers import (
+    CompetitionBody,
+    EventBody,
+    EventsQuery,
+    JudgeBody,
+    MatchBody,
+    RefereeBody,
+    StateQuery,
+    TokensQuery,
+)
+from replay.api.services import competition_open, match_open
+from replay.projection import match_state
+from replay.tokens import token_revoke, tokens_of
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
+def checked(serializer_class: Any, data: Any) -> dict[str, Any]:
+    """Return the data a serializer accepts, or raise its 400."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def username(request: Request) -> str:
+    return request.user.get_username()
+
+
+class CompetitionsView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="competition_create",
+        summary="Create a competition (staff)",
+        tags=["competitions"],
+        request=CompetitionBody,
+        examples=schema.COMPETITION_EXAMPLES,
+        responses={201: schema.Created, **schema.errors(400, 401, 403, 413, 422)},
+    )
+    def post(self, request: Request) -> Response:
+        competition = competition_open(**checked(CompetitionBody, request.data))
+        return Response({"id": competition.id}, status=status.HTTP_201_CREATED)
+
+
+class MatchesView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="match_create",
+        summary="Create a match and assign the login that records it (staff)",
+        tags=["matches"],
+        request=MatchBody,
+        examples=schema.MATCH_EXAMPLES,
+        responses={201: schema.Created, **schema.errors(400, 401, 403, 404, 413, 422)},
+    )
+    def post(self, request: Request) -> Response:
+        match = match_open(by=username(request), **checked(MatchBody, request.data))
+        return Response({"id": match.id}, status=status.HTTP_201_CREATED)
+
+
+class MatchView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="match_read",
+        summary="A match: its header as a record writes it, and its state",
+        tags=["matches"],
+        parameters=[schema.MATCH_ID],
+        responses={200: schema.MatchDetail, **schema.errors(401, 404, 422)},
+    )
+    def get(self, request: Request, id: str) -> Response:
+        match = match_get(id)
+        return Response({"match": record_header(match), "state": match_state(match)})
+
+
+class StateView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="match_state",
+        summary="A match's state after any event, amended or as seen live",
+        tags=["matches"],
+        parameters=[schema.MATCH_ID, StateQuery],
+        responses={200: schema.MatchState, **schema.errors(400, 401, 404, 422)},
+    )
+    def get(self, request: Request, id: str) -> Response:
+        query = checked(StateQuery, request.query_params.dict())
+        return Response(match_state(match_get(id), query.get("upto"), query["view"]))
+
+
+class EventsView(APIView):
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method in ("GET", "HEAD") else [MayRecord()]
+
+    @extend_schema(
+        operation_id="events_read",
+        summary="A match's events after a seq, each with seq, at, by and hash",
+        tags=["events"],
+        parameters=[schema.MATCH_ID, EventsQuery],
+        responses={200: schema.Events, **schema.errors(400, 401, 404)},
+    )
+    def get(self, request: Request, id: str) -> Response:
+        query = checked(EventsQuery, request.query_params.dict())
+        return Response({"events": events_after(match_get(id), query["after"])})
+
+    @extend_schema(
+        operation_id="event_record",
+        summary="Record an event after expected_seq (the assigned referee, or staff)",
+        tags=["events"],
+        parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY],
+        request=EventBody,
+        examples=schema.EVENT_EXAMPLES,
+        responses={
+            201: schema.Recorded,
+            **schema.errors(400, 401, 403, 404, 409, 413, 422),
+        },
+    )
+    def post(self, request: Request, id: str) -> Response:
+        self.check_object_permissions(request, match_get(id))
+        body = checked(EventBody, request.data)
+        recorded = services.event_record(
+            match_id=id,
+            by=username(request),
+            idempotency_key=request.headers.get(IDEMPOTENCY_HEADER),
+            **body,
+        )
+        headers = {"Idempotent-Replayed": "true"} if recorded.replayed else None
+        return Response(
+            {"seq": recorded.seq, "state": recorded.state},
+            status=status.HTTP_201_CREATED,
+            headers=headers,
+        )
+
+
+class JudgeView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="shot_preview",
+        summary="The ruling a shot would get, recording nothing (the console's preview)",
+        description="As the player who is due, in the match as it stands; with `shot`, as "
+        "that shot's player in that shot's context (the preview of an amendment).",
+        tags=["events"],
+        parameters=[schema.MATCH_ID],
+        request=JudgeBody,
+        examples=schema.JUDGE_EXAMPLES,
+        responses={200: schema.Preview, **schema.errors(400, 401, 403, 404, 413, 422)},
+    )
+    def post(self, request: Request, id: str) -> Response:
+        body = checked(JudgeBody, request.data)
+        facts = {key: body[key] for key in JudgeBody.FACTS if key in body}
+        return Response(shot_preview(match_get(id), facts, body.get("shot")))
+
+
+class ExportView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="match_export",
+        summary="A match's record: every event with seq, at, by and hash",
+        tags=["matches"],
+        parameters=[schema.MATCH_ID],
+        responses={200: schema.Record, **schema.errors(401, 404, 422)},
+    )
+    def get(self, request: Request, id: str) -> Response:
+        return Response(record_export(id))
+
+
+class RefereeView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="referee_assign",
+        summary="Assign or change the login that may record a match (staff)",
+        description="The same action as `manage.py assign_referee`: each change is kept "
+        "with who made it and when. The officiating referee of the record is not changed.",
+        tags=["matches"],
+        parameters=[schema.MATCH_ID],
+        request=RefereeBody,
+        examples=schema.REFEREE_EXAMPLES,
+        responses={200: schema.Assignment, **schema.errors(400, 401, 403, 404, 413, 422)},
+    )
+    def put(self, request: Request, id: str) -> Response:
+        body = checked(RefereeBody, request.data)
+        assignment = services.referee_assign(
+            match_id=id, username=body["username"], by=username(request)
+        )
+        return Response(
+            {
+                "match": assignment.match_id,
+                "referee": assignment.user.get_username() if assignment.user else None,
+                "assigned_by": assignment.assigned_by,
+                "assigned_at": assignment.assigned_at,
+            }
+        )
+
+
+def token_entry(token: Any) -> dict[str, Any]:
+    return {
+        "prefix": token.prefix,
+        "user": token.user.get_username(),
+        "created_at": token.created_at,
+        "revoked_at": token.revoked_at,
+        "revoked_by": token.revoked_by,
+    }
+
+
+class TokensView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="tokens_list",
+        summary="The API tokens not revoked, by their prefix (staff)",
+        tags=["tokens"],
+        parameters=[TokensQuery],
+        responses={200: schema.Tokens, **schema.errors(400, 401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        query = checked(TokensQuery, request.query_params.dict())
+        return Response({"tokens": [token_entry(t) for t in tokens_of(query.get("user"))]})
+
+
+class TokenView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="token_revoke",
+        summary="Revoke an API token (staff); revoking it again changes nothing",
+        tags=["tokens"],
+        parameters=[schema.TOKEN_PREFIX],
+        responses={200: schema.Token, **schema.errors(401, 403, 404)},
+    )
+    def delete(self, request: Request, prefix: str) -> Response:
+        return Response(token_entry(token_revoke(prefix, by=username(request))))
