@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from matches import services
 from matches.records import record_export, record_header
 from matches.selectors import events_after, match_get, shot_preview
-from replay.api import schema
+from replay.api import examples, schema
 from replay.api.permissions import IsStaff, MayRecord
 from replay.api.serializers import (
     CompetitionBody,
@@ -52,7 +52,7 @@ class CompetitionsView(APIView):
         summary="Create a competition (staff)",
         tags=["competitions"],
         request=CompetitionBody,
-        examples=schema.COMPETITION_EXAMPLES,
+        examples=examples.COMPETITION_EXAMPLES,
         responses={201: schema.Created, **schema.errors(400, 401, 403, 413, 422)},
     )
     def post(self, request: Request) -> Response:
@@ -68,7 +68,7 @@ class MatchesView(APIView):
         summary="Create a match and assign the login that records it (staff)",
         tags=["matches"],
         request=MatchBody,
-        examples=schema.MATCH_EXAMPLES,
+        examples=examples.MATCH_EXAMPLES,
         responses={201: schema.Created, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request) -> Response:
@@ -127,7 +127,7 @@ class EventsView(APIView):
         tags=["events"],
         parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY],
         request=EventBody,
-        examples=schema.EVENT_EXAMPLES,
+        examples=examples.EVENT_EXAMPLES,
         responses={
             201: schema.Recorded,
             **schema.errors(400, 401, 403, 404, 409, 413, 422),
@@ -161,7 +161,7 @@ class JudgeView(APIView):
         tags=["events"],
         parameters=[schema.MATCH_ID],
         request=JudgeBody,
-        examples=schema.JUDGE_EXAMPLES,
+        examples=examples.JUDGE_EXAMPLES,
         responses={200: schema.Preview, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request, id: str) -> Response:
@@ -195,7 +195,7 @@ class RefereeView(APIView):
         tags=["matches"],
         parameters=[schema.MATCH_ID],
         request=RefereeBody,
-        examples=schema.REFEREE_EXAMPLES,
+        examples=examples.REFEREE_EXAMPLES,
         responses={200: schema.Assignment, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def put(self, request: Request, id: str) -> Response:
