@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, views
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -75,7 +77,8 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def json_error(message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": message, "field": None}, status=status)
+    body = {"error": message, "field": None}
+    return JsonResponse(body, status=status, json_dumps_params={"separators": (",", ":")})
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -97,6 +100,24 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
         return json_error(f"no such path {excerpt(request.path)}", 404)
     return defaults.page_not_found(request, exception)
+
+
+@csrf_exempt
+def no_such_path(request: HttpRequest, path: str = "") -> HttpResponse:
+    """Answer every path under /api/ that names nothing: a JSON 404, debug or not.
+
+    Routed, it also keeps Django from redirecting a POST to the path with a slash added,
+    which would lose its body; the answer names that path instead.
+    """
+    message = f"no such path {excerpt(request.path)}"
+    with_slash = request.path + "/"
+    try:
+        found = resolve(with_slash).url_name != "no-such-path"
+    except Resolver404:
+        found = False
+    if found:
+        message = f"{message}; did you mean {excerpt(with_slash)}?"
+    return json_error(message, 404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -1,10 +1,10 @@
 """The API's paths, as api.md fixes them, with its schema and its documentation page."""
 
-from django.urls import path, register_converter
+from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from matches.notation import SLUG
-from replay.api import views
+from replay.api import errors, views
 
 app_name = "api"
 
@@ -49,4 +49,6 @@ urlpatterns = [
     path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),
     path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Last: any other path under /api/ is a JSON 404, never a page.
+    re_path(r"^(?P<path>.*)$", errors.no_such_path, name="no-such-path"),
 ]

@@ -106,6 +106,30 @@ def test_an_unknown_path_under_api_answers_a_json_404(db):
     assert answer.json() == {"error": "no such path '/api/nowhere/at/all'", "field": None}
 
 
+@override_settings(DEBUG=True)
+def test_an_unknown_path_under_api_answers_a_json_404_with_debug_on_too(db):
+    answer = Client().get("/api/nowhere")
+
+    assert answer.status_code == 404
+    assert answer.json()["field"] is None
+
+
+def test_a_post_to_a_path_without_its_slash_is_a_json_404_naming_the_path_with_it(staff):
+    answer = api(staff.key).post("/api/competitions", {"id": "cup-2027"}, format="json")
+
+    assert answer.status_code == 404
+    assert answer.json()["error"] == (
+        "no such path '/api/competitions'; did you mean '/api/competitions/'?"
+    )
+
+
+def test_a_post_to_an_unknown_path_asks_for_no_csrf_token_and_answers_a_json_404(db):
+    answer = Client(enforce_csrf_checks=True).post("/api/nowhere", {})
+
+    assert answer.status_code == 404
+    assert answer["Content-Type"] == "application/json"
+
+
 def test_pages_outside_the_api_keep_djangos_html_404(db):
     answer = Client().get("/nowhere/")
 
