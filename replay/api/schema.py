@@ -208,6 +208,13 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="a key of the client's, scoped to the match: the same key with the same "
     "body answers as the first time and records nothing; with another body, a 422",
 )
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed",
+    {"type": "string", "enum": ["true"]},
+    OpenApiParameter.HEADER,
+    description="present when this is the first answer to the same command, sent again",
+    response=[201],
+)
 TOKEN_PREFIX = OpenApiParameter(
     "prefix",
     str,

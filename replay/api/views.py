@@ -125,7 +125,7 @@ class EventsView(APIView):
         operation_id="event_record",
         summary="Record an event after expected_seq (the assigned referee, or staff)",
         tags=["events"],
-        parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY],
+        parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY, schema.REPLAYED],
         request=EventBody,
         examples=examples.EVENT_EXAMPLES,
         responses={

@@ -54,6 +54,7 @@ def test_recording_an_event_documents_its_conflict_and_its_idempotency_key(opena
 
     assert "409" in operation["responses"]
     assert "Idempotency-Key" in [parameter["name"] for parameter in operation["parameters"]]
+    assert "Idempotent-Replayed" in operation["responses"]["201"]["headers"]
 
 
 def test_request_bodies_refuse_fields_they_do_not_name(openapi):
