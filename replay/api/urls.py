@@ -12,7 +12,8 @@ app_name = "api"
 class IdConverter:
     """A match's or competition's id: a slug. Any other text names nothing (a JSON 404)."""
 
-    regex = SLUG.pattern.removeprefix("^").removesuffix("\\Z")
+    # The notation's slug, unanchored: Django anchors the whole path itself.
+    regex = SLUG.pattern.removeprefix("^").removesuffix("\\Z").removesuffix("$")
 
     def to_python(self, value: str) -> str:
         return value
