@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from matches.errors import Refused, excerpt, join_field
+from matches.errors import EXCERPT, Refused, excerpt, join_field
 from matches.rules import (
     BALLS,
     CALLED_FOULS,
@@ -30,10 +30,11 @@ SHOT_FACTS = ("struck", "contacts", "called", "rest")
 CONTACT_TARGETS = BALLS + ("pins", "cushion", "off")
 # Keys any event may carry besides its own.
 ENVELOPE = ("seq", "at", "by", "hash")
-SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+# Each ends at \Z: `$` would let a newline follow (an id one longer than its column).
+SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\Z")
 # `at`: ISO 8601 in UTC with Z, to the second or finer.
-UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$")
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z\Z")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
 # The longest texts a header and an event may carry; the models' columns are as long
 # (matches/models.py takes these numbers). README, "Limits", lists every limit.
 LONGEST = {
@@ -146,7 +147,8 @@ def check_json(value: Any, field: str | None) -> None:
                 if type(key) is not str:
                     raise Refused("has a key that is not text", where)
                 _check_string(key, where)  # the key itself is no name for the field to blame
-                pending.append((v, join_field(where, key), depth + 1))
+                # Cut as an error message quotes it: a field may name a megabyte's key.
+                pending.append((v, join_field(where, key[:EXCERPT]), depth + 1))
         elif kind is int or kind is float:
             if not -LARGEST_NUMBER <= item <= LARGEST_NUMBER:  # NaN and Infinity too
                 raise Refused(
@@ -293,7 +295,7 @@ def _parse_rest(value: Any, off: set[str], field: str) -> dict[str, tuple[float,
         return None
     rest: dict[str, tuple[float, float]] = {}
     for ball, raw in expect_object(value, field).items():
-        where = f"{field}.{ball}"
+        where = f"{field}.{str(ball)[:EXCERPT]}"
         expect_choice(ball, BALLS, "ball", where)
         if ball in off:
             raise Refused(f"the {ball} ball left the table and has no rest", where)
