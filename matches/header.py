@@ -6,11 +6,12 @@ against, and what the hash chain seals before event 1.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from matches.errors import Refused, join_field
+from matches.errors import EXCERPT, Refused, join_field
 from matches.notation import (
     LONGEST,
     SLUG,
@@ -71,6 +72,7 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
             longest=LONGEST["federation_id"],
         )
         # Kept as written (other keys too): the hash chain seals the players as the record has them.
+        _refuse_negative_zero(entry, where)
         players[player] = entry
     _refuse_one_player_twice(players, join_field(prefix, "players.B"))
     balls_obj = expect_object(
@@ -104,6 +106,19 @@ def _refuse_one_player_twice(players: Mapping[str, Mapping[str, Any]], where: st
         raise Refused(
             "is player A's name: a player cannot play themself", join_field(where, "name")
         )
+
+
+def _refuse_negative_zero(value: Any, where: str) -> None:
+    """Refuse -0.0 in a player's entry: PostgreSQL's jsonb keeps it as 0, changing the seal."""
+    pending: list[tuple[Any, str]] = [(value, where)]
+    while pending:
+        item, at = pending.pop()
+        if type(item) is float and item == 0 and math.copysign(1.0, item) < 0:
+            raise Refused("must not be -0.0 (a database keeps it as 0)", at)
+        if type(item) is dict:
+            pending.extend((v, join_field(at, str(k)[:EXCERPT])) for k, v in item.items())
+        elif type(item) is list:
+            pending.extend((v, f"{at}[{i}]") for i, v in enumerate(item))
 
 
 def _check_header_texts(obj: Mapping[str, Any], prefix: str) -> None:
