@@ -54,8 +54,7 @@ def match_create(
     referee_name: str = "",
 ) -> Match:
     """Create a match; its ruleset is the competition's with these overrides on top."""
-    if not isinstance(competition, str):
-        raise Refused("must be a competition id", "competition")
+    check_id(competition, "competition", "competition")
     if ruleset is not None and not isinstance(ruleset, Mapping):
         raise Refused("must be an object", "ruleset")
     found = Competition.objects.filter(pk=competition).first()
@@ -127,6 +126,19 @@ def match_store(
     )
 
 
+def check_id(value: Any, field: str, what: str) -> str:
+    """Return an id that may name a stored competition or match, before any query asks.
+
+    Every stored id is a slug: other text names nothing, and some of it (a NUL, a lone
+    surrogate) a database cannot even be asked about.
+    """
+    if not isinstance(value, str):
+        raise Refused(f"must be a {what} id", field)
+    if not SLUG.match(value):
+        raise NotFound(f"no {what} {excerpt(value)}", field)
+    return value
+
+
 def _check_slug(value: Any, field: str) -> None:
     if not isinstance(value, str) or not SLUG.match(value):
         raise Refused("must be a slug (letters, digits, - _ .)", field)
@@ -194,7 +206,7 @@ def referee_assign(*, match_id: str, username: str | None, by: str) -> Assignmen
     A staff action. The officiating referee the record names does not change.
     """
     check_text(by, "by", USERNAME_LENGTH, required=True)
-    match = match_get(match_id)
+    match = match_get(check_id(match_id, "id", "match"))
     user = None
     if username is not None:
         check_text(username, "username", USERNAME_LENGTH, required=True)

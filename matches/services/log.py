@@ -24,7 +24,7 @@ from matches.header import Header
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE
 from matches.render import render
-from matches.services.competitions import check_text
+from matches.services.competitions import check_id, check_text
 from matches.signals import events_appended
 from matches.state import MatchState
 
@@ -54,6 +54,7 @@ def log_of(match_id: str, create: Callable[[], Match] | None = None) -> Iterator
     A match not stored yet is refused, or made by `create` (an import) in the same
     transaction.
     """
+    check_id(match_id, "id", "match")
     with transaction.atomic():
         store.lock_log()
         match = Match.objects.select_related("competition").filter(pk=match_id).first()

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from matches.errors import Refused
 from matches.records import record_export
+from matches.services.competitions import check_id
 
 
 class Command(BaseCommand):
@@ -16,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            record = record_export(options["match_id"])
+            record = record_export(check_id(options["match_id"], "id", "match"))
         except Refused as error:
             raise CommandError(str(error)) from None
         self.stdout.write(json.dumps(record, indent=1, ensure_ascii=False))
