@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from matches.errors import Refused, excerpt
-from matches.notation import load_json, parse_shot
+from matches.notation import check_json, load_json, parse_shot
 from matches.rules import CUE_BALLS, Ruleset, judge
 
 LINE_KEYS = ("own", "shot", "ruleset", "no_score")
@@ -32,6 +32,7 @@ def judge_lines(text: str) -> list[str]:
 
 def judge_request(request: Any) -> dict[str, Any]:
     """Return the ruling for a parsed request, raising Refused."""
+    check_json(request, None)
     if not isinstance(request, dict):
         raise Refused("must be an object", None)
     for key in request:

@@ -14,7 +14,7 @@ from matches.notation import RECORD_FORMAT, canonical_json
 from matches.render import status
 from matches.selectors import match_get
 from matches.services import events_append, log_of, match_store
-from matches.services.competitions import check_text
+from matches.services.competitions import check_id, check_text
 from matches.store import Stamp, fact_of
 
 
@@ -99,13 +99,19 @@ def _create_match(record: Record, status: str) -> Match:
         id=match["id"],
         competition=competition,
         header=header,
-        stage=str(match.get("stage", "")),
-        table=str(match.get("table", "")),
+        stage=_text(match.get("stage")),
+        table=_text(match.get("table")),
         date=match.get("date"),
         referee_username=referee.get("username") or "",
-        referee_name=referee.get("name", ""),
+        referee_name=referee.get("name") or "",
         status=status,
+        field="match",
     )
+
+
+def _text(value: Any) -> str:
+    """Return a header text as stored: a number as written, nothing (null) as empty."""
+    return "" if value is None else str(value)
 
 
 def _stored_facts(match: Match, record: Record, ours: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -157,6 +163,7 @@ def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[i
     """Return each match's chain problems (empty lists for sound matches)."""
     matches = Match.objects.all().order_by("id")
     if match_ids:
+        match_ids = [check_id(match_id, "id", "match") for match_id in match_ids]
         matches = matches.filter(pk__in=match_ids)
         missing = set(match_ids) - {m.id for m in matches}
         if missing:

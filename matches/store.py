@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 from orjson import JSONDecodeError, dumps, loads
 
 from matches.chain import event_hash, header_hash
@@ -183,9 +184,11 @@ def insert(
             )
         )
         previous = digest
+    # PostgreSQL ends a transaction at its first error: a savepoint keeps it able to say the
+    # current seq. SQLite undoes only the failed statement, and a savepoint costs it much.
+    guard = transaction.atomic() if connection.vendor == "postgresql" else nullcontext()
     try:
-        # No savepoint: a refused insert ends the caller's transaction, which rolls back.
-        with connection.cursor() as cursor:
+        with guard, connection.cursor() as cursor:
             cursor.executemany(INSERT_SQL, rows)
     except IntegrityError:
         # UNIQUE(match, seq) is the last word: someone appended without the log lock.

@@ -40,7 +40,7 @@ class Issued:
 def token_issue(user: Any) -> Issued:
     """Give a user one more token; the user's other tokens stay valid."""
     for _ in range(5):
-        key = secrets.token_urlsafe(32)
+        key = _new_key()
         try:
             with transaction.atomic():
                 token = ApiToken.objects.create(
@@ -50,6 +50,18 @@ def token_issue(user: Any) -> Issued:
             continue
         return Issued(token, key)
     raise RuntimeError("could not draw a token prefix not in use")
+
+
+def _new_key() -> str:
+    """Return 256 random bits as URL-safe text that never starts with "-".
+
+    A key is often passed on a command line (`revoke_token KEY`, `curl -H`), where a
+    leading dash would read as an option.
+    """
+    while True:
+        key = secrets.token_urlsafe(32)
+        if not key.startswith("-"):
+            return key
 
 
 def user_for_token(username: str, *, staff: bool = False) -> Any:

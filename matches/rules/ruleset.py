@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from matches.errors import Refused, excerpt, join_field
+from matches.errors import EXCERPT, Refused, excerpt, join_field
 from matches.rules.table import BALL_DIAMETER, SPOTS
 
 MAX_GAMES = 15  # the longest match a ruleset may set: best of 15
@@ -51,7 +51,7 @@ class Ruleset:
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for name, value in overrides.items():
-            where = join_field(field, str(name))
+            where = join_field(field, str(name)[:EXCERPT])
             if name not in known:
                 raise Refused(f"unknown ruleset parameter {excerpt(name)}", where)
             values[name] = _checked_parameter(name, value, where)

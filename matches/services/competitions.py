@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from matches.errors import NotFound, Refused, excerpt
+from matches.errors import NotFound, Refused, excerpt, join_field
 from matches.header import Header, parse_header
 from matches.models import (
     NAME_LENGTH,
@@ -95,6 +95,7 @@ def match_store(
     referee_username: str = "",
     referee_name: str = "",
     status: str = Match.Status.LAG,
+    field: str = "",
 ) -> Match:
     """Store a match header: its players (found or created), balls, full ruleset, referee.
 
@@ -102,6 +103,7 @@ def match_store(
 
     The players come checked with the header (`parse_header`); the rest is refused
     (Refused, naming the field) when the columns cannot hold it, before writing anything.
+    `field` is where the header stands in what was sent (`match` in a record).
     """
     check_text(stage, "stage", STAGE_LENGTH)
     check_text(table, "table", TABLE_LENGTH)
@@ -114,8 +116,8 @@ def match_store(
         stage=stage,
         table=table,
         date=day,
-        player_a=_player(header.players["A"], "players.A"),
-        player_b=_player(header.players["B"], "players.B"),
+        player_a=_player(header.players["A"], join_field(field, "players.A")),
+        player_b=_player(header.players["B"], join_field(field, "players.B")),
         players={p: dict(v) for p, v in header.players.items()},
         ball_a=header.balls["A"],
         ball_b=header.balls["B"],
