@@ -15,14 +15,15 @@ refuse_insecure_serving()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from replay.live.origin import ProgramsAndAllowedOrigins  # noqa: E402
 from replay.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        # Programs without an Origin may connect; browsers only from ALLOWED_HOSTS.
+        "websocket": ProgramsAndAllowedOrigins(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }

@@ -96,7 +96,10 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     """Return a CHANNEL_LAYERS["default"] entry: Redis for a URL, in-memory without one."""
     if not url:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [url]}}
+    # A Redis that is down or stalled fails a call within seconds instead of hanging it;
+    # reads wait longer than the layer's own 5-second blocking pop.
+    host = {"address": url, "socket_connect_timeout": 2, "socket_timeout": 10}
+    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
 
 
 DATABASE_URL = os.getenv("DATABASE_URL") or None
@@ -164,6 +167,11 @@ DATABASES = {"default": database_from_url(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(REDIS_URL)}
+# Live sockets: every this many seconds each server process reads the store for what a
+# lost notice would have pushed, and tells each viewer the head (api.md: 15).
+LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")
+if LIVE_HEAD_SECONDS < 1:
+    raise ImproperlyConfigured(f"LIVE_HEAD_SECONDS={LIVE_HEAD_SECONDS} must be at least 1")
 
 # Celery: eager in-process without Redis; a real broker with it. Tasks are
 # acknowledged late so a worker crash re-delivers them (they are idempotent).

@@ -5,3 +5,11 @@ class ReplayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "replay"
     verbose_name = "Replay (read side)"
+
+    def ready(self) -> None:
+        from matches.signals import events_appended
+        from replay.live.announce import committed
+
+        # The live push follows the committed log (architecture.md, "The event log is the
+        # outbox"): the write side announces, the read side listens.
+        events_appended.connect(committed, dispatch_uid="replay.live")

@@ -1,5 +1,9 @@
 """Websocket routes, served by carambole.asgi."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from replay.consumers import MatchConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/matches/<str:match_id>/", MatchConsumer.as_asgi()),
+]

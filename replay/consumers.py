@@ -1,0 +1,62 @@
+"""Websocket consumers: thin, each a socket's words turned into calls on the live hub."""
+
+from __future__ import annotations
+
+import logging
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from matches.errors import NotFound, Refused
+from replay.live.hub import Hub, hub_here
+from replay.live.messages import error_message
+from replay.live.protocol import parse_after, parse_resume
+from replay.live.viewer import Viewer
+
+logger = logging.getLogger(__name__)
+
+NOT_FOUND = 4404
+BAD_REQUEST = 4400
+INTERNAL_ERROR = 1011
+
+# No channel-layer alias: a viewer has no channel of its own. The process's hub hears
+# one notice per match and hands the message to each of its viewers.
+NO_CHANNEL_LAYER = "live.no-channel-of-its-own"
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    """`/ws/matches/{id}/?after=SEQ`: the events after SEQ from the store, then each new one."""
+
+    channel_layer_alias = NO_CHANNEL_LAYER  # not configured: channels gives no layer
+    hub: Hub | None = None
+    viewer: Viewer | None = None
+
+    async def connect(self) -> None:
+        # Accepted first, so that a refusal reaches the client as a close code.
+        await self.accept()
+        try:
+            after = parse_after(self.scope["query_string"])
+        except Refused:
+            await self.close(code=BAD_REQUEST)
+            return
+        self.hub, self.viewer = hub_here(), Viewer(self.base_send)
+        try:
+            await self.hub.watch(self.scope["url_route"]["kwargs"]["match_id"], self.viewer, after)
+        except NotFound:
+            await self.close(code=NOT_FOUND)
+        except Refused:
+            await self.close(code=BAD_REQUEST)
+        except Exception:
+            logger.exception("live: a viewer could not be served")
+            await self.close(code=INTERNAL_ERROR)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.hub is None or self.viewer is None or self.viewer.closed:
+            return
+        try:
+            await self.hub.resume(self.viewer, parse_resume(text_data))
+        except Refused as error:
+            self.viewer.post(error_message(error))
+
+    async def disconnect(self, code: int) -> None:
+        if self.hub is not None and self.viewer is not None:
+            self.hub.leave(self.viewer)

@@ -1,0 +1,17 @@
+"""Live push of match events over websockets: `/ws/matches/{id}/?after=SEQ`.
+
+The log drives everything: a commit wakes this process's hub directly and the other
+server processes through the channel layer (one notice per process, never per viewer);
+each hub then reads the store from the last `seq` it pushed, builds each message once
+(the event and the scoreboard of the live view at its `seq`) and hands the same text
+to each of its viewers. A lost notice only delays: the next one, or the clock every
+`LIVE_HEAD_SECONDS`, reads the store again.
+
+- `messages`: the messages, encoded once.
+- `stream`: a match's events from the store with the live state at each, built
+  one event at a time.
+- `viewer`: one socket, its place in the log and its outbox, sent in order.
+- `hub`: one server process's feeds (one per match watched), its channel and clock.
+- `announce`: what a commit sets off (the receiver of `events_appended`).
+- `origin`: who may open a socket.
+"""

@@ -1,0 +1,89 @@
+"""What a commit sets off: this process's hubs are told at once, the others through the layer.
+
+`committed` receives `matches.signals.events_appended`, sent after the commit, in the
+thread that recorded. It never waits for Redis: the notice to the other processes is
+handed to a thread of its own (`Publisher`), which gives up on a layer that does not
+answer; their clocks catch up from the store anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from replay.live.hub import shared_layer, tell_hubs
+from replay.live.notices import group_of, notice
+
+logger = logging.getLogger(__name__)
+
+SEND_SECONDS = 2.0  # the longest one notice may take to reach the layer
+
+
+def committed(sender: Any, *, match_id: str, seqs: Sequence[int], **kwargs: Any) -> None:
+    """Tell every server process that a match's log grew (after the commit)."""
+    try:
+        seq = max(seqs)
+        tell_hubs(match_id, seq)
+        if shared_layer():
+            publisher.publish(match_id, seq)
+    except Exception:  # the signal is sent robustly: say why, here, or nobody will
+        logger.exception("live: %s could not be announced; the clocks catch up", match_id)
+
+
+class Publisher:
+    """Sends notices to the channel layer from a thread and event loop of its own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, int] = {}  # the latest seq per match, not sent yet
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+
+    def publish(self, match_id: str, seq: int) -> None:
+        """Queue a notice and return at once: a notice newer for the same match replaces it."""
+        with self._lock:
+            if seq > self._pending.get(match_id, 0):
+                self._pending[match_id] = seq
+            if self._loop is None:
+                self._start()
+            loop, wake = self._loop, self._wake
+        assert loop is not None and wake is not None
+        loop.call_soon_threadsafe(wake.set)
+
+    def _start(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._wake = asyncio.Event()
+        self._loop = loop
+        thread = threading.Thread(
+            target=loop.run_until_complete,
+            args=(self._serve(),),
+            name="live-publisher",
+            daemon=True,
+        )
+        thread.start()
+
+    async def _serve(self) -> None:
+        assert self._wake is not None
+        layer = get_channel_layer()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            with self._lock:
+                batch, self._pending = self._pending, {}
+            for match_id, seq in batch.items():
+                try:
+                    await asyncio.wait_for(
+                        layer.group_send(group_of(match_id), notice(match_id, seq)), SEND_SECONDS
+                    )
+                except Exception as error:
+                    logger.warning(
+                        "live: notice of %s not sent (%s); the clocks catch up", match_id, error
+                    )
+
+
+publisher = Publisher()

@@ -1,0 +1,413 @@
+"""One server process's live push: a feed per match watched, its channel and its clock.
+
+A hub lives on one event loop (one per server process) while anyone watches. For each
+match watched it keeps a feed: the live state at the last `seq` it pushed (its cursor)
+and the viewers of that match. Told that a match's log grew (directly by a commit in
+this process, or by another process's notice on the channel layer), the feed reads
+the store after its cursor, builds each message once and hands it to every viewer in
+one loop. Its clock catches every feed up from the store and sends each viewer the
+head every `LIVE_HEAD_SECONDS`, whether or not a notice came, and closes viewers
+that do not keep up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import (
+    BaseChannelLayer,
+    InMemoryChannelLayer,
+    channel_layers,
+    get_channel_layer,
+)
+from django.conf import settings
+from django.db import close_old_connections, connections
+
+from matches.errors import Refused
+from replay.live.messages import head_message
+from replay.live.notices import group_of, read_notice
+from replay.live.stream import Stream
+from replay.live.viewer import TOO_SLOW, Viewer
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 100  # events per read of the store; a long catch-up goes out a chunk at a time
+CLOCK_SECONDS = 1.0  # how often the clock looks for viewers that do not keep up
+LAYER_SECONDS = 2.0  # the longest a hub waits for the channel layer
+RETRY_SECONDS = (0.5, 10.0)  # the first and the longest pause after the layer failed
+
+T = TypeVar("T")
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+_stopping: set[Hub] = set()  # stopped, still letting go of the layer and the threads
+_hubs_lock = threading.Lock()
+
+
+def hub_here() -> Hub:
+    """Return the hub of the running event loop, starting one if there is none."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        hub = _hubs.get(loop)
+        if hub is None:
+            hub = _hubs[loop] = Hub(loop)
+            hub.start()
+    return hub
+
+
+def tell_hubs(match_id: str, seq: int) -> None:
+    """Tell every hub of this process that a match's log reaches `seq` (from any thread)."""
+    with _hubs_lock:
+        hubs = list(_hubs.items())
+    for loop, hub in hubs:
+        try:
+            loop.call_soon_threadsafe(hub.heard, match_id, seq)
+        except RuntimeError:  # its event loop has closed
+            with _hubs_lock:
+                if _hubs.get(loop) is hub:
+                    del _hubs[loop]
+
+
+def shared_layer() -> bool:
+    """Return whether the channel layer reaches other processes (the in-memory one does not)."""
+    layer = get_channel_layer()
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+class Feed:
+    """One match as this process pushes it: its viewers and the live state at its cursor."""
+
+    def __init__(self, hub: Hub, match_id: str) -> None:
+        self.hub = hub
+        self.match_id = match_id
+        self.viewers: set[Viewer] = set()
+        self.cursor = 0  # the last seq pushed
+        self.waiting = 0  # viewers waiting for the feed to open
+        self.opening: asyncio.Task[None] | None = None
+        self._stream: Stream | None = None  # used in the hub's feed thread only
+        self._reading = False
+        self._again = False
+
+    async def open(self) -> None:
+        """Place the feed at the match's last event (NotFound for an unknown match)."""
+        self._reading = True
+        try:
+            self._stream = await self.hub.in_thread(
+                self.hub.feed_thread, Stream.open, self.match_id
+            )
+            self.cursor = self._stream.seq
+        finally:
+            self._reading = False
+        if self._again:  # told of a commit while opening
+            self.hub.spawn(self.advance())
+
+    def opened(self) -> bool:
+        return self.opening is not None and self.opening.done() and not self.opening.cancelled()
+
+    async def advance(self) -> None:
+        """Push every event the store has after the cursor, in order; one read at a time."""
+        if self._reading:
+            self._again = True
+            return
+        self._reading = True
+        try:
+            while True:
+                self._again = False
+                try:
+                    messages = await self.hub.in_thread(self.hub.feed_thread, self._read)
+                except Exception as error:
+                    logger.warning(
+                        "live: %s cannot be read (%s); retried later", self.match_id, error
+                    )
+                    return
+                for seq, text in messages:
+                    self.cursor = seq
+                    for viewer in tuple(self.viewers):
+                        viewer.push(seq, text)
+                if not self._again and len(messages) < CHUNK:
+                    return
+        finally:
+            self._reading = False
+
+    def _read(self) -> list[tuple[int, str]]:
+        """Read the events after the cursor (in the feed thread)."""
+        if self._stream is None:
+            self._stream = Stream.open(self.match_id, self.cursor)
+        try:
+            return self._stream.read(CHUNK)
+        except BaseException:
+            self._stream = None  # opened again from the cursor next time, folded afresh
+            raise
+
+
+class Hub:
+    """The live push of one event loop: feeds by match, the channel layer, the clock."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.feeds: dict[str, Feed] = {}
+        # Live pushes never wait behind a viewer's long catch-up: a thread each.
+        self.feed_thread = ThreadPoolExecutor(1, thread_name_prefix="live-feeds")
+        self.catch_up_thread = ThreadPoolExecutor(1, thread_name_prefix="live-catch-up")
+        self.layer: BaseChannelLayer | None = None
+        self.channel = ""
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._clock: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self.stopped = asyncio.Event()
+
+    def start(self) -> None:
+        self._clock = self.spawn(self._keep_time())
+        if shared_layer():
+            # A layer of its own: its receive loop belongs to this event loop alone.
+            self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+            self._listener = self.spawn(self._listen())
+
+    # -- Viewers ---------------------------------------------------------------------
+
+    async def watch(self, match_id: str, viewer: Viewer, after: int) -> None:
+        """Send a viewer the events after `after` from the store, then each new one.
+
+        Raises NotFound for an unknown match and Refused for an `after` past its end.
+        """
+        feed = self.feeds.get(match_id)
+        if feed is None:
+            feed = self.feeds[match_id] = Feed(self, match_id)
+            feed.opening = self.spawn(feed.open())
+            self.spawn(self._join(match_id))
+        feed.waiting += 1
+        try:
+            await asyncio.shield(feed.opening)  # type: ignore[arg-type]
+        except BaseException:
+            feed.waiting -= 1
+            self._forget_if_idle(feed)
+            raise
+        feed.waiting -= 1
+        viewer.feed = feed
+        feed.viewers.add(viewer)
+        try:
+            await self.catch_up(feed, viewer, after)
+        except BaseException:
+            self.leave(viewer)
+            raise
+
+    async def resume(self, viewer: Viewer, after: int) -> None:
+        """Send a viewer the events after `after` again, from the store, then go on live."""
+        feed = viewer.feed
+        if feed is not None and not viewer.closed:
+            await self.catch_up(feed, viewer, after)
+
+    async def catch_up(self, feed: Feed, viewer: Viewer, after: int) -> None:
+        """Send the events after `after` from the store until the viewer meets the live push."""
+        if after == feed.cursor:
+            viewer.last, viewer.live = after, True  # the feed pushes the rest, in order
+            return
+        # Opened before the viewer leaves the live push: an `after` past the end is
+        # refused with the viewer still live where it was.
+        stream = await self.in_thread(self.catch_up_thread, Stream.open, feed.match_id, after)
+        viewer.live, viewer.last = False, after
+        while not viewer.closed:
+            messages = await self.in_thread(self.catch_up_thread, stream.read, CHUNK)
+            for seq, text in messages:
+                viewer.send_event(seq, text)
+            await viewer.flushed()
+            # No await from this test to going live: whatever the feed pushes next is new.
+            if len(messages) < CHUNK and viewer.last >= feed.cursor:
+                viewer.live = True
+                return
+
+    def leave(self, viewer: Viewer) -> None:
+        """Forget a viewer (its socket closed, or it did not keep up)."""
+        viewer.stop()
+        feed = viewer.feed
+        if feed is None:
+            return
+        feed.viewers.discard(viewer)
+        self._forget_if_idle(feed)
+
+    def _forget_if_idle(self, feed: Feed) -> None:
+        if feed.viewers or feed.waiting or self.feeds.get(feed.match_id) is not feed:
+            return
+        del self.feeds[feed.match_id]
+        self.spawn(self._retire(feed.match_id))
+
+    async def _retire(self, match_id: str) -> None:
+        """Leave a match's group; stop the hub if nobody watches anything any more."""
+        await self._leave_group(match_id)
+        if not self.feeds:
+            await self.stop()
+
+    # -- Commits -----------------------------------------------------------------------
+
+    def heard(self, match_id: str, seq: int) -> None:
+        """Catch a match's feed up: its log reaches `seq` (told on the event loop)."""
+        feed = self.feeds.get(match_id)
+        if feed is not None and seq > feed.cursor:
+            self.spawn(feed.advance())
+
+    async def _keep_time(self) -> None:
+        """Every second close viewers that do not keep up; every head period, catch up."""
+        head_seconds = float(settings.LIVE_HEAD_SECONDS)
+        next_head = self.loop.time() + head_seconds
+        while True:
+            await asyncio.sleep(min(CLOCK_SECONDS, head_seconds))
+            now = self.loop.time()
+            self._drop_laggards(now)
+            if now >= next_head:
+                next_head = now + head_seconds
+                await self._tick()
+
+    async def _tick(self) -> None:
+        """Read every feed's match from the store, then tell each viewer the head."""
+        for feed in list(self.feeds.values()):
+            if not feed.opened():
+                continue
+            await feed.advance()
+            head = head_message(feed.cursor)
+            for viewer in tuple(feed.viewers):
+                if viewer.live:
+                    viewer.post(head)
+        if self.layer is not None:
+            # Group membership expires, and a restarted Redis has forgotten it.
+            await self._join_all()
+
+    def _drop_laggards(self, now: float) -> None:
+        for feed in list(self.feeds.values()):
+            for viewer in tuple(feed.viewers):
+                if viewer.closed:
+                    self.leave(viewer)
+                elif viewer.stalled(now):
+                    logger.info("live: a viewer of %s does not read; closed", feed.match_id)
+                    viewer.close(TOO_SLOW)
+
+    # -- The channel layer: one notice per process -------------------------------------
+
+    async def _listen(self) -> None:
+        """Hear other processes' notices on this hub's channel."""
+        assert self.layer is not None
+        self.channel = await self.layer.new_channel(prefix="live")
+        await self._join_all()
+        pause = RETRY_SECONDS[0]
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except Exception as error:
+                logger.warning("live: channel layer unreadable (%s); the clock catches up", error)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_SECONDS[1])
+                await self._join_all()
+                continue
+            pause = RETRY_SECONDS[0]
+            heard = read_notice(message)
+            if heard is not None:
+                self.heard(*heard)
+
+    async def _join(self, match_id: str) -> None:
+        if self.layer is None or not self.channel:
+            return  # the listener joins every group once it has its channel
+        try:
+            await asyncio.wait_for(
+                self.layer.group_add(group_of(match_id), self.channel), LAYER_SECONDS
+            )
+        except Exception as error:
+            logger.warning(
+                "live: cannot join %s's group (%s); the clock catches up", match_id, error
+            )
+
+    async def _join_all(self) -> None:
+        for match_id in list(self.feeds):
+            await self._join(match_id)
+
+    async def _leave_group(self, match_id: str) -> None:
+        if self.layer is None or not self.channel:
+            return
+        try:
+            await asyncio.wait_for(
+                self.layer.group_discard(group_of(match_id), self.channel), LAYER_SECONDS
+            )
+        except Exception as error:  # it expires from the group anyway
+            logger.info("live: cannot leave %s's group (%s)", match_id, error)
+
+    # -- Housekeeping --------------------------------------------------------------------
+
+    async def in_thread(
+        self, executor: ThreadPoolExecutor, read: Callable[..., T], *args: Any
+    ) -> T:
+        """Run a read of the store in one of the hub's threads, as Django runs a request."""
+        return await self.loop.run_in_executor(executor, _with_connection, read, *args)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run a coroutine in the background, holding on to it until it ends."""
+        task = self.loop.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._ended)
+        return task
+
+    def _ended(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            error = task.exception()
+            # A refusal (an unknown match) is the waiting viewer's to answer.
+            if error is not None and not isinstance(error, Refused):
+                logger.error("live: a background task failed", exc_info=error)
+
+    async def stop(self) -> None:
+        """Stop the clock and the listener, let go of the layer and the threads."""
+        with _hubs_lock:
+            if _hubs.get(self.loop) is not self:
+                return  # stopped already
+            del _hubs[self.loop]
+            _stopping.add(self)
+        try:
+            await self._let_go()
+        finally:
+            with _hubs_lock:
+                _stopping.discard(self)
+            self.stopped.set()
+
+    async def _let_go(self) -> None:
+        for task in (self._clock, self._listener):
+            if task is not None:
+                task.cancel()
+        # What is under way (a read, leaving a group) ends before its connections close.
+        others = self._tasks - {asyncio.current_task()}
+        if others:
+            await asyncio.wait(others, timeout=LAYER_SECONDS)
+        if self.layer is not None:
+            try:
+                await asyncio.wait_for(self.layer.close_pools(), LAYER_SECONDS)
+            except Exception as error:
+                logger.info("live: closing the layer's connections failed (%s)", error)
+        for executor in (self.feed_thread, self.catch_up_thread):
+            executor.submit(connections.close_all)
+            executor.shutdown(wait=False)
+
+
+def _with_connection(read: Callable[..., T], *args: Any) -> T:
+    """Run a read with the connection handling Django gives a request (CONN_MAX_AGE)."""
+    close_old_connections()
+    try:
+        return read(*args)
+    finally:
+        close_old_connections()
+
+
+async def stop_hubs_here() -> None:
+    """Stop the running loop's hubs, and wait until they let go (tests; a server stopping)."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        hubs = [
+            hub for hub in (_hubs.get(loop), *_stopping) if hub is not None and hub.loop is loop
+        ]
+    for hub in hubs:
+        for feed in list(hub.feeds.values()):
+            for viewer in tuple(feed.viewers):
+                viewer.stop()
+        hub.feeds.clear()
+        await hub.stop()
+        await hub.stopped.wait()
