@@ -1,0 +1,248 @@
+"""Real servers: daphne processes sharing a database and Redis, watched by real websockets.
+
+Slow (seconds each); CI runs them with its Redis, and a missing Redis fails there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as websocket
+
+from replay.tokens import token_issue, user_for_token
+from tests.store.plays import QUIET, new_match, open_game, play
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_S = 30.0
+WAIT_S = 5.0  # the longest a test waits for one message that must come
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
+
+
+# -- Servers ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited: {process.stderr.read() if process.stderr else ''}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} within {STARTUP_S} s")
+
+
+def database_url() -> str:
+    """Return a URL of the database this test uses, for the servers to share it."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(settings['NAME']).resolve()}"
+    return (
+        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or '127.0.0.1'}"
+        f":{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+
+
+@contextmanager
+def server(redis_url: str | None, head_seconds: int = 15, *daphne: str) -> Iterator[int]:
+    """Serve carambole with daphne on a free loopback port; yield the port."""
+    port = free_port()
+    environ = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "carambole.settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": database_url(),
+        "SECURE_SSL_REDIRECT": "0",
+        "LIVE_HEAD_SECONDS": str(head_seconds),
+    }
+    environ.pop("REDIS_URL", None)
+    if redis_url:
+        environ["REDIS_URL"] = redis_url
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *daphne]
+        + ["carambole.asgi:application"],
+        cwd=ROOT,
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for_port(port, process, "daphne")
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr:
+            process.stderr.close()
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.getenv("REDIS_URL")
+    if not url:
+        if os.getenv("CI") == "true":
+            pytest.fail("CI=true but REDIS_URL is unset: Redis is missing")
+        pytest.skip("needs Redis (REDIS_URL)")
+    return url
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen]:
+    """Run a redis-server of this test's own on a loopback port (never CI's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.getenv("CI") == "true":
+            pytest.fail("CI=true but redis-server is not installed")
+        pytest.skip("needs redis-server")
+    process = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+# -- Clients ----------------------------------------------------------------------------
+
+
+def viewer(port: int, match_id: str, after: int) -> ClientConnection:
+    return websocket(f"ws://127.0.0.1:{port}/ws/matches/{match_id}/?after={after}", proxy=None)
+
+
+def next_event(socket_: ClientConnection, timeout: float = WAIT_S) -> dict[str, Any]:
+    """Return the next event message (skipping heads), failing after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sent = json.loads(socket_.recv(timeout=max(deadline - time.monotonic(), 0.01)))
+        if sent["type"] == "event":
+            return sent
+
+
+def dropped(raw: socket.socket) -> bool:
+    """Return whether the server ended a raw connection (after what it had sent before)."""
+    raw.settimeout(5)
+    try:
+        while raw.recv(65536):
+            pass
+    except ConnectionResetError:
+        return True  # aborted
+    except TimeoutError:
+        return False
+    return True
+
+
+def staff_token() -> str:
+    return token_issue(user_for_token("federation", staff=True)).key
+
+
+def record_through_api(port: int, key: str, match_id: str, expected_seq: int) -> tuple[int, float]:
+    """Record a shot through `POST /api/matches/{id}/events`; return the status and seconds."""
+    body = json.dumps({"expected_seq": expected_seq, "event": {"type": "shot", **QUIET}})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/matches/{match_id}/events",
+        data=body.encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Token {key}"},
+        method="POST",
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    started = time.monotonic()
+    with opener.open(request, timeout=30) as answer:
+        return answer.status, time.monotonic() - started
+
+
+def a_match() -> tuple[str, int]:
+    match = new_match("cup-live-1")
+    return match.id, play(match.id, open_game(match.id))
+
+
+# -- Tests ------------------------------------------------------------------------------
+
+
+def test_a_viewer_of_one_server_gets_a_shot_recorded_through_another(redis_url):
+    match_id, head = a_match()
+    key = staff_token()
+    # The clock would catch up within a minute: what arrives sooner came through Redis.
+    with server(redis_url, head_seconds=60) as one, server(redis_url, head_seconds=60) as other:
+        with viewer(one, match_id, after=0) as watching:
+            assert [next_event(watching)["seq"] for _ in range(head)] == list(range(1, head + 1))
+            status, _ = record_through_api(other, key, match_id, head)
+            assert status == 201
+            pushed = next_event(watching, timeout=3)
+    assert pushed["seq"] == head + 1
+    assert pushed["event"]["type"] == "shot" and pushed["event"]["by"] == "federation"
+
+
+def test_with_redis_stopped_recording_answers_at_once_and_viewers_catch_up_when_it_is_back():
+    match_id, head = a_match()
+    key = staff_token()
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    with own_redis(port) as redis:
+        with server(url, head_seconds=2) as one, server(url, head_seconds=2) as other:
+            with viewer(one, match_id, after=head) as watching:
+                redis.terminate()
+                redis.wait(timeout=10)
+                status, seconds = record_through_api(other, key, match_id, head)
+                assert status == 201
+                assert seconds < 1.0, f"recording waited {seconds:.2f} s for a stopped Redis"
+                with own_redis(port):
+                    assert next_event(watching, timeout=10)["seq"] == head + 1
+                    status, _ = record_through_api(other, key, match_id, head + 1)
+                    assert status == 201
+                    assert next_event(watching, timeout=10)["seq"] == head + 2
+
+
+def test_a_viewer_that_does_not_read_is_closed_by_the_servers_ping_and_others_go_on():
+    match_id, head = a_match()
+    key = staff_token()
+    with server(None, 15, "--ping-interval", "1", "--ping-timeout", "2") as port:
+        with closing(socket.create_connection(("127.0.0.1", port))) as deaf:
+            # A client that completes the handshake, then never reads (nor answers a ping).
+            deaf.sendall(
+                f"GET /ws/matches/{match_id}/?after={head} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+            )
+            assert deaf.recv(1024).startswith(b"HTTP/1.1 101")
+            with viewer(port, match_id, after=head) as watching:
+                seq, started = head, time.monotonic()
+                while time.monotonic() - started < 6:
+                    status, _ = record_through_api(port, key, match_id, seq)
+                    seq += 1
+                    assert status == 201
+                    assert next_event(watching)["seq"] == seq
+                    time.sleep(0.3)
+            assert dropped(deaf), "the server still holds a client that answers no ping"
