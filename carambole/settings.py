@@ -99,7 +99,12 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     # A Redis that is down or stalled fails a call within seconds instead of hanging it;
     # reads wait longer than the layer's own 5-second blocking pop.
     host = {"address": url, "socket_connect_timeout": 2, "socket_timeout": 10}
-    return {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [host]}}
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        # Each server process renews its groups every LIVE_HEAD_SECONDS; one that died
+        # leaves them within five minutes, not the default day.
+        "CONFIG": {"hosts": [host], "group_expiry": 300},
+    }
 
 
 DATABASE_URL = os.getenv("DATABASE_URL") or None

@@ -10,7 +10,7 @@ from matches.errors import NotFound, Refused
 from replay.live.hub import Hub, hub_here
 from replay.live.messages import error_message
 from replay.live.protocol import parse_after, parse_resume
-from replay.live.viewer import Viewer
+from replay.live.viewer import Viewer, outgoing
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             await self.hub.resume(self.viewer, parse_resume(text_data))
         except Refused as error:
-            self.viewer.post(error_message(error))
+            self.viewer.post(outgoing(error_message(error)))
 
     async def disconnect(self, code: int) -> None:
         if self.hub is not None and self.viewer is not None:

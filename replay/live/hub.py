@@ -27,17 +27,19 @@ from channels.layers import (
     get_channel_layer,
 )
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import Error as DatabaseError
+from django.db import connections
 
 from matches.errors import Refused
 from replay.live.messages import head_message
 from replay.live.notices import group_of, read_notice
 from replay.live.stream import Stream
-from replay.live.viewer import TOO_SLOW, Viewer
+from replay.live.viewer import TOO_SLOW, Message, Viewer, outgoing
 
 logger = logging.getLogger(__name__)
 
 CHUNK = 100  # events per read of the store; a long catch-up goes out a chunk at a time
+FAN_OUT_STEP = 64  # viewers handed a message between two turns of the event loop
 CLOCK_SECONDS = 1.0  # how often the clock looks for viewers that do not keep up
 LAYER_SECONDS = 2.0  # the longest a hub waits for the channel layer
 RETRY_SECONDS = (0.5, 10.0)  # the first and the longest pause after the layer failed
@@ -127,12 +129,21 @@ class Feed:
                     return
                 for seq, text in messages:
                     self.cursor = seq
-                    for viewer in tuple(self.viewers):
-                        viewer.push(seq, text)
+                    await self._fan_out(seq, outgoing(text))
                 if not self._again and len(messages) < CHUNK:
                     return
         finally:
             self._reading = False
+
+    async def _fan_out(self, seq: int, message: Message) -> None:
+        """Hand one message (the same object) to every viewer, letting the server write
+        to the first ones while the loop goes on to the others."""
+        viewers = tuple(self.viewers)
+        for first in range(0, len(viewers), FAN_OUT_STEP):
+            if first:
+                await asyncio.sleep(0)
+            for viewer in viewers[first : first + FAN_OUT_STEP]:
+                viewer.push(seq, message)
 
     def _read(self) -> list[tuple[int, str]]:
         """Read the events after the cursor (in the feed thread)."""
@@ -214,7 +225,7 @@ class Hub:
         while not viewer.closed:
             messages = await self.in_thread(self.catch_up_thread, stream.read, CHUNK)
             for seq, text in messages:
-                viewer.send_event(seq, text)
+                viewer.send_event(seq, outgoing(text))
             await viewer.flushed()
             # No await from this test to going live: whatever the feed pushes next is new.
             if len(messages) < CHUNK and viewer.last >= feed.cursor:
@@ -268,7 +279,7 @@ class Hub:
             if not feed.opened():
                 continue
             await feed.advance()
-            head = head_message(feed.cursor)
+            head = outgoing(head_message(feed.cursor))
             for viewer in tuple(feed.viewers):
                 if viewer.live:
                     viewer.post(head)
@@ -338,7 +349,7 @@ class Hub:
     async def in_thread(
         self, executor: ThreadPoolExecutor, read: Callable[..., T], *args: Any
     ) -> T:
-        """Run a read of the store in one of the hub's threads, as Django runs a request."""
+        """Run a read of the store in one of the hub's threads."""
         return await self.loop.run_in_executor(executor, _with_connection, read, *args)
 
     def spawn(self, coroutine: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
@@ -374,6 +385,9 @@ class Hub:
         for task in (self._clock, self._listener):
             if task is not None:
                 task.cancel()
+        for match_id in list(self.feeds):  # stopped with viewers still there
+            await self._leave_group(match_id)
+        self.feeds.clear()
         # What is under way (a read, leaving a group) ends before its connections close.
         others = self._tasks - {asyncio.current_task()}
         if others:
@@ -389,12 +403,16 @@ class Hub:
 
 
 def _with_connection(read: Callable[..., T], *args: Any) -> T:
-    """Run a read with the connection handling Django gives a request (CONN_MAX_AGE)."""
-    close_old_connections()
+    """Run a read on the thread's own connection, kept open while the hub lives.
+
+    Opening one per read (CONN_MAX_AGE=0) would cost each push more than the read
+    itself; a connection that failed is dropped, and the next read opens another.
+    """
     try:
         return read(*args)
-    finally:
-        close_old_connections()
+    except DatabaseError:
+        connections.close_all()
+        raise
 
 
 async def stop_hubs_here() -> None:
@@ -408,6 +426,5 @@ async def stop_hubs_here() -> None:
         for feed in list(hub.feeds.values()):
             for viewer in tuple(feed.viewers):
                 viewer.stop()
-        hub.feeds.clear()
         await hub.stop()
         await hub.stopped.wait()

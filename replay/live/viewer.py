@@ -1,11 +1,13 @@
-"""One socket watching one match: the last `seq` it was sent, and its outbox, sent in order.
+"""One socket watching one match: the last `seq` it was sent, and what waits to be sent, in order.
 
-The hub hands a message to every viewer of a match in one loop and never waits for
-any of them: each viewer sends from its own outbox, in order, in a task of its own.
-A viewer that does not take what it is sent (its outbox full, or one send not taken
-for `STALL_SECONDS`) is closed with `TOO_SLOW`; its client reconnects with `?after=`
-and resumes from the store. (Daphne never makes a send wait: there a viewer that does
-not read is closed by the server's ping, `--ping-timeout 10`.)
+The hub hands a message to every viewer of a match in one loop and never waits for any
+of them. A viewer gives the message to the server at once; a server that takes it at
+once (daphne always does: it buffers) costs no task and no wait. A server that makes a
+send wait (back-pressure from a slow client) gets the rest from a queue, in order, in a
+task of this viewer's own, and a viewer that does not take what it is sent (its queue
+full, or one send waiting `STALL_SECONDS`) is closed with `TOO_SLOW`; its client
+reconnects with `?after=` and resumes from the store. (Under daphne a client that does
+not read is dropped by the server's ping: `--ping-timeout 10`.)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -21,15 +23,21 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-OUTBOX_LIMIT = 256  # messages handed over and not sent yet; a catch-up sends in smaller chunks
+OUTBOX_LIMIT = 256  # messages waiting behind a send the server has not taken
 STALL_SECONDS = 10.0
 TOO_SLOW = 4408  # close code: the viewer did not keep up; reconnect with ?after=
 CLOSE_WAIT_SECONDS = 1.0
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Message = dict[str, Any]
+Send = Callable[[Message], Awaitable[None]]
 
 # Closing sends run in the background; asyncio keeps only weak references to tasks.
 _closing: set[asyncio.Task[None]] = set()
+
+
+def outgoing(text: str) -> Message:
+    """Return the ASGI message that sends `text`: built once, handed to every viewer."""
+    return {"type": "websocket.send", "text": text}
 
 
 class Viewer:
@@ -41,36 +49,44 @@ class Viewer:
         self.last = 0  # the highest seq handed to this viewer
         self.live = False  # False while it catches up from the store: live pushes wait
         self.closed = False
-        self._outbox: deque[str] = deque()
-        self._writer: asyncio.Task[None] | None = None
-        self._since = 0.0  # when the server was handed the message at the head of the outbox
+        self._outbox: deque[Message] = deque()
+        self._writer: asyncio.Task[None] | None = None  # sending what the server made wait
+        self._since = 0.0  # when the send the server has not taken yet began
 
-    def push(self, seq: int, text: str) -> None:
+    def push(self, seq: int, message: Message) -> None:
         """Take a live message unless it is catching up or has had this seq already."""
         if self.live and seq > self.last:
             self.last = seq
-            self.post(text)
+            self.post(message)
 
-    def send_event(self, seq: int, text: str) -> None:
+    def send_event(self, seq: int, message: Message) -> None:
         """Take a message of a catch-up, whatever it had before."""
         self.last = seq
-        self.post(text)
+        self.post(message)
 
-    def post(self, text: str) -> None:
-        """Queue a message; never wait for the socket."""
+    def post(self, message: Message) -> None:
+        """Give a message to the server now, or queue it behind one the server made wait."""
         if self.closed:
             return
-        if len(self._outbox) >= OUTBOX_LIMIT:
-            self.close(TOO_SLOW)
+        if self._writer is not None:
+            if len(self._outbox) >= OUTBOX_LIMIT:
+                self.close(TOO_SLOW)
+            else:
+                self._outbox.append(message)
             return
-        self._outbox.append(text)
-        if self._writer is None:
+        sending = self._send(message)
+        try:
+            waiting = _start(sending)
+        except Exception as error:
+            self._failed(error)
+            return
+        if waiting is not _DONE:
             loop = asyncio.get_running_loop()
             self._since = loop.time()
-            self._writer = loop.create_task(self._write())
+            self._writer = loop.create_task(self._write(sending, waiting))
 
     async def flushed(self) -> None:
-        """Wait until every message queued so far has been handed to the server."""
+        """Wait until every message posted so far has been taken by the server."""
         while self._writer is not None and not self.closed:
             await asyncio.wait([self._writer])
 
@@ -97,20 +113,24 @@ class Viewer:
             self._writer.cancel()
             self._writer = None
 
-    async def _write(self) -> None:
+    async def _write(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+        """Finish the send the server made wait, then send the queue, in order."""
         loop = asyncio.get_running_loop()
         try:
+            await _finish(sending, waiting)
             while self._outbox:
-                await self._send({"type": "websocket.send", "text": self._outbox[0]})
-                self._outbox.popleft()
                 self._since = loop.time()
-        except Exception as error:  # the server refused a send: this socket is done
-            logger.info("live: a send failed (%s); the viewer is dropped", error)
-            self.closed = True
-            self._outbox.clear()
+                await self._send(self._outbox.popleft())
+        except Exception as error:
+            self._failed(error)
         finally:
             if self._writer is asyncio.current_task():
                 self._writer = None
+
+    def _failed(self, error: Exception) -> None:
+        logger.info("live: a send failed (%s); the viewer is dropped", error)
+        self.closed = True
+        self._outbox.clear()
 
     async def _close(self, code: int) -> None:
         try:
@@ -119,3 +139,37 @@ class Viewer:
             )
         except Exception as error:
             logger.info("live: closing a viewer failed (%s)", error)
+
+
+# -- Sending without a task when the server does not make us wait -------------------------
+#
+# Python 3.12's eager tasks run a coroutine at once until it first waits; carambole runs
+# on 3.11. A task per viewer per message costs a fan-out to a thousand viewers more
+# than the sends themselves, so a send is started by hand and handed to a task only if
+# it waits.
+
+_DONE = object()
+
+
+def _start(coroutine: Coroutine[Any, Any, None]) -> Any:
+    """Run a coroutine until it first waits; return what it waits on, or _DONE."""
+    try:
+        return coroutine.send(None)
+    except StopIteration:
+        return _DONE
+
+
+async def _finish(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Drive a coroutine `_start` left waiting to its end, as a task would have."""
+    try:
+        while True:
+            if waiting is None:
+                await asyncio.sleep(0)  # a bare yield: one turn of the loop
+            else:
+                waiting._asyncio_future_blocking = False  # as a task does
+                await asyncio.wait([waiting])  # the coroutine reads its result itself
+            waiting = coroutine.send(None)
+    except StopIteration:
+        return
+    finally:
+        coroutine.close()  # cancelled while it waited: end it there

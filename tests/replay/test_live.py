@@ -85,6 +85,19 @@ async def closed_with(viewer: WebsocketCommunicator) -> int:
             return output.get("code", 1000)
 
 
+async def all_live(match_id: str, count: int) -> None:
+    """Wait until this loop's hub pushes a match to `count` viewers, each past its catch-up.
+
+    A socket is accepted before its catch-up: a viewer that cannot read proves nothing else.
+    """
+    for _ in range(300):
+        feed = live_hub.hub_here().feeds.get(match_id)
+        if feed is not None and sum(viewer.live for viewer in feed.viewers) == count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{count} viewers of {match_id} never all went live")
+
+
 def seqs(messages: list[dict[str, Any]]) -> list[int]:
     return [sent["seq"] for sent in messages]
 
@@ -522,8 +535,9 @@ def test_a_viewer_whose_outbox_fills_up_is_closed_at_once(monkeypatch):
         path = f"/ws/matches/{match_id}/?after={head}"
         stalled = await connect(path, app=app, **{"x-stalled": "1"})
         other = await connect(path, app=app)
+        await all_live(match_id, 2)
         seq = head
-        for _ in range(4):
+        for _ in range(5):  # one the server holds, three queued behind it, one too many
             seq = await record(match_id, seq, QUIET)
             assert seqs(await events_until(other, seq)) == [seq]
         assert await closed_with(stalled) == live_viewer.TOO_SLOW
