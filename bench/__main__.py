@@ -19,7 +19,8 @@ def main(argv: list[str] | None = None) -> None:
         prog="python -m bench",
         description=(
             "Simulate and import an archive into a throwaway SQLite database, then measure "
-            "import, rebuild and state on demand against raw sqlite3 + orjson reads."
+            "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
+            "the live fan-out of a recorded shot beside a bare websockets server."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -33,6 +34,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--keep-db", action="store_true", help="keep the throwaway database")
+    parser.add_argument(
+        "--no-fanout", action="store_true", help="skip the live fan-out (a minute or two)"
+    )
+    parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
+    parser.add_argument("--shots", type=int, default=30, help="shots timed per fan-out scenario")
     options = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "carambole.settings")
@@ -40,7 +46,9 @@ def main(argv: list[str] | None = None) -> None:
 
     django.setup()
     import orjson
+    from django.conf import settings
 
+    from bench.fanout import FanoutOptions
     from bench.suite import Options, run, table
 
     results = run(
@@ -50,6 +58,14 @@ def main(argv: list[str] | None = None) -> None:
             repeat=options.repeat,
             progress=not options.no_progress,
             keep_db=options.keep_db,
+            fanout=None
+            if options.no_fanout
+            else FanoutOptions(
+                viewers=options.viewers,
+                shots=options.shots,
+                referee_shots=max(options.shots // 2, 1),
+                redis_url=settings.REDIS_URL,
+            ),
         ),
         log=sys.stderr,
     )

@@ -24,6 +24,8 @@ import orjson
 from tqdm import tqdm
 
 from bench.database import throwaway_sqlite
+from bench.fanout import FanoutOptions, run_fanout
+from bench.fanout import table as fanout_table
 from matches import store
 from matches.fold import fold
 from matches.models import Match
@@ -46,6 +48,7 @@ class Options:
     on_demand_repeat: int = 25
     progress: bool = True
     keep_db: bool = False
+    fanout: FanoutOptions | None = None  # the live fan-out too (daphne, viewer processes)
 
 
 def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
@@ -70,7 +73,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
             print(f"database kept: {path}", file=log)
         else:
             _remove(Path(directory))
-    return {
+    results = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {
             "python": platform.python_version(),
@@ -88,6 +91,9 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
         "rebuild": rebuild,
         "state_on_demand": on_demand,
     }
+    if options.fanout is not None:
+        results["fanout"] = run_fanout(options.fanout, log)
+    return results
 
 
 # -- The archive ----------------------------------------------------------------------
@@ -306,6 +312,8 @@ def table(results: dict[str, Any]) -> str:
             f"{demand['cached_vs_raw']}x raw",
         ),
     ]
+    if "fanout" in results:
+        lines += ["", fanout_table(results["fanout"])]
     return "\n".join(lines)
 
 

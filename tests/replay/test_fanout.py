@@ -1,0 +1,73 @@
+"""The fan-out bench: its bookkeeping of receipts, and a small run of `python -m bench`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.fanout import Watched, percentile, shot_figures
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def report(path: str, seqs: list[int], start: float = 10.0) -> dict:
+    return {
+        "path": path,
+        "seqs": seqs,
+        "times": [start + seq / 1000 for seq in seqs],
+        "sizes": [700] * len(seqs),
+        "closed": None,
+    }
+
+
+def test_figures_time_each_shot_to_its_last_viewer_and_count_what_went_wrong():
+    watched = Watched({"m": 3}, {"m": 3})
+    path = "/ws/matches/m/?after=3"
+    reports = [
+        report(path, [4, 5, 6]),
+        report(path, [4, 6, 6]),  # lost 5, had 6 twice, and 6 after 6
+        report(path, [5, 4, 6], start=10.002),  # 4 after 5
+    ]
+    began = {("m", seq): 10.0 for seq in (4, 5, 6)}
+
+    figures = shot_figures(watched, reports, {"m": [4, 5, 6]}, began)
+
+    assert figures["samples"] == 3
+    assert figures["last_p99_ms"] == 8.0  # seq 6, received last at 10.008
+    assert (figures["lost"], figures["doubled"], figures["out_of_order"]) == (1, 1, 2)
+    assert figures["message_bytes"] == 700
+
+
+@pytest.mark.parametrize(("percent", "expected"), [(50, 50), (99, 99), (100, 100), (1, 1), (0, 1)])
+def test_percentiles_are_the_nearest_rank(percent, expected):
+    assert percentile([float(n) for n in range(100, 0, -1)], percent) == expected
+
+
+@pytest.mark.slow
+def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disordered(tmp_path):
+    results_file = tmp_path / "results.json"
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
+    command = [sys.executable, "-m", "bench", "--matches", "4", "--repeat", "1"]
+    command += ["--viewers", "40", "--shots", "4", "--no-progress", "--json", str(results_file)]
+
+    done = subprocess.run(
+        command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
+    )
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    fanout = json.loads(results_file.read_text())["fanout"]
+    assert set(fanout["bare"]) == {"one_match", "ten_matches", "one_match_thin_clients"}
+    layers = ["in_memory"] + (["redis"] if os.getenv("REDIS_URL") else [])
+    for layer in layers:
+        for scenario, figures in fanout[layer].items():
+            if scenario == "servers":
+                continue
+            assert figures["samples"] > 0, (layer, scenario)
+            faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
+            assert faults == [0, 0, 0, 0], (layer, scenario, figures)
+    assert "(d) fan-out of a recorded shot to 40 viewers" in done.stdout
