@@ -26,6 +26,7 @@ from tqdm import tqdm
 from bench.database import throwaway_sqlite
 from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
+from bench.recording import measure_recording
 from matches import store
 from matches.fold import fold
 from matches.models import Match
@@ -35,6 +36,7 @@ from replay import projection
 
 REBUILD_TARGET = 0.25  # rebuild speed / raw read-and-parse speed
 IMPORT_TARGET = 2.0  # import time / the time of checking the same records alone
+RECORDED_SHOTS = 200  # through the API, each beside one raw insert
 LONG_MATCH_EVENTS = 300
 LONG_MATCH_RULESET = {"best_of": 5, "target": 100}  # ~300 events
 EVENTS_SQL = "SELECT type, data FROM matches_event WHERE match_id = ? ORDER BY seq"
@@ -66,6 +68,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
             try:
                 rebuild = _measure_rebuild(path, ids, options.repeat)
                 on_demand = _measure_on_demand(path, long_id, options.on_demand_repeat)
+                recording = measure_recording(path, RECORDED_SHOTS)
             finally:
                 gc.unfreeze()
     finally:
@@ -90,6 +93,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
         "import": importing,
         "rebuild": rebuild,
         "state_on_demand": on_demand,
+        "recording": recording,
     }
     if options.fanout is not None:
         results["fanout"] = run_fanout(options.fanout, log)
@@ -311,6 +315,23 @@ def table(results: dict[str, Any]) -> str:
             f"{demand['cached_ms']:.2f} ms",
             f"{demand['cached_vs_raw']}x raw",
         ),
+    ]
+    recording = results["recording"]
+    lines += [
+        "",
+        f"(d) recording a shot through the API, {recording['shots']} shots "
+        "(request to response in-process: middleware, token, fold, append, commit)",
+        _row(
+            "POST /api/matches/ID/events",
+            f"p50 {recording['api_p50_ms']:.2f} ms",
+            f"p99 {recording['api_p99_ms']:.2f} ms",
+        ),
+        _row(
+            "raw: sqlite3 INSERT of one row + commit",
+            f"p50 {recording['raw_p50_ms']:.2f} ms",
+            f"p99 {recording['raw_p99_ms']:.2f} ms",
+        ),
+        _row("ratio API / raw insert (p50)", f"{recording['p50_ratio']}", ""),
     ]
     if "fanout" in results:
         lines += ["", fanout_table(results["fanout"])]
