@@ -75,15 +75,16 @@ class Publisher:
             self._wake.clear()
             with self._lock:
                 batch, self._pending = self._pending, {}
-            for match_id, seq in batch.items():
-                try:
-                    await asyncio.wait_for(
-                        layer.group_send(group_of(match_id), notice(match_id, seq)), SEND_SECONDS
-                    )
-                except Exception as error:
-                    logger.warning(
-                        "live: notice of %s not sent (%s); the clocks catch up", match_id, error
-                    )
+            # All at once: one notice must not wait for the round trips of the others.
+            await asyncio.gather(*(self._send(layer, *pending) for pending in batch.items()))
+
+    async def _send(self, layer: Any, match_id: str, seq: int) -> None:
+        try:
+            await asyncio.wait_for(
+                layer.group_send(group_of(match_id), notice(match_id, seq)), SEND_SECONDS
+            )
+        except Exception as error:
+            logger.warning("live: notice of %s not sent (%s); the clocks catch up", match_id, error)
 
 
 publisher = Publisher()

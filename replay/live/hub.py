@@ -90,10 +90,10 @@ class Feed:
         self.viewers: set[Viewer] = set()
         self.cursor = 0  # the last seq pushed
         self.waiting = 0  # viewers waiting for the feed to open
-        self.opening: asyncio.Task[None] | None = None
         self._stream: Stream | None = None  # used in the hub's feed thread only
         self._reading = False
         self._again = False
+        self.opening = hub.spawn(self.open())
 
     async def open(self) -> None:
         """Place the feed at the match's last event (NotFound for an unknown match)."""
@@ -109,7 +109,7 @@ class Feed:
             self.hub.spawn(self.advance())
 
     def opened(self) -> bool:
-        return self.opening is not None and self.opening.done() and not self.opening.cancelled()
+        return self.opening.done() and not self.opening.cancelled()
 
     async def advance(self) -> None:
         """Push every event the store has after the cursor, in order; one read at a time."""
@@ -189,11 +189,10 @@ class Hub:
         feed = self.feeds.get(match_id)
         if feed is None:
             feed = self.feeds[match_id] = Feed(self, match_id)
-            feed.opening = self.spawn(feed.open())
             self.spawn(self._join(match_id))
         feed.waiting += 1
         try:
-            await asyncio.shield(feed.opening)  # type: ignore[arg-type]
+            await asyncio.shield(feed.opening)
         except BaseException:
             feed.waiting -= 1
             self._forget_if_idle(feed)

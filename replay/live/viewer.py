@@ -16,6 +16,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class Viewer:
             else:
                 self._outbox.append(message)
             return
-        sending = self._send(message)
+        sending = _coroutine(self._send(message))
         try:
             waiting = _start(sending)
         except Exception as error:
@@ -149,6 +150,17 @@ class Viewer:
 # it waits.
 
 _DONE = object()
+
+
+def _coroutine(awaitable: Awaitable[None]) -> Coroutine[Any, Any, None]:
+    """Return a send as a coroutine (what ASGI servers return; any awaitable will do)."""
+    if isinstance(awaitable, CoroutineType):
+        return awaitable
+    return _awaited(awaitable)
+
+
+async def _awaited(awaitable: Awaitable[None]) -> None:
+    await awaitable
 
 
 def _start(coroutine: Coroutine[Any, Any, None]) -> Any:
