@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -39,6 +40,11 @@ class Publisher:
     """Sends notices to the channel layer from a thread and event loop of its own."""
 
     def __init__(self) -> None:
+        self._forget()
+        # A forked process (a worker) has none of its parent's threads: it starts its own.
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:
         self._lock = threading.Lock()
         self._pending: dict[str, int] = {}  # the latest seq per match, not sent yet
         self._loop: asyncio.AbstractEventLoop | None = None
