@@ -38,7 +38,12 @@ def main(argv: list[str] | None = None) -> None:
         "--no-fanout", action="store_true", help="skip the live fan-out (a minute or two)"
     )
     parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
-    parser.add_argument("--shots", type=int, default=30, help="shots timed per fan-out scenario")
+    parser.add_argument(
+        "--shots",
+        type=int,
+        default=100,
+        help="fan-out: shots timed on one match (a third as many rounds on ten matches)",
+    )
     options = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "carambole.settings")
@@ -63,7 +68,8 @@ def main(argv: list[str] | None = None) -> None:
             else FanoutOptions(
                 viewers=options.viewers,
                 shots=options.shots,
-                referee_shots=max(options.shots // 2, 1),
+                rounds=max(options.shots // 3, 1),
+                referee_shots=max(options.shots // 6, 1),
                 redis_url=settings.REDIS_URL,
             ),
         ),
