@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--keep-db", action="store_true", help="keep the throwaway database")
     parser.add_argument(
-        "--no-fanout", action="store_true", help="skip the live fan-out (a minute or two)"
+        "--no-fanout", action="store_true", help="skip the live fan-out (two to four minutes)"
     )
     parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
     parser.add_argument(
