@@ -7,11 +7,13 @@ each hub then reads the store from the last `seq` it pushed, builds each message
 to each of its viewers. A lost notice only delays: the next one, or the clock every
 `LIVE_HEAD_SECONDS`, reads the store again.
 
+- `protocol`: what a client says (the `after` of the URL, `resume`), or why not.
 - `messages`: the messages, encoded once.
 - `stream`: a match's events from the store with the live state at each, built
   one event at a time.
-- `viewer`: one socket, its place in the log and its outbox, sent in order.
+- `viewer`: one socket, its place in the log and what waits to be sent, in order.
 - `hub`: one server process's feeds (one per match watched), its channel and clock.
+- `notices`: what one process tells the others through the channel layer.
 - `announce`: what a commit sets off (the receiver of `events_appended`).
 - `origin`: who may open a socket.
 """
