@@ -71,38 +71,27 @@ def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
 
     A stored row that is not a JSON object is refused naming its `seq`, never a traceback.
     """
-    rows = _rows(LOAD_SQL, match, after)
-    try:
-        events = [loads(text) for (text,) in rows]
-    except JSONDecodeError:
-        raise _unreadable([text for (text,) in rows], after) from None
-    if not all(type(event) is dict for event in events):
-        raise _unreadable([text for (text,) in rows], after)
-    return events
+    return _decoded(_rows(LOAD_SQL, match, after), after)
 
 
 def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any], str]]:
     """Return (event as the fold reads it, its hash) for each event after `after`."""
     rows = _rows(LOAD_CHAINED_SQL, match, after)
+    return [(event, row[1]) for event, row in zip(_decoded(rows, after), rows, strict=True)]
+
+
+def _decoded(rows: list[tuple[Any, ...]], after: int) -> list[dict[str, Any]]:
+    """Return the event each row holds in its first column, refusing one no JSON object."""
     try:
-        chained = [(loads(text), digest) for text, digest in rows]
+        events = [loads(row[0]) for row in rows]
     except JSONDecodeError:
-        raise _unreadable([text for text, _ in rows], after) from None
-    if not all(type(event) is dict for event, _ in chained):
-        raise _unreadable([text for text, _ in rows], after)
-    return chained
-
-
-def _unreadable(texts: list[str], after: int) -> Refused:
-    """Return the error naming the first stored event that is no JSON object."""
-    for seq, text in enumerate(texts, start=after + 1):
-        try:
-            readable = type(loads(text)) is dict
-        except JSONDecodeError:
-            readable = False
-        if not readable:
-            return Refused("the stored event cannot be read: not a JSON object", "data", seq)
-    return Refused("the stored events cannot be read", "data")
+        events = []
+    if len(events) == len(rows) and all(type(event) is dict for event in events):
+        return events
+    for seq, row in enumerate(rows, start=after + 1):
+        if _unreadable_because(row[0]):
+            raise Refused("the stored event cannot be read: not a JSON object", "data", seq)
+    raise Refused("the stored events cannot be read", "data")
 
 
 def _rows(sql: str, match: Match | str, after: int) -> list[tuple[Any, ...]]:
@@ -219,7 +208,8 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
         try:
             digest = event_hash(previous or "", event.as_record())
         except Refused:
-            problems.append((event.seq, _unreadable_data(event.data_text)))
+            reason = _unreadable_because(event.data_text) or "data cannot be read"
+            problems.append((event.seq, reason))
         except (TypeError, ValueError, RecursionError) as error:
             problems.append((event.seq, f"data cannot be hashed: {error}"))
         else:
@@ -229,10 +219,10 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
     return problems
 
 
-def _unreadable_data(text: str) -> str:
-    """Say why a stored event's data cannot be read."""
+def _unreadable_because(text: str) -> str | None:
+    """Say why a stored event's data cannot be read, or None when it can."""
     try:
-        loads(text)
+        value = loads(text)
     except JSONDecodeError:
         return "data is not JSON"
-    return "data is not a JSON object"
+    return None if type(value) is dict else "data is not a JSON object"
