@@ -142,6 +142,8 @@ MIDDLEWARE = [
     # Static files from the project itself, debug or not: no CDN, no separate web server.
     "carambole.middleware.StaticFiles",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language from the cookie set by the switcher, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -161,6 +163,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -198,7 +201,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The federation is Ukrainian, its players and viewers international. The compiled
+# catalogues (carambole/locale, one for the whole project) are committed, so a fresh clone needs no gettext tools.
+LANGUAGES = [("uk", "Українська"), ("en", "English")]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LOCALE_PATHS = [BASE_DIR / "carambole" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -2,10 +2,14 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("replay.api.urls")),
+    # The language switcher (a POST remembered in a cookie) and the catalogue the scripts use.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("replay.urls")),
 ]
 
