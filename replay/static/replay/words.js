@@ -1,0 +1,151 @@
+// Rulings and events in words, in the page's language (Django's JavaScript catalogue).
+//
+// A ruling is that of notation.md: valid, first_contact, carom, pins, pin_points,
+// carom_points, fouls, foul_points, scorer ("shooter" | "opponent" | null), points,
+// ball_in_hand. Whose shot it was comes from `player` ("A" | "B"): the preview
+// endpoint's answer carries it; a state's shot entry and a shot event carry it beside.
+
+const OTHER = { A: "B", B: "A" };
+
+/** Return the name of a foul code in the page's language. */
+export function foulName(code) {
+  const words = {
+    wrong_ball: gettext("wrong ball"),
+    miss: gettext("miss"),
+    red_first: gettext("red ball first"),
+    pins_first: gettext("pins first"),
+    cue_pins: gettext("pins with the cue ball"),
+    off_table: gettext("ball off the table"),
+    balls_moving: gettext("balls still moving"),
+    not_tip: gettext("not with the tip"),
+    double_hit: gettext("double hit"),
+    cleaning: gettext("touched to clean"),
+    displaced: gettext("ball or pin displaced"),
+    contact_push: gettext("ball in contact pushed"),
+    feet: gettext("foot off the floor"),
+    placement: gettext("ball touched before it was placed"),
+    jump: gettext("jumped over the pins"),
+    touched: gettext("ball or pin touched"),
+    push_shot: gettext("push shot"),
+  };
+  return words[code] || code;
+}
+
+/** Return the pins that fell in words: "the red pin alone", "2 white pins", ... or "". */
+export function pinsInWords(pins) {
+  const fallen = pins || [];
+  const whites = fallen.filter((pin) => pin !== "center").length;
+  const red = fallen.includes("center");
+  if (red && whites === 4) return gettext("the whole figure");
+  if (red && whites === 0) return gettext("the red pin alone");
+  if (red) {
+    return interpolate(
+      ngettext("the red pin and %s white pin", "the red pin and %s white pins", whites),
+      [whites],
+    );
+  }
+  if (whites) return interpolate(ngettext("%s white pin", "%s white pins", whites), [whites]);
+  return "";
+}
+
+/** Return the carom in words ("kiss carom", "ricochet") or "". */
+export function caromInWords(carom) {
+  if (carom === "kiss") return gettext("kiss carom");
+  if (carom === "ricochet") return gettext("ricochet");
+  return "";
+}
+
+/** Return what the shot obtained (carom and pins) in words, or "". */
+export function obtainedInWords(ruling) {
+  const carom = caromInWords(ruling.carom);
+  const pins = pinsInWords(ruling.pins);
+  if (carom && pins) return interpolate(gettext("%(carom)s and %(pins)s"), { carom, pins }, true);
+  return carom || pins;
+}
+
+function capitalised(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * Return a ruling in words: "Ricochet and the red pin alone: 11 to Kovalenko",
+ * "Foul (pins with the cue ball): 2 to Marchetti".
+ *
+ * names: {A: "Kovalenko", B: "Marchetti"}; player: who played the shot
+ * (default: ruling.player, as the preview endpoint gives it).
+ */
+export function rulingInWords(ruling, names = {}, player = ruling && ruling.player) {
+  if (!ruling) return "";
+  const obtained = obtainedInWords(ruling);
+  let what;
+  if (ruling.fouls && ruling.fouls.length) {
+    const fouls = ruling.fouls.map(foulName).join(", ");
+    what = obtained
+      ? interpolate(gettext("Foul (%(fouls)s) after %(obtained)s"), { fouls, obtained }, true)
+      : interpolate(gettext("Foul (%(fouls)s)"), { fouls }, true);
+  } else if (obtained) {
+    what = capitalised(obtained);
+  } else {
+    return gettext("Valid shot, no points");
+  }
+  const scorer = ruling.scorer === "opponent" ? OTHER[player] : player;
+  const name = (scorer && names[scorer]) || scorer;
+  let sentence;
+  if (!ruling.points || !name) {
+    sentence = interpolate(gettext("%(what)s: no points"), { what }, true);
+  } else {
+    sentence = interpolate(
+      gettext("%(what)s: %(points)s to %(name)s"), { what, points: ruling.points, name }, true,
+    );
+  }
+  if (ruling.fouls && ruling.fouls.length && ruling.ball_in_hand) {
+    sentence = interpolate(gettext("%s, with ball in hand"), [sentence]);
+  }
+  return sentence;
+}
+
+/** Return a shot entry of the match state in words, marking a void, retracted or amended one. */
+export function shotInWords(shot, names = {}) {
+  const words = rulingInWords(shot.ruling, names, shot.player);
+  if (shot.retracted) return interpolate(gettext("%s (retracted)"), [words]);
+  if (shot.void) return interpolate(gettext("%s (void: the game was already won)"), [words]);
+  if (shot.amended) return interpolate(gettext("%s (amended)"), [words]);
+  return words;
+}
+
+/** Return an event that is not a shot in words (the board's line for it), or "". */
+export function eventInWords(event, names = {}) {
+  const name = (player) => names[player] || player;
+  switch (event.type) {
+    case "lag":
+      return gettext("Lag played");
+    case "game_started":
+      return interpolate(gettext("Game %(game)s started: %(name)s breaks"),
+        { game: event.game, name: name(event.breaker) }, true);
+    case "ball_placed":
+      return {
+        white: gettext("The white ball was placed"),
+        yellow: gettext("The yellow ball was placed"),
+        red: gettext("The red ball was placed"),
+      }[event.ball] || "";
+    case "shot_amended":
+      return interpolate(gettext("Shot %(shot)s amended: %(reason)s"),
+        { shot: event.shot, reason: event.reason || "" }, true);
+    case "shot_retracted":
+      return interpolate(gettext("Shot %(shot)s retracted: %(reason)s"),
+        { shot: event.shot, reason: event.reason || "" }, true);
+    case "balls_respotted":
+      return gettext("Balls in contact: put back in the break position");
+    case "foul":
+      return interpolate(gettext("Foul outside a stroke (%(foul)s) by %(name)s"),
+        { foul: foulName(event.code), name: name(event.player) }, true);
+    case "intermission":
+      return interpolate(gettext("Intermission: %s min"), [event.minutes]);
+    case "game_forfeited":
+      return interpolate(gettext("%s forfeits the game"), [name(event.player)]);
+    case "match_forfeited":
+      return interpolate(gettext("%s forfeits the match"), [name(event.player)]);
+    default:
+      return "";
+  }
+}
