@@ -66,6 +66,24 @@ class Player(models.Model):
         return entry
 
 
+class Entry(models.Model):
+    """A player entered in a competition by staff: a round robin pairs the entrants."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    entered_by = models.CharField(max_length=USERNAME_LENGTH)
+    entered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["competition", "entered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="entry_unique_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition_id}: {self.player}"
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         LAG = "lag"

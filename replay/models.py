@@ -1,4 +1,8 @@
-"""Tables of the read side: the API tokens programs authenticate with."""
+"""Tables of the read side: API tokens, and the read models the projector keeps from the log.
+
+The projector (`replay.projector`) is the only writer of the read models; each of them
+can be rebuilt from the events alone (`manage.py rebuild_projections`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,14 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from matches.models import USERNAME_LENGTH
+from matches.models import (
+    NAME_LENGTH,
+    STAGE_LENGTH,
+    USERNAME_LENGTH,
+    Competition,
+    Match,
+    Player,
+)
 
 PREFIX_LENGTH = 8
 
@@ -38,3 +49,124 @@ class ApiToken(models.Model):
     @property
     def revoked(self) -> bool:
         return self.revoked_at is not None
+
+
+class MatchSummary(models.Model):
+    """One match as the archive lists it, computed from its events up to `event_id`.
+
+    Kept by the projector in the same transaction as its cursor. The players and the
+    competition are copied from the header so the archive can search without joins.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="summary"
+    )
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="summaries")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_a_name = models.CharField(max_length=NAME_LENGTH)
+    player_b_name = models.CharField(max_length=NAME_LENGTH)
+    date = models.DateField(null=True, blank=True)
+    stage = models.CharField(max_length=STAGE_LENGTH, blank=True)
+    # lag, playing, finished, review; "scheduled" before the first event, "unreadable"
+    # when a stored event cannot be folded (a corrupt row).
+    status = models.CharField(max_length=12, default="scheduled")
+    games_won_a = models.PositiveSmallIntegerField(default=0)
+    games_won_b = models.PositiveSmallIntegerField(default=0)
+    points_a = models.PositiveIntegerField(default=0)  # the sum of A's game scores
+    points_b = models.PositiveIntegerField(default=0)
+    average_a = models.FloatField(default=0.0)  # points from own shots / counted shots
+    average_b = models.FloatField(default=0.0)
+    winner = models.CharField(max_length=1, blank=True)  # "A", "B" or "" while undecided
+    winner_player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    needs_review = models.BooleanField(default=False)
+    amendments = models.PositiveIntegerField(default=0)  # shot_amended events in the log
+    retractions = models.PositiveIntegerField(default=0)
+    seq = models.PositiveIntegerField(default=0)  # the match's last event folded in
+    event_id = models.BigIntegerField(default=0)  # the global id it is computed up to
+    head_hash = models.CharField(max_length=64, blank=True)  # the hash of event `seq`
+    # The global id of the newest event that changed what the standings count of this
+    # match (its result, or whether it is counted): the standings' version derives from it.
+    result_event_id = models.BigIntegerField(default=0)
+    # What the standings count of this match (replay.ranking.Result as JSON), null when
+    # it has no event yet.
+    result = models.JSONField(null=True, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date", "match_id"]
+        indexes = [
+            models.Index(fields=["competition", "date"], name="summary_competition_date"),
+            models.Index(fields=["player_a", "date"], name="summary_player_a_date"),
+            models.Index(fields=["player_b", "date"], name="summary_player_b_date"),
+            models.Index(fields=["date"], name="summary_date"),
+            models.Index(fields=["status", "date"], name="summary_status_date"),
+        ]
+        verbose_name_plural = "match summaries"
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.player_a_name} v {self.player_b_name} ({self.status})"
+
+
+class Standings(models.Model):
+    """A competition's standings table as of `version` (api.md's shape in `rows`).
+
+    One row per competition, the latest version; each version's difference from the
+    one before is a StandingsChange. Written only forwards: never twice, never back.
+    """
+
+    competition = models.OneToOneField(
+        Competition, on_delete=models.CASCADE, primary_key=True, related_name="standings"
+    )
+    version = models.BigIntegerField(default=0)
+    pending = models.PositiveIntegerField(default=0)
+    rows = models.JSONField(default=list)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "standings"
+
+    def __str__(self) -> str:
+        return f"{self.competition_id} v{self.version}"
+
+
+class StandingsChange(models.Model):
+    """What one new version of a competition's standings changed, and which event did it."""
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="standings_changes"
+    )
+    version = models.BigIntegerField()
+    previous = models.BigIntegerField(default=0)  # the version before (0: none)
+    pending = models.PositiveIntegerField(default=0)
+    # {"cause": {...the event...}, "results": [...], "moves": [...], "points": [...]}
+    changes = models.JSONField(default=dict)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["competition", "-version"]
+        constraints = [
+            # The last word of the guarded write: a version is written once.
+            models.UniqueConstraint(
+                fields=["competition", "version"], name="standings_change_unique_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition_id} v{self.previous} -> v{self.version}"
+
+
+class ProjectorCursor(models.Model):
+    """How far a projector has read the global log: the id of the last event it applied.
+
+    Updated in the same transaction as the read models it keeps, so the two never disagree.
+    """
+
+    name = models.CharField(max_length=50, primary_key=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.position}"

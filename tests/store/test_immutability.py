@@ -155,7 +155,7 @@ def test_queryset_delete_of_events_is_refused_by_the_database(recorded):
 
 
 def test_the_migrations_install_the_triggers_and_unapplying_them_removes_them(event_db):
-    leaf = ("matches", "0005_event_match_indexed_by_its_unique_seq")
+    leaf = ("matches", "0006_competition_entries")
     executor = MigrationExecutor(connection)
     assert leaf in executor.loader.graph.leaf_nodes("matches"), "test the newest migration"
 
@@ -163,7 +163,8 @@ def test_the_migrations_install_the_triggers_and_unapplying_them_removes_them(ev
     assert not EXPECTED_TRIGGERS[connection.vendor] & installed_triggers()
 
     executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes("matches"))
+    # Every app's newest: the read side's tables went back with the migrations they need.
+    executor.migrate(executor.loader.graph.leaf_nodes())
     assert EXPECTED_TRIGGERS[connection.vendor] <= installed_triggers()
 
 
