@@ -7,101 +7,28 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from replay.tokens import token_issue, user_for_token
+from tests.servers import free_port, server, wait_for_port
 from tests.store.plays import QUIET, new_match, open_game, play
 
-ROOT = Path(__file__).resolve().parents[2]
-STARTUP_S = 30.0
 WAIT_S = 5.0  # the longest a test waits for one message that must come
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
 
 
-# -- Servers ----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited: {process.stderr.read() if process.stderr else ''}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on {port} within {STARTUP_S} s")
-
-
-def database_url() -> str:
-    """Return a URL of the database this test uses, for the servers to share it."""
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{Path(settings['NAME']).resolve()}"
-    return (
-        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or '127.0.0.1'}"
-        f":{settings['PORT'] or 5432}/{settings['NAME']}"
-    )
-
-
-@contextmanager
-def server(redis_url: str | None, head_seconds: int = 15, *daphne: str) -> Iterator[int]:
-    """Serve carambole with daphne on a free loopback port; yield the port."""
-    port = free_port()
-    environ = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "carambole.settings",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": database_url(),
-        "SECURE_SSL_REDIRECT": "0",
-        "LIVE_HEAD_SECONDS": str(head_seconds),
-    }
-    environ.pop("REDIS_URL", None)
-    if redis_url:
-        environ["REDIS_URL"] = redis_url
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *daphne]
-        + ["carambole.asgi:application"],
-        cwd=ROOT,
-        env=environ,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        wait_for_port(port, process, "daphne")
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr:
-            process.stderr.close()
+# -- Redis ------------------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -1,0 +1,149 @@
+"""Real servers for the slow tests: carambole served by daphne on the test database.
+
+A test that serves must use `event_db` (its transactions really commit, so the server
+process sees them); on SQLite the test database is then a file (settings.py names it).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+STARTUP_S = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited: {process.stderr.read() if process.stderr else ''}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} within {STARTUP_S} s")
+
+
+def database_url() -> str:
+    """Return a URL of the database this test uses, for the servers to share it."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(settings['NAME']).resolve()}"
+    return (
+        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or '127.0.0.1'}"
+        f":{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+
+
+class Daphne:
+    """One daphne process serving carambole on a loopback port that stays its own.
+
+    `stop()` and `start()` again take the server down and bring it back on the same port,
+    as a hall's network that drops and returns: the pages keep their address.
+    """
+
+    def __init__(
+        self,
+        redis_url: str | None,
+        head_seconds: int = 15,
+        *daphne: str,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self.port = free_port()
+        self.arguments = daphne
+        self.environ = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "carambole.settings",
+            "DJANGO_DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DATABASE_URL": database_url(),
+            "SECURE_SSL_REDIRECT": "0",
+            "LIVE_HEAD_SECONDS": str(head_seconds),
+            **(environ or {}),
+        }
+        self.environ.pop("REDIS_URL", None)
+        if redis_url:
+            self.environ["REDIS_URL"] = redis_url
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start serving (again) on this server's port; return once it listens."""
+        if self.process is not None:
+            raise RuntimeError("daphne is serving already")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+            + [*self.arguments, "carambole.asgi:application"],
+            cwd=ROOT,
+            env=self.environ,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            wait_for_port(self.port, self.process, "daphne")
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """Stop serving: open connections drop and the port refuses new ones."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr:
+            process.stderr.close()
+
+
+@contextmanager
+def server(
+    redis_url: str | None,
+    head_seconds: int = 15,
+    *daphne: str,
+    environ: Mapping[str, str] | None = None,
+) -> Iterator[int]:
+    """Serve carambole with daphne on a free loopback port; yield the port."""
+    with serving(redis_url, head_seconds, *daphne, environ=environ) as served:
+        yield served.port
+
+
+@contextmanager
+def serving(
+    redis_url: str | None,
+    head_seconds: int = 15,
+    *daphne: str,
+    environ: Mapping[str, str] | None = None,
+) -> Iterator[Daphne]:
+    """Serve carambole with daphne on a free loopback port; yield the server to stop and start."""
+    served = Daphne(redis_url, head_seconds, *daphne, environ=environ)
+    served.start()
+    try:
+        yield served
+    finally:
+        served.stop()
