@@ -8,4 +8,6 @@ app_name = "replay"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("matches/<str:match_id>/", views.match_board, name="board"),
+    path("matches/<str:match_id>/overlay/", views.match_overlay, name="overlay"),
 ]

@@ -1,0 +1,123 @@
+"""Rulings in words, for the first paint of the board and the overlay.
+
+The twin of `replay/static/replay/words.js` and `scoreboard.js`: the same sentences
+(the same msgids, so one translation serves both), so a page reads the same before
+and after its script takes over, and reads at all without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+OTHER = {"A": "B", "B": "A"}
+
+
+def foul_name(code: str) -> str:
+    """Return the name of a foul code in the active language."""
+    words = {
+        "wrong_ball": _("wrong ball"),
+        "miss": _("miss"),
+        "red_first": _("red ball first"),
+        "pins_first": _("pins first"),
+        "cue_pins": _("pins with the cue ball"),
+        "off_table": _("ball off the table"),
+        "balls_moving": _("balls still moving"),
+        "not_tip": _("not with the tip"),
+        "double_hit": _("double hit"),
+        "cleaning": _("touched to clean"),
+        "displaced": _("ball or pin displaced"),
+        "contact_push": _("ball in contact pushed"),
+        "feet": _("foot off the floor"),
+        "placement": _("ball touched before it was placed"),
+        "jump": _("jumped over the pins"),
+        "touched": _("ball or pin touched"),
+        "push_shot": _("push shot"),
+    }
+    return words.get(code, code)
+
+
+def pins_in_words(pins: list[str]) -> str:
+    """Return the pins that fell in words, or ""."""
+    whites = len([pin for pin in pins if pin != "center"])
+    red = "center" in pins
+    if red and whites == 4:
+        return _("the whole figure")
+    if red and whites == 0:
+        return _("the red pin alone")
+    if red:
+        return ngettext("the red pin and %s white pin", "the red pin and %s white pins", whites) % (
+            whites,
+        )
+    if whites:
+        return ngettext("%s white pin", "%s white pins", whites) % (whites,)
+    return ""
+
+
+def carom_in_words(carom: str | None) -> str:
+    """Return the carom in words, or ""."""
+    if carom == "kiss":
+        return _("kiss carom")
+    if carom == "ricochet":
+        return _("ricochet")
+    return ""
+
+
+def obtained_in_words(ruling: Mapping[str, Any]) -> str:
+    """Return what a shot obtained (carom and pins) in words, or ""."""
+    carom = carom_in_words(ruling.get("carom"))
+    pins = pins_in_words(list(ruling.get("pins") or []))
+    if carom and pins:
+        return _("%(carom)s and %(pins)s") % {"carom": carom, "pins": pins}
+    return carom or pins
+
+
+def ruling_in_words(
+    ruling: Mapping[str, Any] | None, names: Mapping[str, str], player: str | None
+) -> str:
+    """Return a ruling in words: "Ricochet and the red pin alone: 11 to Kovalenko"."""
+    if not ruling:
+        return ""
+    obtained = obtained_in_words(ruling)
+    fouls = list(ruling.get("fouls") or [])
+    if fouls:
+        listed = ", ".join(foul_name(code) for code in fouls)
+        if obtained:
+            what = _("Foul (%(fouls)s) after %(obtained)s") % {
+                "fouls": listed,
+                "obtained": obtained,
+            }
+        else:
+            what = _("Foul (%(fouls)s)") % {"fouls": listed}
+    elif obtained:
+        what = obtained[:1].upper() + obtained[1:]
+    else:
+        return _("Valid shot, no points")
+    scorer = OTHER.get(player or "") if ruling.get("scorer") == "opponent" else player
+    name = names.get(scorer or "") or scorer
+    if not ruling.get("points") or not name:
+        sentence = _("%(what)s: no points") % {"what": what}
+    else:
+        sentence = _("%(what)s: %(points)s to %(name)s") % {
+            "what": what,
+            "points": ruling["points"],
+            "name": name,
+        }
+    if fouls and ruling.get("ball_in_hand"):
+        sentence = _("%s, with ball in hand") % (sentence,)
+    return sentence
+
+
+def shot_in_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """Return a shot of the match state in words, marking a void, retracted or amended one."""
+    words = ruling_in_words(shot.get("ruling"), names, shot.get("player"))
+    if shot.get("retracted"):
+        return _("%s (retracted)") % (words,)
+    if shot.get("void"):
+        return _("%s (void: the game was already won)") % (words,)
+    if shot.get("amended"):
+        return _("%s (amended)") % (words,)
+    return words

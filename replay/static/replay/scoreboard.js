@@ -1,0 +1,100 @@
+// The scoreboard of a match for viewers: its current game, its moment, the ball-in-hand
+// zone, a shot's points. The twin of replay/board.py: the same sentences, so the page
+// reads the same before and after the script takes over.
+
+const OTHER = { A: "B", B: "A" };
+
+/** Return the game being played or last played, or null before the first. */
+export function currentGame(state) {
+  const games = state.games || [];
+  return games.length ? games[games.length - 1] : null;
+}
+
+/** Return the half where the ball in hand (or the break's ball) goes, "any", or null. */
+export function zoneOf(next) {
+  if (!next || !(next.ball_in_hand || next.break)) return null;
+  return next.zone || "any";
+}
+
+/** Return who received a shot's points and how many: {points, to, foul}. */
+export function pointsOf(ruling, player) {
+  if (!ruling) return null;
+  const to = ruling.scorer === "opponent" ? OTHER[player] : player;
+  return { points: ruling.points, to: ruling.points ? to : null, foul: ruling.fouls.length > 0 };
+}
+
+/**
+ * Return the moment of the match for a viewer: {face, text}.
+ *
+ * Faces: lag, break, playing, between, intermission, review, forfeit, finished.
+ * lastEvent: the event just applied (an intermission shows only as an event).
+ */
+export function momentOf(state, names, lastEvent = null) {
+  const name = (player) => names[player] || player;
+  const games = state.games || [];
+  const next = state.next;
+  const won = state.games_won || { A: 0, B: 0 };
+  const review = { face: "review", text: gettext("Under review: the referee is checking a game's result") };
+  if (state.status === "lag") return { face: "lag", text: gettext("Lag: the players decide who breaks") };
+  if (state.status === "review") return review;
+  if (state.status === "finished") {
+    const played = games.filter((game) => !game.flags.includes("void_game"));
+    const last = played[played.length - 1];
+    if (last && last.end === "forfeit") {
+      return {
+        face: "forfeit",
+        text: interpolate(gettext("%(winner)s wins the match: %(loser)s forfeited"),
+          { winner: name(state.winner), loser: name(OTHER[state.winner]) }, true),
+      };
+    }
+    return {
+      face: "finished",
+      text: interpolate(gettext("%(winner)s wins the match %(a)s–%(b)s"),
+        { winner: name(state.winner), a: won.A, b: won.B }, true),
+    };
+  }
+  if (!next) return review;
+  const due = name(next.player);
+  const current = currentGame(state);
+  if (next.game !== current.game) {
+    if (lastEvent && lastEvent.type === "intermission") {
+      return {
+        face: "intermission",
+        text: interpolate(gettext("Intermission before game %(game)s"), { game: next.game }, true),
+      };
+    }
+    const parts = {
+      game: current.game, winner: name(current.winner), loser: name(OTHER[current.winner]),
+      a: current.score.A, b: current.score.B, next: next.game, breaker: due,
+    };
+    if (current.end === "forfeit") {
+      return {
+        face: "forfeit",
+        text: interpolate(gettext(
+          "Game %(game)s to %(winner)s: %(loser)s forfeited. Next: game %(next)s, %(breaker)s breaks",
+        ), parts, true),
+      };
+    }
+    return {
+      face: "between",
+      text: interpolate(gettext(
+        "Game %(game)s to %(winner)s, %(a)s–%(b)s. Next: game %(next)s, %(breaker)s breaks",
+      ), parts, true),
+    };
+  }
+  if (next.break) {
+    return {
+      face: "break",
+      text: interpolate(gettext("Game %(game)s: %(name)s breaks from the lower half"),
+        { game: next.game, name: due }, true),
+    };
+  }
+  if (next.ball_in_hand) {
+    const sentence = {
+      lower: gettext("%s to play, with ball in hand in the lower half"),
+      upper: gettext("%s to play, with ball in hand in the upper half"),
+    }[next.zone] || gettext("%s to play, with ball in hand in either half");
+    return { face: "playing", text: interpolate(sentence, [due]) };
+  }
+  return { face: "playing", text: interpolate(gettext("%s to play"), [due]) };
+}
