@@ -1,6 +1,6 @@
 """Pages of the read side."""
 
-from django.urls import path
+from django.urls import include, path
 
 from replay import views
 
@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("matches/<str:match_id>/", views.match_board, name="board"),
     path("matches/<str:match_id>/overlay/", views.match_overlay, name="overlay"),
+    path("", include("replay.pages.urls")),
 ]

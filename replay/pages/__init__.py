@@ -1,0 +1,1 @@
+"""The archive's pages: a match's replay, the archive, players, and the downloads."""

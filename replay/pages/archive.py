@@ -1,0 +1,118 @@
+"""The archive: every match, searched and paged; its search as CSV."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from replay.compare import STATUS_NAMES
+from replay.models import MatchSummary
+from replay.pages.search import CSV_LIMIT, ArchiveFilter, Search, page_of, player_key, summaries
+
+CSV_COLUMNS = (
+    "match",
+    "competition",
+    "stage",
+    "date",
+    "player_a",
+    "player_a_id",
+    "player_b",
+    "player_b_id",
+    "status",
+    "games_won_a",
+    "games_won_b",
+    "points_a",
+    "points_b",
+    "average_a",
+    "average_b",
+    "winner",
+    "needs_review",
+    "amendments",
+    "retractions",
+)
+
+
+def line(summary: MatchSummary) -> dict[str, Any]:
+    """Return one row of the archive as the page shows it."""
+    a, b = summary.player_a, summary.player_b
+    return {
+        "match": summary.match_id,
+        "competition": summary.competition,
+        "stage": summary.stage,
+        "date": summary.date,
+        "players": [
+            {"side": "A", "name": summary.player_a_name, "key": player_key(a.federation_id, a.pk)},
+            {"side": "B", "name": summary.player_b_name, "key": player_key(b.federation_id, b.pk)},
+        ],
+        "games_won": (summary.games_won_a, summary.games_won_b),
+        "points": (summary.points_a, summary.points_b),
+        "winner": summary.winner,
+        "status": summary.status,
+        "status_name": STATUS_NAMES.get(summary.status, summary.status),
+        "needs_review": summary.needs_review,
+        "amendments": summary.amendments,
+    }
+
+
+def archive(request: HttpRequest) -> HttpResponse:
+    """List the archive's matches, filtered by competition, player, date and result."""
+    form = ArchiveFilter(request.GET or None)
+    search = Search.of(form)
+    rows, more = page_of(search)
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "lines": [line(row) for row in rows],
+        "page": search.page,
+        "previous_page": search.page - 1 if search.page > 1 else None,
+        "next_page": search.page + 1 if more else None,
+        "query": query.urlencode(),
+    }
+    return render(request, "replay/archive.html", context)
+
+
+def _csv_rows(search: Search) -> Iterator[tuple[Any, ...]]:
+    rows = (
+        summaries(search)
+        .values_list(
+            "match_id",
+            "competition_id",
+            "stage",
+            "date",
+            "player_a_name",
+            "player_a__federation_id",
+            "player_b_name",
+            "player_b__federation_id",
+            "status",
+            "games_won_a",
+            "games_won_b",
+            "points_a",
+            "points_b",
+            "average_a",
+            "average_b",
+            "winner",
+            "needs_review",
+            "amendments",
+            "retractions",
+        )[:CSV_LIMIT]
+        .iterator(chunk_size=2000)
+    )
+    yield from rows
+
+
+def archive_csv(request: HttpRequest) -> HttpResponse:
+    """Download the archive's search (every page of it) as CSV."""
+    search = Search.of(ArchiveFilter(request.GET or None))
+    # Written whole, not streamed: the ASGI server would have to drive a sync iterator.
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="carambole-archive.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for row in _csv_rows(search):
+        writer.writerow(["" if value is None else value for value in row])
+    return response

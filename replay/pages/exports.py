@@ -1,0 +1,107 @@
+"""Downloads: a match's record, a competition's records as a zip, the record's JSON Schema."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+import orjson
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+
+from matches.models import Competition, Match, Player
+from matches.notation import RECORD_FORMAT, SLUG
+from matches.records import record_export
+from matches.rules import Ruleset
+from replay.pages.replay import match_or_404
+from replay.record_schema import record_schema
+
+COMPETITION_FORMAT = "carambole.competition/1"
+
+
+def attachment(body: bytes, filename: str, content_type: str) -> HttpResponse:
+    """Return a download: the browser saves it under `filename`."""
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
+    """Download a match's record (notation.md, every event with seq, at, by and hash)."""
+    match = match_or_404(match_id)
+    record = record_export(match.id)
+    body = orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n"
+    return attachment(body, f"{match.id}.carambole.json", "application/json")
+
+
+def match_record_schema(request: HttpRequest) -> JsonResponse:
+    """Serve the JSON Schema of a match record."""
+    response = JsonResponse(record_schema(), json_dumps_params={"indent": 2})
+    response["Content-Type"] = "application/schema+json"
+    return response
+
+
+def competition_document(
+    competition: Competition, matches: list[Match], entrants: list[Player]
+) -> dict[str, Any]:
+    """Return `competition.json`: the competition, its players, its schedule, what is unplayed.
+
+    Each match carries `event_count` (annotated): one without any is unplayed.
+    """
+    players: dict[str, dict[str, Any]] = {}
+    for player in entrants:
+        players[player.federation_id or player.name] = player.as_record()
+    schedule = []
+    for match in matches:
+        for side in ("A", "B"):
+            entry = match.players[side]
+            players.setdefault(entry.get("federation_id") or entry["name"], dict(entry))
+        schedule.append(
+            {
+                "match": match.id,
+                "stage": match.stage,
+                "table": match.table,
+                "date": match.date.isoformat() if match.date else None,
+                "players": {side: dict(match.players[side]) for side in ("A", "B")},
+                "status": match.status if match.event_count else "scheduled",
+                "record": f"matches/{match.id}.json",
+            }
+        )
+    return {
+        "format": COMPETITION_FORMAT,
+        "record_format": RECORD_FORMAT,
+        "id": competition.id,
+        "name": competition.name,
+        "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
+        "players": sorted(players.values(), key=lambda entry: entry["name"].casefold()),
+        "schedule": schedule,
+        # Matches created but not started: no event recorded yet.
+        "unplayed": [entry["match"] for entry in schedule if entry["status"] == "scheduled"],
+    }
+
+
+def competition_records(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """Download a competition as a zip: competition.json and every match's record."""
+    competition = None
+    if SLUG.match(competition_id):
+        competition = Competition.objects.filter(pk=competition_id).first()
+    if competition is None:
+        raise Http404(_("No such competition"))
+    matches = list(
+        Match.objects.filter(competition=competition)
+        .annotate(event_count=Count("events"))
+        .order_by("date", "id")
+    )
+    entrants = [entry.player for entry in competition.entries.select_related("player")]
+    document = competition_document(competition, matches, entrants)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            "competition.json", orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+        )
+        for match in matches:
+            record = orjson.dumps(record_export(match.id), option=orjson.OPT_INDENT_2)
+            archive.writestr(f"matches/{match.id}.json", record + b"\n")
+    return attachment(buffer.getvalue(), f"{competition.id}.carambole.zip", "application/zip")

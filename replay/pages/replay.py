@@ -1,0 +1,134 @@
+"""The replay page: a match shot by shot, its amendments in the open, its charts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from matches.errors import NotFound, Refused
+from matches.models import Match
+from matches.notation import SLUG
+from matches.selectors import match_get
+from replay import charts
+from replay.compare import STATUS_NAMES, rows_side_by_side
+from replay.sentences import ruling_in_words
+from replay.timeline import match_timeline
+
+
+def match_or_404(match_id: str) -> Match:
+    """Return the match an id names, or answer 404."""
+    if not SLUG.match(match_id):
+        raise Http404(_("No such match"))  # a text that is no slug names no match
+    try:
+        return match_get(match_id)
+    except NotFound:
+        raise Http404(_("No such match")) from None
+
+
+def requested_seq(text: str | None, head: int, default: int) -> tuple[int, str]:
+    """Return the seq `?seq=` asks for, or the default with why it was not taken."""
+    if text is None or text == "":
+        return default, ""
+    try:
+        seq = int(text)
+    except ValueError:
+        return default, _("seq: must be a whole number")
+    if not 0 <= seq <= head:
+        return default, _("seq: must be between 0 and %(head)s") % {"head": head}
+    return seq, ""
+
+
+def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
+    """Show a match shot by shot: the table, the ruling, the scores, the amendments."""
+    match = match_or_404(match_id)
+    names = {player: entry.get("name", player) for player, entry in match.players.items()}
+    try:
+        timeline = match_timeline(match)
+    except Refused as error:
+        # A corrupt stored event: the page says so rather than failing.
+        context = {"match": match, "names": names, "problem": str(error)}
+        return render(request, "replay/replay_unreadable.html", context)
+    shots = timeline["shots"]
+    first_shot = shots[0]["seq"] if shots else timeline["head"]
+    seq, seq_problem = requested_seq(request.GET.get("seq"), timeline["head"], first_shot)
+    view = "live" if request.GET.get("view") == "live" else "amended"
+    final = timeline["frames"][-1]
+    context = {
+        "match": match,
+        "names": names,
+        "timeline": timeline,
+        "page": {
+            "match": match.id,
+            "names": names,
+            "balls": {"A": match.ball_a, "B": match.ball_b},
+            "pin_pitch": match.header().ruleset.pin_pitch,
+            "seq": seq,
+            "view": view,
+        },
+        "seq_problem": seq_problem,
+        "final": final,
+        "status_name": STATUS_NAMES.get(final["status"], final["status"]),
+        "shot_lines": [_shot_line(shot, names) for shot in shots],
+        "amendments": [_amendment(shot, names) for shot in shots if _corrected(shot)],
+        "charts": charts.score_charts(timeline, names),
+        "summary": _summary(timeline["stats"], names),
+    }
+    return render(request, "replay/replay.html", context)
+
+
+def _corrected(shot: Mapping[str, Any]) -> bool:
+    return bool(shot.get("amended") or shot.get("retracted"))
+
+
+def _shot_line(shot: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    return {
+        "seq": shot["seq"],
+        "game": shot["game"],
+        "player": shot["player"],
+        "name": names.get(shot["player"], shot["player"]),
+        "summary": ruling_in_words(shot["ruling"], names, shot["player"]),
+        "marks": shot["marks"],
+    }
+
+
+def _amendment(shot: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """Return an amended or retracted shot's rulings side by side, and who, when and why."""
+    player = shot["player"]
+    correction = shot.get("amended_by") or shot.get("retracted_by") or {}
+    return {
+        "seq": shot["seq"],
+        "game": shot["game"],
+        "name": names.get(player, player),
+        "retracted": shot.get("retracted", False),
+        "rows": rows_side_by_side(
+            shot["original"] or shot["ruling"], shot["ruling"], player, names
+        ),
+        "by": correction.get("by", ""),
+        "at": correction.get("at", ""),
+        "correction_seq": correction.get("seq"),
+        "reason": shot.get("reason") or "",
+    }
+
+
+def _summary(stats: Mapping[str, Mapping[str, Any]], names: Mapping[str, str]) -> list[dict]:
+    """Return each player's line of the match summary: points, average, caroms, pins, fouls."""
+    return [
+        {
+            "player": player,
+            "name": names.get(player, player),
+            "points": entry["points"],
+            "shots": entry["shots"],
+            "average": entry["average"],
+            "caroms": sum(entry["caroms"].values()),
+            "kiss": entry["caroms"]["kiss"],
+            "ricochet": entry["caroms"]["ricochet"],
+            "pins": sum(entry["pins"].values()),
+            "fouls": entry["fouls"],
+            "best": (entry["best_shot"] or {}).get("points"),
+        }
+        for player, entry in sorted(stats.items())
+    ]

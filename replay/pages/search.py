@@ -1,0 +1,138 @@
+"""The archive's search: the filters a visitor sets, checked, and the summaries they select.
+
+Built on the archive summary read model (one row per match, kept by the projector),
+so a page of results is a fixed number of queries however many matches are stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django import forms
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from matches.models import FEDERATION_ID_LENGTH, Competition, Player
+from replay.models import MatchSummary
+
+PER_PAGE = 50
+# The most rows a CSV of a search holds: an archive export, not a database dump.
+CSV_LIMIT = 100_000
+PLAYER_ID_PREFIX = "id-"
+RESULTS = (
+    ("", _("any")),
+    ("finished", _("finished")),
+    ("playing", _("being played")),
+    ("review", _("under review")),
+    ("scheduled", _("not started")),
+    ("decided", _("decided")),
+)
+
+
+def player_key(federation_id: str | None, pk: int) -> str:
+    """Return the stable id of a player's page: the federation id, else the row's own id."""
+    return federation_id or f"{PLAYER_ID_PREFIX}{pk}"
+
+
+def player_for_key(key: str) -> Player | None:
+    """Return the player a page id names (a federation id first), or None."""
+    if not key or len(key) > FEDERATION_ID_LENGTH or not key.isprintable():
+        return None  # names no player: never asked of the database
+    found = Player.objects.filter(federation_id=key).first()
+    if found is None and key.startswith(PLAYER_ID_PREFIX):
+        number = key.removeprefix(PLAYER_ID_PREFIX)
+        if number.isdigit() and len(number) < 19:
+            found = Player.objects.filter(pk=int(number)).first()
+    return found
+
+
+class ArchiveFilter(forms.Form):
+    """What the archive is searched by; every field is optional."""
+
+    competition = forms.ChoiceField(label=_("Competition"), required=False)
+    player = forms.CharField(
+        label=_("Player"),
+        required=False,
+        max_length=200,
+        help_text=_("a name, part of one, or a federation id"),
+    )
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    result = forms.ChoiceField(label=_("Result"), required=False, choices=RESULTS)
+    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        competitions = Competition.objects.order_by("-created_at", "id").values_list("id", "name")
+        self.fields["competition"].choices = [("", _("all")), *competitions]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, end = cleaned.get("date_from"), cleaned.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", _("must be on or after the first date"))
+        return cleaned
+
+
+@dataclass(frozen=True)
+class Search:
+    """The filters as checked: what selects the rows, and which page of them."""
+
+    competition: str = ""
+    player: str = ""
+    date_from: date | None = None
+    date_to: date | None = None
+    result: str = ""
+    page: int = 1
+
+    @classmethod
+    def of(cls, form: ArchiveFilter) -> Search:
+        """Return the search a bound form asks for; a field in error is left out."""
+        if not form.is_bound:
+            return cls()
+        form.is_valid()
+        data = {name: value for name, value in form.cleaned_data.items() if value}
+        return cls(**data)
+
+
+def summaries(search: Search) -> QuerySet[MatchSummary]:
+    """Return the summaries a search selects, newest first (indexed by date)."""
+    rows = MatchSummary.objects.all()
+    if search.competition:
+        rows = rows.filter(competition_id=search.competition)
+    if search.player:
+        rows = rows.filter(_player_filter(search.player))
+    if search.date_from:
+        rows = rows.filter(date__gte=search.date_from)
+    if search.date_to:
+        rows = rows.filter(date__lte=search.date_to)
+    if search.result == "decided":
+        rows = rows.exclude(winner="")
+    elif search.result:
+        rows = rows.filter(status=search.result)
+    return rows.order_by("-date", "-match_id")
+
+
+def _player_filter(text: str) -> Q:
+    """Select a player's matches: the player a page id names, else names containing the text."""
+    player = player_for_key(text.strip())
+    if player is not None:
+        return Q(player_a=player) | Q(player_b=player)
+    return Q(player_a_name__icontains=text.strip()) | Q(player_b_name__icontains=text.strip())
+
+
+def page_of(search: Search, per_page: int = PER_PAGE) -> tuple[list[MatchSummary], bool]:
+    """Return one page of a search's rows and whether another follows (no COUNT over all)."""
+    start = (search.page - 1) * per_page
+    rows = list(
+        summaries(search).select_related("competition", "player_a", "player_b")[
+            start : start + per_page + 1
+        ]
+    )
+    return rows[:per_page], len(rows) > per_page

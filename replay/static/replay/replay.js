@@ -1,0 +1,296 @@
+// The replay page: step through a match's events, the table before and after each one.
+//
+// Everything comes embedded in the page (json_script "replay-timeline"): the events,
+// the scoreboard after each one as amended ("frames", index = seq) and, where it
+// differed, as seen live ("live", by seq). No request is made while stepping.
+
+import { drawTable } from "./table.js";
+import { eventInWords, rulingInWords } from "./words.js";
+
+// Playback waits the recorded time between two events, divided by the speed, within these.
+const SHORTEST_WAIT = 150;
+const LONGEST_WAIT = 8000;
+
+function data(id) {
+  const node = document.getElementById(id);
+  return node ? JSON.parse(node.textContent) : null;
+}
+
+class Replay {
+  constructor(root, page, timeline) {
+    this.root = root;
+    this.page = page;
+    this.timeline = timeline;
+    this.head = timeline.head;
+    this.view = page.view === "live" ? "live" : "amended";
+    this.shots = new Map(timeline.shots.map((shot) => [shot.seq, shot]));
+    this.timer = null;
+    this.els = {
+      before: document.getElementById("table-before"),
+      after: document.getElementById("table-after"),
+      moment: document.getElementById("moment"),
+      ruling: document.getElementById("ruling"),
+      differs: document.getElementById("differs"),
+      scores: document.querySelector("#scores tbody"),
+      slider: document.getElementById("seq"),
+      output: document.getElementById("seq-out"),
+      game: document.getElementById("game"),
+      speed: document.getElementById("speed"),
+      play: document.getElementById("play"),
+      list: root.querySelector(".shot-list ol"),
+    };
+    this.bind();
+    this.show(page.seq, { scroll: true });
+  }
+
+  frame(seq, view = this.view) {
+    if (view === "live" && this.timeline.live[seq]) return this.timeline.live[seq];
+    return this.timeline.frames[seq];
+  }
+
+  event(seq) {
+    return seq >= 1 ? this.timeline.events[seq - 1] : null;
+  }
+
+  bind() {
+    for (const button of this.root.querySelectorAll("button[data-step]")) {
+      button.addEventListener("click", () => this.step(button.dataset.step));
+    }
+    this.els.slider.addEventListener("input", () => this.show(Number(this.els.slider.value)));
+    this.els.game.addEventListener("change", () => this.show(Number(this.els.game.value)));
+    this.els.play.addEventListener("click", () => this.toggle());
+    for (const radio of this.root.querySelectorAll("input[name=view]")) {
+      radio.addEventListener("change", () => {
+        this.view = radio.value;
+        this.show(this.seq);
+      });
+    }
+    this.els.list.addEventListener("click", (event) => {
+      const item = event.target.closest("li[data-seq]");
+      if (!item) return;
+      event.preventDefault();
+      this.stop();
+      this.show(Number(item.dataset.seq), { scroll: true });
+    });
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  key(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    // The slider, the lists and the radios keep their own keys.
+    if (target.closest && target.closest("input, select, textarea")) return;
+    const steps = {
+      ArrowRight: "next", ArrowLeft: "previous", Home: "first", End: "last",
+      PageDown: "next-game", PageUp: "previous-game",
+    };
+    if (steps[event.key]) {
+      event.preventDefault();
+      this.step(steps[event.key]);
+    } else if (event.key === " " && !(target.closest && target.closest("button, a"))) {
+      event.preventDefault();
+      this.toggle();
+    }
+  }
+
+  step(how) {
+    this.stop();
+    const games = this.timeline.games;
+    const current = games.filter((game) => game.start <= this.seq).pop();
+    const targets = {
+      next: this.seq + 1,
+      previous: this.seq - 1,
+      first: 0,
+      last: this.head,
+      "next-game": (games.find((game) => game.start > this.seq) || { start: this.head }).start,
+      "previous-game": current && current.start < this.seq ? current.start
+        : (games.filter((game) => game.start < this.seq).pop() || { start: 0 }).start,
+    };
+    this.show(targets[how], { scroll: true });
+  }
+
+  show(seq, { scroll = false } = {}) {
+    this.seq = Math.max(0, Math.min(this.head, Number.isFinite(seq) ? seq : 0));
+    const seqNow = this.seq;
+    const event = this.event(seqNow);
+    const before = this.frame(Math.max(seqNow - 1, 0));
+    const after = this.frame(seqNow);
+    const shot = event && event.type === "shot" ? this.shots.get(seqNow) : null;
+    const ruling = shot ? this.rulingOf(shot) : null;
+    const common = {
+      balls: this.page.balls, names: this.page.names, pinPitch: this.page.pin_pitch,
+    };
+    drawTable(this.els.before, { ...common, positions: before.positions });
+    drawTable(this.els.after, {
+      ...common, positions: after.positions, fallen: ruling ? ruling.pins : [],
+    });
+    this.els.moment.textContent = this.momentInWords(seqNow, event, shot);
+    this.els.ruling.textContent = shot
+      ? rulingInWords(ruling, this.page.names, shot.player) + this.correctionInWords(shot)
+      : (event ? eventInWords(event, this.page.names) : gettext("Before the first event"));
+    this.showScores(after);
+    this.showDifference(seqNow);
+    this.els.slider.value = String(seqNow);
+    this.els.output.textContent = `${seqNow} / ${this.head}`;
+    const game = this.timeline.games.filter((entry) => entry.start <= seqNow).pop();
+    if (game) this.els.game.value = String(game.start);
+    this.mark(seqNow, scroll);
+    this.remember();
+    this.root.dataset.seq = String(seqNow);
+  }
+
+  rulingOf(shot) {
+    // As seen live, a shot was shown with its first ruling: amendments came later.
+    return this.view === "live" && shot.original ? shot.original : shot.ruling;
+  }
+
+  correctionInWords(shot) {
+    if (this.view === "live") {
+      if (shot.amended) return " " + gettext("(amended later)");
+      if (shot.retracted) return " " + gettext("(retracted later)");
+      return "";
+    }
+    if (shot.retracted) {
+      return " " + interpolate(gettext("(retracted by %(by)s: %(reason)s)"),
+        { by: shot.retracted_by.by, reason: shot.reason || "" }, true);
+    }
+    if (shot.amended) {
+      const original = rulingInWords(shot.original, this.page.names, shot.player);
+      return " " + interpolate(gettext("(amended by %(by)s: %(reason)s; first ruled: %(original)s)"),
+        { by: shot.amended_by.by, reason: shot.reason || "", original }, true);
+    }
+    return "";
+  }
+
+  momentInWords(seq, event, shot) {
+    if (!event) return gettext("Before the first event");
+    const at = new Date(event.at);
+    const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(document.documentElement.lang);
+    if (shot) {
+      const name = this.page.names[shot.player] || shot.player;
+      return interpolate(gettext("Event %(seq)s of %(head)s · game %(game)s · shot by %(name)s · %(time)s"),
+        { seq, head: this.head, game: shot.game, name, time }, true);
+    }
+    return interpolate(gettext("Event %(seq)s of %(head)s · %(time)s"),
+      { seq, head: this.head, time }, true);
+  }
+
+  showScores(frame) {
+    const rows = frame.games.map((game) => {
+      const row = document.createElement("tr");
+      const label = document.createElement("th");
+      label.scope = "row";
+      label.textContent = interpolate(gettext("Game %s"), [game.game]);
+      row.append(label);
+      for (const player of ["A", "B"]) {
+        const cell = document.createElement("td");
+        cell.textContent = String(game.score[player]);
+        cell.dataset.player = player;
+        if (game.winner === player) cell.classList.add("winner");
+        row.append(cell);
+      }
+      return row;
+    });
+    if (!rows.length) {
+      const row = document.createElement("tr");
+      const cell = document.createElement("td");
+      cell.colSpan = 3;
+      cell.textContent = gettext("No game started yet");
+      row.append(cell);
+      rows.push(row);
+    }
+    this.els.scores.replaceChildren(...rows);
+  }
+
+  showDifference(seq) {
+    const live = this.timeline.live[seq];
+    const note = this.els.differs;
+    if (!live) {
+      note.hidden = true;
+      note.textContent = "";
+      return;
+    }
+    const other = this.view === "live" ? this.timeline.frames[seq] : live;
+    const scores = other.games.map((game) => `${game.score.A}:${game.score.B}`).join(", ");
+    note.hidden = false;
+    note.textContent = this.view === "live"
+      ? interpolate(gettext("As amended, this moment reads differently: %s."), [scores])
+      : interpolate(gettext("As seen live, this moment read differently: %s."), [scores]);
+  }
+
+  mark(seq, scroll) {
+    const list = this.els.list;
+    const current = list.querySelector("li.current");
+    if (current) {
+      current.classList.remove("current");
+      current.querySelector("a").removeAttribute("aria-current");
+    }
+    const item = list.querySelector(`li[data-seq="${seq}"]`);
+    if (!item) return;
+    item.classList.add("current");
+    item.querySelector("a").setAttribute("aria-current", "step");
+    if (scroll) {
+      // Within the list only: the page itself stays where the reader is.
+      const top = item.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    }
+  }
+
+  remember() {
+    const url = new URL(window.location.href);
+    url.searchParams.set("seq", String(this.seq));
+    if (this.view === "live") url.searchParams.set("view", "live");
+    else url.searchParams.delete("view");
+    history.replaceState(null, "", url);
+  }
+
+  toggle() {
+    if (this.timer) this.stop();
+    else this.play();
+  }
+
+  play() {
+    if (this.seq >= this.head) this.show(0);
+    this.els.play.setAttribute("aria-pressed", "true");
+    this.els.play.textContent = "⏸ " + gettext("Pause");
+    const tick = () => {
+      if (this.seq >= this.head) {
+        this.stop();
+        return;
+      }
+      this.show(this.seq + 1, { scroll: true });
+      this.timer = setTimeout(tick, this.wait(this.seq));
+    };
+    this.timer = setTimeout(tick, SHORTEST_WAIT);
+  }
+
+  stop() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.els.play.setAttribute("aria-pressed", "false");
+    this.els.play.textContent = "▶ " + gettext("Play");
+  }
+
+  wait(seq) {
+    // The time between this event and the next as recorded, at the chosen speed.
+    const now = this.event(seq);
+    const next = this.event(seq + 1);
+    if (!now || !next) return SHORTEST_WAIT;
+    const gap = Date.parse(next.at) - Date.parse(now.at);
+    const speed = Number(this.els.speed.value) || 1;
+    if (!Number.isFinite(gap) || gap <= 0) return SHORTEST_WAIT;
+    return Math.max(SHORTEST_WAIT, Math.min(LONGEST_WAIT, gap / speed));
+  }
+}
+
+const root = document.getElementById("replay");
+const page = data("replay-page");
+const timeline = data("replay-timeline");
+if (root && page && timeline) {
+  root.classList.add("ready");
+  window.carambolReplay = new Replay(root, page, timeline);
+}
+
+export { Replay };

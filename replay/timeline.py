@@ -1,0 +1,159 @@
+"""A match shot by shot, for the replay page: every moment of it from one fold per view.
+
+The page steps through the log without asking the server again, so everything it
+shows is computed here at once: the scoreboard after every event as amended (one
+fold with every correction known beforehand) and, where it differs, as it was seen
+live (one fold that learns each correction when it was recorded), each shot with
+its marks, and each amendment with who made it, when and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from matches.errors import Refused
+from matches.fold import evolve
+from matches.header import Header
+from matches.models import Event, Match
+from matches.render import render
+from matches.state import Corrections, MatchState
+from matches.store import fact_of
+
+# What one frame of the replay holds: the scoreboard, not the whole state.
+BOARD = ("status", "winner", "games_won", "games", "next", "positions")
+# A shot that scores this many points or more for its shooter is a big shot: the red pin
+# alone (8), or a carom with pins around it.
+BIG_SHOT = 8
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One stored event with what its envelope says: who recorded it and when."""
+
+    seq: int
+    at: str
+    by: str
+    event: dict[str, Any]
+
+
+def load_logged(match: Match) -> list[Logged]:
+    """Return a match's events in order, each with its time and recorder (one query)."""
+    rows = (
+        Event.objects.filter(match=match)
+        .order_by("seq")
+        .values_list("seq", "data_text", "at", "recorded_by")
+    )
+    logged = []
+    for seq, text, at, by in rows:
+        try:
+            event = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            event = None
+        if type(event) is not dict:
+            raise Refused("the stored event cannot be read: not a JSON object", "data", seq)
+        logged.append(Logged(seq, at, by, event))
+    return logged
+
+
+def board(state: MatchState) -> dict[str, Any]:
+    """Return the scoreboard of a state, detached from the fold that goes on."""
+    shown = render(state, detached=False)
+    return {key: shown[key] for key in BOARD}
+
+
+def frames(
+    header: Header, events: Sequence[Mapping[str, Any]], view: str
+) -> tuple[list[dict[str, Any]], MatchState]:
+    """Return the scoreboard before any event and after each one, and the last state.
+
+    One fold: amended, every correction is known from the start; live, each one is
+    learnt when it was recorded (the fold then folds the match again from its start).
+    """
+    corrections = Corrections.of(events) if view == "amended" else Corrections()
+    state = MatchState(header, corrections)
+    shown = [board(state)]
+    for event in events:
+        state = evolve(state, event)
+        shown.append(board(state))
+    return shown, state
+
+
+def marks(shot: Mapping[str, Any]) -> list[str]:
+    """Return what the shot list marks on a shot: foul, carom, big, amended, retracted, void."""
+    ruling = shot["ruling"]
+    found = []
+    if ruling["fouls"]:
+        found.append("foul")
+    if ruling["carom"]:
+        found.append("carom")
+    if ruling["scorer"] == "shooter" and ruling["points"] >= BIG_SHOT:
+        found.append("big")
+    for flag in ("amended", "retracted", "void"):
+        if shot.get(flag):
+            found.append(flag)
+    return found
+
+
+def match_timeline(match: Match) -> dict[str, Any]:
+    """Return the whole replay of a match: its events, every frame, its shots and games."""
+    logged = load_logged(match)
+    header = match.header()
+    facts = [fact_of(entry.event) for entry in logged]
+    try:
+        amended, final = frames(header, facts, "amended")
+        live, _ = frames(header, facts, "live")
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # Events reach the store checked: only a row changed behind its back gets here.
+        raise Refused(f"a stored event cannot be folded ({type(error).__name__})", "data") from None
+    by_seq = {entry.seq: entry for entry in logged}
+    return {
+        "head": len(logged),
+        "events": [
+            {"seq": entry.seq, "at": entry.at, "by": entry.by, **fact}
+            for entry, fact in zip(logged, facts, strict=True)
+        ],
+        "frames": amended,
+        # Only where the match as seen live differs from the match as amended.
+        "live": {
+            str(seq): seen
+            for seq, (seen, now) in enumerate(zip(live, amended, strict=True))
+            if seen != now
+        },
+        "shots": [_shot(shot, by_seq) for shot in final.shots],
+        "games": _games(final, facts),
+        "stats": render(final, detached=False)["stats"],
+    }
+
+
+def _shot(shot: Mapping[str, Any], by_seq: Mapping[int, Logged]) -> dict[str, Any]:
+    entry = {**shot, "at": by_seq[shot["seq"]].at, "marks": marks(shot)}
+    for key in ("amended_by", "retracted_by"):
+        if key in shot:
+            correction = by_seq[shot[key]]
+            entry[key] = {"seq": correction.seq, "at": correction.at, "by": correction.by}
+    return entry
+
+
+def _games(state: MatchState, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return each game with the seq of its start and of its last event."""
+    starts = [seq for seq, event in enumerate(events, start=1) if event["type"] == "game_started"]
+    games = []
+    for index, game in enumerate(state.games):
+        # A game a match forfeit credited has no event of its own: it starts at the forfeit.
+        start = starts[index] if index < len(starts) else len(events)
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(events)
+        games.append(
+            {
+                "game": game.number,
+                "breaker": game.breaker,
+                "start": start,
+                "end": max(end, start),
+                "score": dict(game.score),
+                "winner": game.winner,
+            }
+        )
+    return games
