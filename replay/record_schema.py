@@ -117,6 +117,20 @@ def record_schema() -> dict[str, Any]:
             {"ball": {"enum": list(BALLS)}, "pos": position, "reason": {"enum": PLACEMENT_REASONS}},
             ("ball", "pos", "reason"),
         ),
+        # Older records wrote a placement's position under "at" (and so carry no time).
+        {
+            **_event(
+                "ball_placed",
+                {"ball": {"enum": list(BALLS)}, "reason": {"enum": PLACEMENT_REASONS}},
+                ("ball", "at", "reason"),
+            ),
+            "properties": {
+                **_event("ball_placed", {"ball": {"enum": list(BALLS)}})["properties"],
+                "reason": {"enum": PLACEMENT_REASONS},
+                "at": position,
+            },
+            "description": "the older spelling: the position under at; write pos instead",
+        },
         _event("shot", {"player": player, **facts}),
         _event(
             "shot_amended",
@@ -202,7 +216,11 @@ def record_schema() -> dict[str, Any]:
                 "type": "object",
                 "required": ["type"],
                 "properties": {
-                    "type": {"enum": [event["properties"]["type"]["const"] for event in events]}
+                    "type": {
+                        "enum": list(
+                            dict.fromkeys(e["properties"]["type"]["const"] for e in events)
+                        )
+                    }
                 },
                 "oneOf": events,
             },
