@@ -1,0 +1,126 @@
+"""The replay page in a real browser: stepped with the keyboard, opened at a shared `?seq=`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from matches.records import record_import
+from matches.selectors import match_get
+from matches.simulator import iter_competition
+from replay.timeline import match_timeline
+from tests.browser.conftest import wait_until
+
+RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "matches" / "spec_example.json"
+
+
+def imported(record: dict | None = None) -> tuple[str, dict]:
+    """Import a record (default: the spec's example); return its id and its timeline."""
+    record = record or json.loads(RECORD.read_text(encoding="utf-8"))
+    match_id = record_import(record, by="golden").match_id
+    return match_id, match_timeline(match_get(match_id))
+
+
+def scoring_shot(timeline: dict) -> int:
+    """Return the seq of a shot that changes a score and moves a ball to a known place."""
+    frames = timeline["frames"]
+    for shot in timeline["shots"]:
+        seq = shot["seq"]
+        before, after = frames[seq - 1], frames[seq]
+        moved = [
+            ball
+            for ball, at in after["positions"].items()
+            if at is not None and at != before["positions"][ball]
+        ]
+        if before["games"] != after["games"] and moved:
+            return seq
+    raise AssertionError("the record has no scoring shot that moves a ball")
+
+
+def shown_seq(driver) -> int:
+    return int(driver.find_element(By.ID, "replay").get_attribute("data-seq") or -1)
+
+
+def scores(driver) -> list[list[str]]:
+    rows = driver.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+    return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+
+
+def ball_at(driver, table: str, ball: str) -> list[float] | None:
+    found = driver.find_elements(By.CSS_SELECTOR, f"#{table} circle.ball[data-ball={ball}]")
+    if not found:
+        return None
+    return [float(found[0].get_attribute("cx")), float(found[0].get_attribute("cy"))]
+
+
+def expected_scores(frame: dict) -> list[list[str]]:
+    return [[str(game["score"]["A"]), str(game["score"]["B"])] for game in frame["games"]]
+
+
+def test_a_shared_seq_link_opens_the_replay_at_that_shot(served, chromium):
+    match_id, timeline = imported()
+    seq = timeline["shots"][len(timeline["shots"]) // 2]["seq"]
+    frame = timeline["frames"][seq]
+
+    chromium.get(f"{served.url}/matches/{match_id}/replay/?seq={seq}")
+
+    wait_until(chromium, lambda d: shown_seq(d) == seq, f"the replay at seq {seq}")
+    assert chromium.find_element(By.ID, "seq").get_attribute("value") == str(seq)
+    current = chromium.find_element(By.CSS_SELECTOR, ".shot-list li.current")
+    assert current.get_attribute("data-seq") == str(seq)
+    assert scores(chromium) == expected_scores(frame)
+    for ball, at in frame["positions"].items():
+        assert ball_at(chromium, "table-after", ball) == at
+    assert chromium.find_element(By.ID, "ruling").text
+
+
+def test_the_arrow_keys_step_through_the_match_and_the_table_and_score_follow(served, chromium):
+    # A simulated match: its shots say where the balls came to rest.
+    match_id, timeline = imported(next(iter_competition(2026, 1, competition="browser")))
+    seq = scoring_shot(timeline)
+    before, after = timeline["frames"][seq - 1], timeline["frames"][seq]
+    chromium.get(f"{served.url}/matches/{match_id}/replay/?seq={seq - 1}")
+    wait_until(chromium, lambda d: shown_seq(d) == seq - 1, "the replay open")
+    assert scores(chromium) == expected_scores(before)
+    body = chromium.find_element(By.TAG_NAME, "body")
+
+    body.send_keys(Keys.ARROW_RIGHT)
+
+    wait_until(chromium, lambda d: shown_seq(d) == seq, "one step on")
+    assert scores(chromium) == expected_scores(after)
+    for ball, at in after["positions"].items():
+        assert ball_at(chromium, "table-after", ball) == at
+        assert ball_at(chromium, "table-before", ball) == before["positions"][ball]
+    # The address now names the shot shown, ready to be shared.
+    assert chromium.current_url.endswith(f"?seq={seq}")
+
+    body.send_keys(Keys.ARROW_LEFT)
+
+    wait_until(chromium, lambda d: shown_seq(d) == seq - 1, "one step back")
+    assert scores(chromium) == expected_scores(before)
+    body.send_keys(Keys.END)
+    wait_until(chromium, lambda d: shown_seq(d) == timeline["head"], "the last event")
+    assert scores(chromium) == expected_scores(timeline["frames"][-1])
+    body.send_keys(Keys.HOME)
+    wait_until(chromium, lambda d: shown_seq(d) == 0, "before the first event")
+
+
+def test_the_live_toggle_shows_an_amended_shot_as_it_was_first_ruled(served, chromium):
+    amended = json.loads((RECORD.parent / "amendment_void.json").read_text(encoding="utf-8"))
+    match_id, timeline = imported(amended)
+    shot = next(entry for entry in timeline["shots"] if entry["amended"])
+    chromium.get(f"{served.url}/matches/{match_id}/replay/?seq={shot['seq']}")
+    wait_until(chromium, lambda d: shown_seq(d) == shot["seq"], "the amended shot")
+    amended_words = chromium.find_element(By.ID, "ruling").text
+
+    chromium.find_element(By.CSS_SELECTOR, "input[name=view][value=live]").click()
+
+    wait_until(
+        chromium,
+        lambda d: d.find_element(By.ID, "ruling").text != amended_words,
+        "the first ruling",
+    )
+    assert "view=live" in chromium.current_url
