@@ -24,7 +24,7 @@ from replay.projection import match_state
 from replay.sentences import ruling_in_words, shot_in_words
 
 RAIL = 70  # mm of cushion rail drawn around the playing surface (as table.js)
-PIN_DIAMETER = 10.0
+PIN_MARK = 15.0  # the radius a pin is drawn with (larger than its 10 mm, as table.js)
 COLOURS = {"white": "#fbfaf4", "yellow": "#f2c230", "red": "#c8102e"}
 
 
@@ -278,8 +278,8 @@ def drawing(
                 "x": x,
                 "y": y,
                 "fallen": name in fallen,
-                "ring": PIN_DIAMETER * 2.6,
-                "r": PIN_DIAMETER / 2,
+                "ring": PIN_MARK + 12,
+                "r": PIN_MARK,
             }
             for name, (x, y) in pins.items()
         ],

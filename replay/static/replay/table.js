@@ -13,6 +13,9 @@ export const BALL_RADIUS = BALL_DIAMETER / 2;
 // The default pin pitch is a ball and a pin: a ball passes between two pins.
 export const PIN_PITCH = 71.5;
 export const PIN_DIAMETER = PIN_PITCH - BALL_DIAMETER;
+// Pins are drawn larger than they are (10 mm), where the pitch puts them: at a phone's
+// scale a pin to size is a pixel or two. Two marks still leave a ball's width between them.
+export const PIN_MARK = 15;
 export const RAIL = 70; // the cushion rail drawn around the playing surface
 export const BALLS = ["white", "yellow", "red"];
 export const PINS = ["center", "top", "bottom", "left", "right"];
@@ -122,8 +125,8 @@ export function drawTable(svg, view = {}) {
       class: `pin pin-${name}${down ? " fallen" : ""}`, "data-pin": name,
       "data-fallen": down ? "true" : "false",
     }, pins);
-    if (down) el("circle", { class: "pin-ring", cx: x, cy: y, r: PIN_DIAMETER * 2.6 }, pin);
-    el("circle", { class: "pin-body", cx: x, cy: y, r: PIN_DIAMETER / 2 }, pin);
+    if (down) el("circle", { class: "pin-ring", cx: x, cy: y, r: PIN_MARK + 12 }, pin);
+    el("circle", { class: "pin-body", cx: x, cy: y, r: PIN_MARK }, pin);
     titled(pin, down ? interpolate(gettext("Pin %s: fell on the last shot"), [pinName(name)])
       : interpolate(gettext("Pin %s"), [pinName(name)]));
   }
@@ -180,14 +183,16 @@ export function drawLegend(list, view = {}) {
     const swatch = document.createElement("span");
     swatch.className = `swatch ${ball}`;
     swatch.setAttribute("aria-hidden", "true");
-    item.append(swatch, ballLabel(ball, ownerOf[ball], names));
+    const text = document.createElement("span");
+    text.textContent = ballLabel(ball, ownerOf[ball], names);
     if (!positions[ball]) {
       item.classList.add("unknown");
       const note = document.createElement("em");
       note.className = "position-unknown";
       note.textContent = gettext("position unknown");
-      item.append(" — ", note);
+      text.append(" — ", note);
     }
+    item.append(swatch, text);
     list.appendChild(item);
   }
 }
