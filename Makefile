@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 # Type-checked strictly; the import contracts in pyproject.toml keep them free of frameworks.
 PURE_MODULES := matches.errors matches.rules matches.notation matches.header matches.chain \
 	matches.events matches.state matches.evolve matches.decide matches.render matches.fold \
-	matches.simulator matches.judging
+	matches.simulator matches.judging matches.standings
 
 .PHONY: venv run test test-sqlite check bench migrate
 

@@ -193,6 +193,19 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A broker that is down refuses an enqueue within seconds: a request never waits on it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# The projector's sweep (replay.tasks.projector_sweep): Celery beat, or a worker started
+# with -B, runs it this often; it catches the read models up when an enqueue was lost.
+PROJECTOR_SWEEP_SECONDS = envint("PROJECTOR_SWEEP_SECONDS", "30")
+CELERY_BEAT_SCHEDULE = {
+    "projector-sweep": {
+        "task": "replay.tasks.projector_sweep",
+        "schedule": float(PROJECTOR_SWEEP_SECONDS),
+    }
+}
+# Tests of a worker lost mid-task: each recompute waits this long before it starts.
+PROJECTOR_TASK_PAUSE_SECONDS = envint("PROJECTOR_TASK_PAUSE_SECONDS", "0")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

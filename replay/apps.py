@@ -8,8 +8,11 @@ class ReplayConfig(AppConfig):
 
     def ready(self) -> None:
         from matches.signals import events_appended
+        from replay import tasks
         from replay.live.announce import committed
 
         # The live push follows the committed log (architecture.md, "The event log is the
         # outbox"): the write side announces, the read side listens.
         events_appended.connect(committed, dispatch_uid="replay.live")
+        # So do the read models: the projector catches up, through Celery.
+        events_appended.connect(tasks.committed, dispatch_uid="replay.projector")

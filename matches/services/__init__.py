@@ -24,6 +24,7 @@ from matches.services.competitions import (
     match_store,
     referee_assign,
 )
+from matches.services.entries import player_enter, round_robin_create
 from matches.services.log import Log, Recorded, event_record, events_append, log_of
 
 __all__ = [
@@ -43,7 +44,9 @@ __all__ = [
     "match_create",
     "match_forfeit",
     "match_store",
+    "player_enter",
     "referee_assign",
+    "round_robin_create",
     "ruling_amend",
     "shot_record",
     "shot_retract",

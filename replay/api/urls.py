@@ -4,7 +4,7 @@ from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from matches.notation import SLUG
-from replay.api import errors, views
+from replay.api import competitions, errors, views
 
 app_name = "api"
 
@@ -39,6 +39,21 @@ register_converter(TokenPrefixConverter, "token_prefix")
 
 urlpatterns = [
     path("competitions/", views.CompetitionsView.as_view(), name="competitions"),
+    path(
+        "competitions/<carambole_id:id>/standings",
+        competitions.StandingsView.as_view(),
+        name="standings",
+    ),
+    path(
+        "competitions/<carambole_id:id>/players",
+        competitions.EntriesView.as_view(),
+        name="entries",
+    ),
+    path(
+        "competitions/<carambole_id:id>/round-robin",
+        competitions.RoundRobinView.as_view(),
+        name="round-robin",
+    ),
     path("matches/", views.MatchesView.as_view(), name="matches"),
     path("matches/<carambole_id:id>", views.MatchView.as_view(), name="match"),
     path("matches/<carambole_id:id>/state", views.StateView.as_view(), name="state"),

@@ -1,0 +1,143 @@
+"""A competition's entrants, and the round robin that pairs them: staff actions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date, timedelta
+from typing import Any
+
+from django.db import transaction
+
+from matches.errors import NotFound, Refused, excerpt
+from matches.models import (
+    FEDERATION_ID_LENGTH,
+    NAME_LENGTH,
+    USERNAME_LENGTH,
+    Competition,
+    Entry,
+    Match,
+)
+from matches.services.competitions import (
+    _player,
+    check_id,
+    check_text,
+    match_create,
+    referee_assign,
+)
+
+MAX_ENTRANTS = 128
+
+
+def player_enter(*, competition_id: str, player: Mapping[str, Any], by: str) -> Entry:
+    """Enter a player in a competition: found by federation id when given, else by name.
+
+    Entering the same player twice changes nothing and returns the first entry.
+    """
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    competition = _competition(competition_id)
+    if not isinstance(player, Mapping):
+        raise Refused("must be an object", "player")
+    name = check_text(player.get("name"), "name", NAME_LENGTH, required=True)
+    entry: dict[str, Any] = {"name": name}
+    federation_id = player.get("federation_id")
+    if federation_id is not None:
+        entry["federation_id"] = check_text(federation_id, "federation_id", FEDERATION_ID_LENGTH)
+    with transaction.atomic():
+        if Entry.objects.filter(competition=competition).count() >= MAX_ENTRANTS:
+            raise Refused(f"a competition takes at most {MAX_ENTRANTS} players", "player")
+        found = _player(entry, "")
+        existing = Entry.objects.filter(competition=competition, player=found).first()
+        if existing is not None:
+            return existing
+        return Entry.objects.create(competition=competition, player=found, entered_by=by)
+
+
+def round_robin_create(
+    *,
+    competition_id: str,
+    by: str,
+    first_date: date | str | None = None,
+    referee: str | None = None,
+) -> list[Match]:
+    """Schedule a match between every two entrants not paired yet, one round a day.
+
+    Rounds by the circle method, so no one plays twice on a day; a pair that already has
+    a match in the competition (either way round) is skipped, so generating again after
+    entering more players adds only their matches. All or nothing.
+    """
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    competition = _competition(competition_id)
+    start = _date(first_date)
+    entrants = [
+        entry.player
+        for entry in Entry.objects.filter(competition=competition).select_related("player")
+    ]
+    if len(entrants) < 2:
+        raise Refused("a round robin needs at least two players entered", "players")
+    paired = {
+        frozenset(pair)
+        for pair in Match.objects.filter(competition=competition).values_list(
+            "player_a_id", "player_b_id"
+        )
+    }
+    created = []
+    with transaction.atomic():
+        for round_number, a, b in pairings(len(entrants)):
+            one, two = entrants[a], entrants[b]
+            if frozenset((one.pk, two.pk)) in paired:
+                continue
+            header = {"A": one.as_record(), "B": two.as_record()}
+            match = match_create(
+                competition=competition.pk,
+                players=header,
+                id=_free_id(f"{competition.pk}-r{round_number}-{one.pk}-{two.pk}"),
+                stage=f"Round {round_number}",
+                date=start + timedelta(days=round_number - 1) if start else None,
+            )
+            if referee is not None:
+                referee_assign(match_id=match.pk, username=referee, by=by)
+            created.append(match)
+    return created
+
+
+def pairings(n_players: int) -> list[tuple[int, int, int]]:
+    """Return (round, A, B) for every two of n players by the circle method."""
+    slots: list[int | None] = list(range(n_players)) + ([None] if n_players % 2 else [])
+    rounds = []
+    for round_number in range(1, len(slots)):
+        half = len(slots) // 2
+        for a, b in zip(slots[:half], reversed(slots[half:]), strict=True):
+            if a is not None and b is not None:
+                # Sides alternate, so no one always breaks the lag from the same end.
+                rounds.append((round_number, a, b) if round_number % 2 else (round_number, b, a))
+        slots = [slots[0], slots[-1], *slots[1:-1]]
+    return rounds
+
+
+def _competition(competition_id: Any) -> Competition:
+    check_id(competition_id, "id", "competition")
+    found = Competition.objects.filter(pk=competition_id).first()
+    if found is None:
+        raise NotFound(f"no competition {excerpt(competition_id)}", "id")
+    return found
+
+
+def _date(value: Any) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise Refused("must be a date, YYYY-MM-DD", "first_date") from None
+
+
+def _free_id(wanted: str) -> str:
+    """Return a match id from `wanted` that no match has yet (the slug allows 100 characters)."""
+    base = wanted[:90]
+    candidate, number = base, 1
+    while Match.objects.filter(pk=candidate).exists():
+        number += 1
+        candidate = f"{base}-{number}"
+    return candidate

@@ -1,0 +1,29 @@
+"""python manage.py rebuild_projections: rebuild every read model from the events alone."""
+
+from django.core.management.base import BaseCommand
+from tqdm import tqdm
+
+from matches.models import Event
+from replay import projector
+from replay.models import MatchSummary, Standings
+
+
+class Command(BaseCommand):
+    help = (
+        "Rebuild the archive summaries and every competition's standings, versions and "
+        "changes from the event log, in one transaction, with a progress bar."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def handle(self, *args, **options):
+        total = Event.objects.count()
+        with tqdm(
+            total=total, unit="event", disable=options["no_progress"], file=self.stderr
+        ) as bar:
+            caught = projector.rebuild(progress=bar.update)
+        self.stdout.write(
+            f"rebuilt from {caught.events} events: {MatchSummary.objects.count()} match "
+            f"summaries, {Standings.objects.count()} standings"
+        )

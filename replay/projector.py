@@ -1,0 +1,322 @@
+"""The projector: catches the read models up from the global log, with its cursor.
+
+It reads the events committed after its cursor, in the log's one order, folds each
+match they touch on from where its summary stands, keeps the archive summaries, and
+writes a new version of a competition's standings for each event that changed what
+they count, all in the transaction that moves the cursor. The cursor's row is
+locked for that transaction: run twice at once, the second finds nothing left to do.
+
+Versions follow events, not runs: an event that changes a counted result (or the
+pending count) makes the version its global id, whether it is read alone or in a
+batch of thousands, so a rebuild from the log writes exactly the versions, rows and
+changes the incremental path wrote.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import orjson
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from matches import store
+from matches.errors import Refused
+from matches.fold import evolve, replay
+from matches.models import Event, Match
+from matches.render import status
+from matches.standings import Result, result_of
+from matches.state import MatchState
+from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
+from replay.standings import announce, standings_write
+
+NAME = "projector"
+BATCH_EVENTS = 2000
+MAX_FOLDS = 256
+# What folding a row changed behind the store's back raises (a corrupt stored event).
+FOLD_ERRORS = (Refused, KeyError, TypeError, ValueError, AttributeError, IndexError)
+EVENTS_SQL = (
+    "SELECT id, match_id, seq, type, data, hash, recorded_by "
+    f"FROM {Event._meta.db_table} WHERE id > %s ORDER BY id LIMIT %s"
+)
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One row of the global log, as the projector reads it."""
+
+    id: int
+    match_id: str
+    seq: int
+    type: str
+    data: str
+    hash: str
+    by: str
+
+    def fact(self) -> dict[str, Any]:
+        value = orjson.loads(self.data)
+        if type(value) is not dict:
+            raise Refused("the stored event cannot be read: not a JSON object", "data", self.seq)
+        return value
+
+
+@dataclass(frozen=True)
+class Change:
+    """One event that changed what a match counts for in its competition's standings."""
+
+    event: LoggedEvent
+    competition_id: str
+    summary: MatchSummary
+    before: Result | None
+    after: Result | None
+
+
+@dataclass
+class Caught:
+    """What one catch-up did: the events it read and the versions it wrote."""
+
+    events: int = 0
+    versions: dict[str, int] = field(default_factory=dict)
+
+
+# -- The fold of each match, kept between runs in this process ---------------------------
+
+_lock = threading.Lock()
+_folds: OrderedDict[str, tuple[str, MatchState]] = OrderedDict()
+
+
+def _take_fold(match_id: str) -> tuple[str, MatchState] | None:
+    with _lock:
+        return _folds.pop(match_id, None)
+
+
+def _keep_fold(match_id: str, head_hash: str, state: MatchState) -> None:
+    with _lock:
+        _folds[match_id] = (head_hash, state)
+        while len(_folds) > MAX_FOLDS:
+            _folds.popitem(last=False)
+
+
+def forget() -> None:
+    """Drop the folds kept in this process (a rebuild, tests)."""
+    with _lock:
+        _folds.clear()
+
+
+# -- Catching up ----------------------------------------------------------------------
+
+
+def catch_up(*, progress: Callable[[int], None] | None = None) -> Caught:
+    """Apply every event committed after the cursor to the read models, batch by batch."""
+    caught = Caught()
+    while True:
+        with transaction.atomic():
+            cursor = _locked_cursor()
+            rows = _events_after(cursor.position, BATCH_EVENTS)
+            if not rows:
+                _summarise_scheduled()
+                return caught
+            versions = _apply(rows)
+            cursor.position = rows[-1].id
+            cursor.updated_at = timezone.now()
+            cursor.save(update_fields=["position", "updated_at"])
+            if versions:
+                transaction.on_commit(partial(_announce_all, dict(versions)))
+        caught.events += len(rows)
+        caught.versions.update(versions)
+        if progress is not None:
+            progress(len(rows))
+
+
+def rebuild(*, progress: Callable[[int], None] | None = None) -> Caught:
+    """Rebuild every read model from the events alone, in one transaction."""
+    with transaction.atomic():
+        cursor = _locked_cursor()
+        StandingsChange.objects.all().delete()
+        Standings.objects.all().delete()
+        MatchSummary.objects.all().delete()
+        cursor.position = 0
+        cursor.save(update_fields=["position"])
+        forget()
+        return catch_up(progress=progress)
+
+
+def position() -> int:
+    """Return the id of the last event the read models include."""
+    found = ProjectorCursor.objects.filter(name=NAME).values_list("position", flat=True).first()
+    return found or 0
+
+
+def head() -> int:
+    """Return the id of the newest event in the log (0 when empty)."""
+    return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def _announce_all(versions: dict[str, int]) -> None:
+    for competition_id, version in versions.items():
+        announce(competition_id, version)
+
+
+def _locked_cursor() -> ProjectorCursor:
+    """Return the cursor's row, locked until the transaction ends (made on first use)."""
+    cursor = ProjectorCursor.objects.select_for_update().filter(name=NAME).first()
+    if cursor is None:
+        try:
+            with transaction.atomic():
+                ProjectorCursor.objects.create(name=NAME)
+        except IntegrityError:
+            pass  # another projector made it first
+        cursor = ProjectorCursor.objects.select_for_update().get(name=NAME)
+    return cursor
+
+
+def _events_after(after: int, limit: int) -> list[LoggedEvent]:
+    with connection.cursor() as cursor:
+        cursor.execute(EVENTS_SQL, [after, limit])
+        return [LoggedEvent(*row) for row in cursor.fetchall()]
+
+
+def _summarise_scheduled() -> None:
+    """Give each match without a summary yet (no event so far) its scheduled one."""
+    missing = Match.objects.filter(summary__isnull=True)
+    if missing.exists():
+        MatchSummary.objects.bulk_create([_new_summary(match) for match in missing])
+
+
+# -- One batch ------------------------------------------------------------------------
+
+
+def _apply(rows: list[LoggedEvent]) -> dict[str, int]:
+    """Advance the summaries of the matches these events touch, then the standings."""
+    by_match: dict[str, list[LoggedEvent]] = {}
+    for row in rows:
+        by_match.setdefault(row.match_id, []).append(row)
+    matches = Match.objects.in_bulk(list(by_match))
+    summaries = MatchSummary.objects.in_bulk(list(by_match))
+    changes: list[Change] = []
+    new, old = [], []
+    for match_id, events in by_match.items():
+        summary = summaries.get(match_id)
+        if summary is None:
+            summary = _new_summary(matches[match_id])
+            new.append(summary)
+        else:
+            old.append(summary)
+        changes.extend(_advance(matches[match_id], summary, events))
+    changes.sort(key=lambda change: change.event.id)
+    # The standings read the summaries as they were before this batch: write them after.
+    versions = standings_write(changes)
+    MatchSummary.objects.bulk_create(new)
+    MatchSummary.objects.bulk_update(old, SUMMARY_FIELDS)
+    return versions
+
+
+SUMMARY_FIELDS = [
+    "status",
+    "games_won_a",
+    "games_won_b",
+    "points_a",
+    "points_b",
+    "average_a",
+    "average_b",
+    "winner",
+    "winner_player",
+    "needs_review",
+    "amendments",
+    "retractions",
+    "seq",
+    "event_id",
+    "head_hash",
+    "result_event_id",
+    "result",
+    "updated_at",
+]
+
+
+def _new_summary(match: Match) -> MatchSummary:
+    return MatchSummary(
+        match=match,
+        competition_id=match.competition_id,
+        player_a_id=match.player_a_id,
+        player_b_id=match.player_b_id,
+        player_a_name=match.players["A"]["name"],
+        player_b_name=match.players["B"]["name"],
+        date=match.date,
+        stage=match.stage,
+    )
+
+
+def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> list[Change]:
+    """Fold a match on by its new events; return each event that changed its result."""
+    players = (match.player_a_id, match.player_b_id)
+    before = Result.from_json(summary.result) if summary.result else None
+    changes = []
+    last = events[-1]
+    try:
+        state = _fold_at(match, summary)
+        for event in events:
+            if event.seq != state.seq + 1:  # events the cursor passed without this summary
+                state = replay(match.header(), store.load_facts(match)[: event.seq - 1])
+            state = evolve(state, event.fact())
+            summary.amendments += event.type == "shot_amended"
+            summary.retractions += event.type == "shot_retracted"
+            after = result_of(state, players)
+            if after != before:
+                changes.append(Change(event, match.competition_id, summary, before, after))
+                summary.result_event_id = event.id
+                before = after
+    except FOLD_ERRORS:
+        # A row changed behind the store's back: the match is shown as unreadable and
+        # counts for nothing until it is repaired (verify_archive names the row).
+        summary.status = "unreadable"
+        if before is not None:
+            changes.append(Change(last, match.competition_id, summary, before, None))
+            summary.result_event_id = last.id
+        summary.result = None
+    else:
+        _describe(summary, state, match)
+        summary.result = before.as_json() if before is not None else None
+        _keep_fold(match.pk, last.hash, state)
+    summary.seq, summary.event_id, summary.head_hash = last.seq, last.id, last.hash
+    summary.updated_at = timezone.now()
+    return changes
+
+
+def _fold_at(match: Match, summary: MatchSummary) -> MatchState:
+    """Return the match as it stood after the summary's last event (as seen then)."""
+    kept = _take_fold(match.pk)
+    # The hash seals the header and every event before it: the same log, surely.
+    if kept is not None and kept[0] == summary.head_hash and kept[1].seq == summary.seq:
+        return kept[1]
+    events = store.load_facts(match)[: summary.seq] if summary.seq else []
+    return replay(match.header(), events)
+
+
+def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:
+    summary.status = status(state)
+    won = state.games_won()
+    summary.games_won_a, summary.games_won_b = won["A"], won["B"]
+    games = [game for game in state.games if not game.void]
+    summary.points_a = sum(game.score["A"] for game in games)
+    summary.points_b = sum(game.score["B"] for game in games)
+    summary.average_a, summary.average_b = (_average(state, side) for side in ("A", "B"))
+    summary.winner = state.winner or ""
+    summary.winner_player_id = {"A": match.player_a_id, "B": match.player_b_id}.get(
+        state.winner or ""
+    )
+    summary.needs_review = summary.status == "review"
+
+
+def _average(state: MatchState, side: str) -> float:
+    counted = state.stats[side]
+    return round(counted["points"] / counted["shots"], 3) if counted["shots"] else 0.0
+
+
+def summaries_of(competition_id: str) -> Iterable[MatchSummary]:
+    """Return a competition's match summaries, in schedule order."""
+    return MatchSummary.objects.filter(competition_id=competition_id).order_by("date", "match_id")

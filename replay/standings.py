@@ -1,0 +1,199 @@
+"""Standings as a read model: written forwards by the projector, read by the API and pages.
+
+`standings_write` turns the projector's changes into versions (never one written
+twice, never one going back); `standings_get` answers `api.md`'s shape; `announce`
+tells the viewers of `/ws/competitions/{id}/` after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from matches.errors import NotFound, excerpt
+from matches.models import Competition, Player
+from matches.services.competitions import check_id
+from matches.standings import Result, Table, moves
+from replay.models import MatchSummary, Standings, StandingsChange
+
+if TYPE_CHECKING:
+    from replay.projector import Change
+
+logger = logging.getLogger(__name__)
+
+SEND_SECONDS = 2.0  # the longest an announcement may wait for the channel layer
+
+
+def standings_get(competition_id: Any) -> dict[str, Any]:
+    """Return a competition's standings as `api.md` shapes them (version 0 before any)."""
+    competition = competition_get(competition_id)
+    found = Standings.objects.filter(pk=competition.pk).first()
+    if found is None:
+        return {
+            "competition": competition.pk,
+            "version": 0,
+            "computed_at": None,
+            "pending": 0,
+            "rows": [],
+        }
+    return {
+        "competition": competition.pk,
+        "version": found.version,
+        "computed_at": found.computed_at.isoformat().replace("+00:00", "Z"),
+        "pending": found.pending,
+        "rows": found.rows,
+    }
+
+
+def competition_get(competition_id: Any) -> Competition:
+    """Return a competition, or refuse naming the id."""
+    check_id(competition_id, "id", "competition")
+    found = Competition.objects.filter(pk=competition_id).first()
+    if found is None:
+        raise NotFound(f"no competition {excerpt(competition_id)}", "id")
+    return found
+
+
+def standings_history(competition_id: str, limit: int = 20) -> list[StandingsChange]:
+    """Return the newest versions' changes of a competition, newest first."""
+    return list(
+        StandingsChange.objects.filter(competition_id=competition_id).order_by("-version")[:limit]
+    )
+
+
+# -- Writing (the projector's, inside its transaction) -------------------------------------
+
+
+def standings_write(changes: Sequence[Change]) -> dict[str, int]:
+    """Write a version per change newer than a competition's standings; return the newest."""
+    by_competition: dict[str, list[Change]] = {}
+    for change in changes:
+        by_competition.setdefault(change.competition_id, []).append(change)
+    versions = {}
+    for competition_id, own in by_competition.items():
+        version = _write(competition_id, own)
+        if version is not None:
+            versions[competition_id] = version
+    return versions
+
+
+def _write(competition_id: str, changes: list[Change]) -> int | None:
+    current = Standings.objects.filter(pk=competition_id).first()
+    version = current.version if current else 0
+    rows: list[dict[str, Any]] = current.rows if current else []
+    # The summaries still hold every result as it was before these changes.
+    counted = MatchSummary.objects.filter(
+        competition_id=competition_id, result__isnull=False
+    ).values_list("match_id", "result")
+    table = Table.of((match_id, Result.from_json(result)) for match_id, result in counted)
+    names = _names(table, changes)
+    written = None
+    now = timezone.now()
+    for change in changes:
+        table.put(change.summary.match_id, change.after)
+        if change.event.id <= version:
+            continue  # never twice, never back
+        new_rows = table.rows(names)
+        StandingsChange.objects.create(
+            competition_id=competition_id,
+            version=change.event.id,
+            previous=version,
+            pending=table.pending,
+            changes={**_explained(change, names), **moves(rows, new_rows)},
+            computed_at=now,
+        )
+        version, rows, written = change.event.id, new_rows, change.event.id
+    if written is None:
+        return None
+    fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
+    # The guard: only a version newer than the stored one replaces it.
+    updated = Standings.objects.filter(pk=competition_id, version__lt=version).update(**fields)
+    if not updated and current is None:
+        Standings.objects.create(competition_id=competition_id, **fields)
+    return written
+
+
+def _names(table: Table, changes: Sequence[Change]) -> dict[Any, tuple[str, str | None]]:
+    keys = set(table.totals)
+    for change in changes:
+        for result in (change.before, change.after):
+            if result is not None:
+                keys.update(result.players)
+    players = Player.objects.filter(pk__in=keys).values_list("pk", "name", "federation_id")
+    return {pk: (name, federation_id or None) for pk, name, federation_id in players}
+
+
+def _explained(change: Change, names: dict[Any, tuple[str, str | None]]) -> dict[str, Any]:
+    """Return the event that made a version, and the match result it changed."""
+    event, summary = change.event, change.summary
+    try:
+        fact = event.fact()
+    except Exception:  # an unreadable row: its type and seq still say what it was
+        fact = {}
+    cause = {
+        "event": event.id,
+        "match": summary.match_id,
+        "seq": event.seq,
+        "type": event.type,
+        "by": event.by,
+        "players": [summary.player_a_name, summary.player_b_name],
+    }
+    for key in ("shot", "reason", "player"):
+        if key in fact:
+            cause[key] = fact[key]
+    return {
+        "cause": cause,
+        "result": {
+            "before": _outcome(change.before, names),
+            "after": _outcome(change.after, names),
+        },
+    }
+
+
+def _outcome(result: Result | None, names: dict[Any, tuple[str, str | None]]) -> Any:
+    if result is None:
+        return None
+    if not result.counted:
+        return {"counted": False}
+    winner = result.players[0 if result.winner == "A" else 1]
+    return {
+        "counted": True,
+        "winner": names[winner][0],
+        "winner_side": result.winner,
+        "games": list(result.games),
+        "points": list(result.points),
+    }
+
+
+# -- Announcing ---------------------------------------------------------------------------
+
+
+def group_of(competition_id: str) -> str:
+    """Return the channel-layer group of a competition's viewers (a name the layer accepts)."""
+    return "standings." + hashlib.sha256(competition_id.encode()).hexdigest()[:32]
+
+
+def announce(competition_id: str, version: int) -> None:
+    """Tell the viewers of a competition that a version is committed; a lost word loses nothing.
+
+    A viewer that misses it is sent the latest version when it connects again.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "standings.version", "competition": competition_id, "version": version}
+    try:
+        async_to_sync(_send)(layer, group_of(competition_id), message)
+    except Exception as error:
+        logger.warning("standings: v%s of %s not announced (%s)", version, competition_id, error)
+
+
+async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), SEND_SECONDS)
