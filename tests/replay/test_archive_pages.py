@@ -1,0 +1,281 @@
+"""The archive and the players' pages, on the archive summary read model."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, timedelta
+
+import pytest
+
+from matches import services
+from matches.models import Competition, Match
+from replay.models import MatchSummary
+
+PLAYERS = [
+    {"name": "Olena Kovalenko", "federation_id": "UA-101"},
+    {"name": "Marco Marchetti", "federation_id": "IT-202"},
+    {"name": "Pablo Gómez", "federation_id": "AR-808"},
+    {"name": "Club Player"},  # no federation id: known by name, paged by row id
+]
+FIRST_DAY = date(2026, 3, 1)
+# Status by match number: most finished, some played now, some not started.
+STATUSES = ("finished", "finished", "finished", "playing", "scheduled")
+
+
+def summarise(match: Match, number: int) -> MatchSummary:
+    """Write the summary the projector would keep (test-only: the tests choose its result)."""
+    status = STATUSES[number % len(STATUSES)]
+    winner = ("A" if number % 2 else "B") if status == "finished" else ""
+    return MatchSummary(
+        match=match,
+        competition_id=match.competition_id,
+        player_a_id=match.player_a_id,
+        player_b_id=match.player_b_id,
+        player_a_name=match.players["A"]["name"],
+        player_b_name=match.players["B"]["name"],
+        date=match.date,
+        stage=match.stage,
+        status=status,
+        games_won_a=2 if winner == "A" else (1 if status != "scheduled" else 0),
+        games_won_b=2 if winner == "B" else 0,
+        points_a=100 + number,
+        points_b=90 + number,
+        average_a=1.5 + number / 100,
+        average_b=1.25,
+        winner=winner,
+        winner_player_id=match.player_a_id if winner == "A" else match.player_b_id,
+        amendments=number % 3,
+        seq=0 if status == "scheduled" else 100,
+    )
+
+
+def make_archive(count: int, competition: str = "cup", start: int = 0) -> list[MatchSummary]:
+    """Create `count` matches (one a day) between the players in turn, with their summaries."""
+    if not Competition.objects.filter(pk=competition).exists():
+        services.competition_create(id=competition, name=competition.title())
+    made = []
+    for number in range(start, start + count):
+        a, b = PLAYERS[number % 4], PLAYERS[(number + 1) % 4]
+        match = services.match_create(
+            id=f"{competition}-{number:04d}",
+            competition=competition,
+            players={"A": a, "B": b},
+            date=FIRST_DAY + timedelta(days=number),
+            stage=f"Round {number % 7 + 1}",
+        )
+        made.append(summarise(match, number))
+    return MatchSummary.objects.bulk_create(made)
+
+
+def ids_on(response) -> list[str]:
+    return [line["match"] for line in response.context["lines"]]
+
+
+def csv_rows(response) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+
+
+# -- The archive ------------------------------------------------------------------------
+
+
+def test_the_archive_lists_the_newest_matches_first_each_linking_to_its_replay(db, client):
+    made = make_archive(5)
+
+    response = client.get("/archive/")
+
+    assert response.status_code == 200
+    assert ids_on(response) == [summary.match_id for summary in reversed(made)]
+    html = response.content.decode()
+    for summary in made:
+        assert f'href="/matches/{summary.match_id}/replay/"' in html
+
+
+def test_the_archive_pages_its_matches_without_counting_them_all(db, client):
+    make_archive(120)
+
+    first = client.get("/archive/")
+    third = client.get("/archive/", {"page": 3})
+
+    assert len(ids_on(first)) == 50 and first.context["next_page"] == 2
+    assert ids_on(first)[0] == "cup-0119"
+    assert len(ids_on(third)) == 20 and third.context["next_page"] is None
+    assert third.context["previous_page"] == 2
+
+
+@pytest.mark.parametrize("rows", [3, 50])
+def test_a_page_of_the_archive_costs_the_same_queries_whatever_its_rows(
+    db, client, django_assert_num_queries, rows
+):
+    make_archive(rows)
+
+    # The competitions of the filter, the player a federation id names, the page's rows.
+    with django_assert_num_queries(3):
+        response = client.get("/archive/", {"result": "finished", "player": "UA-101"})
+
+    assert response.status_code == 200
+
+
+def test_the_archive_filters_by_competition(db, client):
+    make_archive(6, "spring")
+    make_archive(4, "autumn", start=10)
+
+    response = client.get("/archive/", {"competition": "autumn"})
+
+    assert sorted(ids_on(response)) == [f"autumn-{n:04d}" for n in range(10, 14)]
+
+
+def test_the_archive_filters_by_a_players_federation_id_or_part_of_a_name(db, client):
+    made = make_archive(12)
+    plays = {
+        s.match_id for s in made if "UA-101" in (s.player_a.federation_id, s.player_b.federation_id)
+    }
+    club = {s.match_id for s in made if "Club Player" in (s.player_a_name, s.player_b_name)}
+
+    assert set(ids_on(client.get("/archive/", {"player": "UA-101"}))) == plays
+    assert set(ids_on(client.get("/archive/", {"player": "club pl"}))) == club
+
+
+def test_the_archive_filters_by_dates_inclusive(db, client):
+    make_archive(10)
+
+    response = client.get("/archive/", {"date_from": "2026-03-03", "date_to": "2026-03-05"})
+
+    assert sorted(ids_on(response)) == ["cup-0002", "cup-0003", "cup-0004"]
+
+
+@pytest.mark.parametrize(
+    "result, statuses",
+    [("finished", {"finished"}), ("playing", {"playing"}), ("scheduled", {"scheduled"})],
+)
+def test_the_archive_filters_by_result(db, client, result, statuses):
+    make_archive(10)
+
+    lines = client.get("/archive/", {"result": result}).context["lines"]
+
+    assert lines and {line["status"] for line in lines} == statuses
+
+
+def test_decided_matches_are_those_with_a_winner(db, client):
+    made = make_archive(10)
+
+    response = client.get("/archive/", {"result": "decided"})
+
+    assert set(ids_on(response)) == {s.match_id for s in made if s.winner}
+
+
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ({"date_from": "yesterday"}, "date_from"),
+        ({"date_from": "2026-03-05", "date_to": "2026-03-01"}, "date_to"),
+        ({"page": "0"}, "page"),
+        ({"competition": "no-such-cup"}, "competition"),
+        ({"result": "maybe"}, "result"),
+        ({"player": "x" * 300}, "player"),
+    ],
+)
+def test_a_bad_filter_is_named_and_the_others_still_apply(db, client, query, field):
+    make_archive(3)
+
+    response = client.get("/archive/", query)
+
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert len(ids_on(response)) <= 3
+
+
+def test_the_archive_search_downloads_as_csv_with_every_matching_row(db, client):
+    made = make_archive(70)
+
+    response = client.get("/archive/export.csv", {"result": "finished"})
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert "carambole-archive.csv" in response["Content-Disposition"]
+    rows = csv_rows(response)
+    assert {row["match"] for row in rows} == {s.match_id for s in made if s.status == "finished"}
+    first = next(s for s in made if s.match_id == rows[0]["match"])
+    assert rows[0]["player_a"] == first.player_a_name
+    assert int(rows[0]["points_a"]) == first.points_a
+
+
+def test_the_archive_link_to_its_csv_keeps_the_search(db, client):
+    make_archive(2)
+
+    html = client.get("/archive/", {"result": "finished"}).content.decode()
+
+    assert 'href="/archive/export.csv?result=finished"' in html
+
+
+@pytest.mark.parametrize("language, words", [("en", "Archive"), ("uk", "Архів")])
+def test_the_archive_speaks_the_language_asked(db, client, language, words):
+    make_archive(1)
+
+    html = client.get("/archive/", headers={"accept-language": language}).content.decode()
+
+    assert f"<h1>{words}</h1>" in html
+
+
+# -- A player's page --------------------------------------------------------------------
+
+
+def test_a_players_page_counts_their_results_from_their_side_of_the_table(db, client):
+    made = make_archive(20)
+    mine = [s for s in made if "UA-101" in (s.player_a.federation_id, s.player_b.federation_id)]
+
+    response = client.get("/players/UA-101/")
+
+    assert response.status_code == 200
+    totals = response.context["totals"]
+    won = sum(
+        1 for s in mine if s.winner and (s.winner == "A") == (s.player_a.federation_id == "UA-101")
+    )
+    assert totals["matches"] == len(mine)
+    assert totals["won"] == won
+    assert totals["lost"] == sum(1 for s in mine if s.winner) - won
+    assert response.context["chart"] is not None
+    assert '<svg viewBox="0 0 640 240" role="img"' in response.content.decode()
+
+
+def test_a_player_without_a_federation_id_has_a_stable_page_of_their_own(db, client):
+    make_archive(8)
+    html = client.get("/archive/", {"player": "Club"}).content.decode()
+    link = html.split('href="/players/id-', 1)[1].split('"', 1)[0]
+
+    response = client.get(f"/players/id-{link}")
+
+    assert response.status_code == 200
+    assert response.context["player"].name == "Club Player"
+
+
+def test_head_to_head_shows_only_the_matches_of_the_two_players(db, client):
+    made = make_archive(24)
+    between = {
+        s.match_id
+        for s in made
+        if {s.player_a.federation_id, s.player_b.federation_id} == {"UA-101", "IT-202"}
+    }
+
+    response = client.get("/players/UA-101/", {"versus": "IT-202"})
+
+    assert {line["match"] for line in response.context["lines"]} == between
+    assert response.context["versus"].name == "Marco Marchetti"
+
+
+@pytest.mark.parametrize("rows", [4, 40])
+def test_a_players_page_costs_the_same_queries_whatever_its_matches(
+    db, client, django_assert_num_queries, rows
+):
+    make_archive(rows)
+
+    # The player, the other player, their matches (with their joins).
+    with django_assert_num_queries(3):
+        client.get("/players/UA-101/", {"versus": "IT-202"})
+
+
+@pytest.mark.parametrize("key", ["XX-000", "id-999999", "id-x", "a%00b"])
+def test_the_page_of_no_player_is_a_404(db, client, key):
+    make_archive(1)
+
+    assert client.get(f"/players/{key}/").status_code == 404
