@@ -1,0 +1,139 @@
+"""The live board in a real browser: it follows the match without a reload, survives a dropped
+socket and speaks Ukrainian.
+
+The match: A (white) broke from (700, 400); yellow on the top spot, red on the red spot.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from matches import services
+from matches.models import Match
+from replay.tokens import token_issue, user_for_token
+from tests.browser.conftest import wait_until
+from tests.store.plays import BY, new_match, open_game, play
+
+OUTAGE_WAIT_S = 30.0  # the board retries after 1, 2, 4, 8 s...: back within this
+# White on yellow, then on red: a kiss carom, 4 to A; white stops by the right cushion.
+CAROM_A = {
+    "contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}],
+    "rest": {"white": [1200.0, 900.0]},
+}
+# Yellow on white, then on red: a kiss carom, 4 to B.
+CAROM_B = {"contacts": [{"ball": "yellow", "hit": "white"}, {"ball": "yellow", "hit": "red"}]}
+NAVIGATIONS = "return performance.getEntriesByType('navigation').length"
+
+
+@pytest.fixture
+def token(served) -> str:
+    """An API token of the login the match is assigned to."""
+    return token_issue(user_for_token(BY)).key
+
+
+@pytest.fixture
+def match(token) -> Match:
+    """A match with game 1 broken, assigned to the token's login."""
+    created = new_match("cup-board-1")
+    open_game(created.id)
+    services.referee_assign(match_id=created.id, username=BY, by="federation")
+    return created
+
+
+def open_board(browser: WebDriver, url: str) -> WebDriver:
+    browser.get(url)
+    wait_until(browser, lambda d: connection(d) == "live", "the board live")
+    return browser
+
+
+def connection(board: WebDriver) -> str:
+    return board.find_element(By.ID, "connection").get_attribute("data-connection") or ""
+
+
+def score(board: WebDriver, player: str) -> str:
+    return board.find_element(By.CSS_SELECTOR, f'[data-testid="score-{player}"]').text.strip()
+
+
+def white_cx(board: WebDriver) -> float | None:
+    """Return the white ball's x on the drawing (mm), None when it is not drawn."""
+    found = board.find_elements(By.CSS_SELECTOR, 'circle.ball[data-ball="white"]')
+    return float(found[0].get_attribute("cx")) if found else None
+
+
+def record_through_the_api(url: str, token: str, expected_seq: int, facts: dict) -> int:
+    body = json.dumps({"expected_seq": expected_seq, "event": {"type": "shot", **facts}})
+    request = urllib.request.Request(
+        f"{url}/events",
+        data=body.encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 201
+        return json.loads(answer.read())["seq"]
+
+
+def test_a_shot_recorded_through_the_api_moves_the_score_and_the_ball_without_a_reload(
+    served, match, token, chromium
+):
+    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+    assert (score(board, "A"), white_cx(board)) == ("0", 700.0)
+
+    record_through_the_api(f"{served.url}/api/matches/{match.id}", token, 3, CAROM_A)
+
+    wait_until(board, lambda d: score(d, "A") == "4", "A's score of 4 on the board")
+    wait_until(board, lambda d: white_cx(d) == 1200.0, "the white ball where it stopped")
+    assert board.execute_script("return document.body.dataset.seq") == "4"
+    assert "Kiss carom: 4 to Olena Kovalenko" in board.find_element(By.ID, "last-ruling").text
+    assert board.find_element(By.CSS_SELECTOR, "#shots li").get_attribute("data-seq") == "4"
+    assert board.execute_script(NAVIGATIONS) == 1
+
+
+def test_the_overlay_follows_a_shot_recorded_through_the_api(served, match, token, chromium):
+    overlay = chromium
+    overlay.get(f"{served.url}/matches/{match.id}/overlay/?style=light")
+    wait_until(overlay, lambda d: connection(d) == "live", "the overlay live")
+
+    record_through_the_api(f"{served.url}/api/matches/{match.id}", token, 3, CAROM_A)
+
+    wait_until(overlay, lambda d: score(d, "A") == "4", "A's score of 4 on the overlay")
+    last = overlay.find_element(By.ID, "last-points").text
+    assert last == "Last shot: 4 to Olena Kovalenko"
+
+
+def test_the_board_shows_reconnecting_after_a_drop_and_then_catches_up(served, match, chromium):
+    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+
+    served.stop()
+    wait_until(board, lambda d: connection(d) == "reconnecting", "the board reconnecting")
+    assert "Reconnecting" in board.find_element(By.ID, "connection").text
+    seq = play(match.id, 3, CAROM_A)  # recorded while the board is away
+    play(match.id, seq, CAROM_B)
+    served.start()
+
+    wait_until(board, lambda d: connection(d) == "live", "the board live again", OUTAGE_WAIT_S)
+    wait_until(board, lambda d: score(d, "B") == "4", "the shots recorded while it was away")
+    assert score(board, "A") == "4"
+    assert board.execute_script("return document.body.dataset.seq") == "5"
+    assert [
+        item.get_attribute("data-seq") for item in board.find_elements(By.CSS_SELECTOR, "#shots li")
+    ] == ["5", "4"]
+    assert board.execute_script(NAVIGATIONS) == 1
+
+
+def test_a_browser_set_to_ukrainian_gets_the_board_in_ukrainian(served, match, chromium_uk):
+    board = open_board(chromium_uk, f"{served.url}/matches/{match.id}/")
+
+    assert board.find_element(By.TAG_NAME, "html").get_attribute("lang") == "uk"
+    # Painted by the server, then by the script from the JavaScript catalogue.
+    assert (
+        board.find_element(By.ID, "moment").text
+        == "Партія 1: початковий удар — Olena Kovalenko, з нижньої половини"
+    )
+    assert board.find_element(By.ID, "connection").text == "Наживо"
+    assert "партії" in board.find_element(By.CSS_SELECTOR, ".scoreline").text
