@@ -214,6 +214,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Browsers log in through a page (the console's referees and staff); programs use tokens.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "replay:home"
+LOGOUT_REDIRECT_URL = "replay:home"
+
 LANGUAGE_CODE = "en"
 # The federation is Ukrainian, its players and viewers international. The compiled
 # catalogues (carambole/locale, one for the whole project) are committed, so a fresh clone needs no gettext tools.

@@ -1,6 +1,7 @@
 """Top-level URL configuration."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
@@ -10,6 +11,10 @@ urlpatterns = [
     # The language switcher (a POST remembered in a cookie) and the catalogue the scripts use.
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # Browsers log in with a session: the console's referees and staff.
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("referee/", include("replay.console.urls")),
     path("", include("replay.urls")),
 ]
 

@@ -1,0 +1,85 @@
+"""The console's pages: who may record a match sees its console; others get a clear page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from matches.errors import NotFound
+from matches.notation import SLUG
+from matches.records import record_header
+from matches.selectors import assigned_referee, match_get
+from replay.api.permissions import is_staff
+from replay.projection import match_state
+
+SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / "console-sw.js"
+# The scripts the console imports: the service worker keeps them for an offline reopen.
+CONSOLE_SCRIPTS = (
+    "replay/console.js",
+    "replay/console-shot.js",
+    "replay/console-forms.js",
+    "replay/console-faces.js",
+    "replay/queue.js",
+    "replay/table.js",
+    "replay/words.js",
+    "replay/live.js",
+    "replay/console.css",
+)
+
+
+def may_record(user: Any, match: Any) -> bool:
+    """Return whether a login may record a match: staff, or the referee assigned to it."""
+    if is_staff(user):
+        return True
+    assigned = assigned_referee(match)
+    return assigned is not None and user.is_authenticated and assigned.pk == user.pk
+
+
+@never_cache
+@require_GET
+def console(request: HttpRequest, id: str) -> HttpResponse:
+    """Show the console of a match to its referee or staff; ask anyone else to log in."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        # An id that is no slug names no match, and never reaches the database.
+        match = match_get(id if SLUG.match(id) else None)
+    except NotFound:
+        return render(request, "replay/console_missing.html", {"id": id}, status=404)
+    if not may_record(request.user, match):
+        return render(request, "replay/console_forbidden.html", {"match": match}, status=403)
+    header = record_header(match)
+    context = {
+        "match": match,
+        "header": header,
+        "setup": {
+            "match": header,
+            "state": match_state(match),
+            "username": request.user.get_username(),
+            "staff": is_staff(request.user),
+            "api": reverse("api:match", args=[match.id]),
+            "live": f"/ws/matches/{match.id}/",
+            "login": reverse("login"),
+        },
+    }
+    return render(request, "replay/console.html", context)
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """Serve the console's service worker from /referee/, so its scope covers the consoles."""
+    scripts = "\n".join(f"  {static(name)!r}," for name in CONSOLE_SCRIPTS)
+    body = SERVICE_WORKER.read_text(encoding="utf-8").replace("/*SCRIPTS*/", scripts)
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = reverse("console:service-worker").rsplit("/", 1)[0] + "/"
+    # A new console release reaches the browsers at their next visit.
+    response["Cache-Control"] = "no-cache"
+    return response

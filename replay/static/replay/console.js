@@ -1,0 +1,795 @@
+// The referee's console: record a match shot by shot, fast, and never lose a shot to the Wi-Fi.
+//
+// The page starts from the state the server rendered into it (or a newer one this browser
+// kept), follows the live feed, and sends every submission through the queue (queue.js):
+// online it leaves at once, offline it waits, survives a reload and leaves in order when
+// the server is back. The preview asks the engine (POST .../judge) before each confirm.
+
+import { connectLive } from "./live.js";
+import { drawTable, onSurface, pointFromEvent, BALL_RADIUS } from "./table.js";
+import { eventInWords, foulName, rulingInWords } from "./words.js";
+import { SubmissionQueue, storageKeyOf } from "./queue.js";
+import { CALLED_FOULS, ShotDraft } from "./console-shot.js";
+import { eventFromForm } from "./console-forms.js";
+import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const setup = JSON.parse(document.getElementById("console-setup").textContent);
+const root = document.getElementById("console");
+const header = setup.match;
+const matchId = header.id;
+const names = { A: header.players.A.name, B: header.players.B.name };
+const cueBalls = header.balls; // {A: "white", B: "yellow"}
+const ownerOf = Object.fromEntries(Object.entries(cueBalls).map(([player, ball]) => [ball, player]));
+const OTHER = { A: "B", B: "A" };
+const STATE_KEY = `carambole.console.state.${matchId}`;
+const $ = (selector) => root.querySelector(selector);
+const $$ = (selector) => Array.from(root.querySelectorAll(selector));
+
+let state = newestState(setup.state);
+let lastEvent = null;
+let online = navigator.onLine !== false;
+let liveStatus = "live";
+let tab = null;
+let face = null;
+let amending = null; // {seq, player, ruling}: the shot being amended
+let draft = new ShotDraft(cueBalls.A);
+let restBall = null;
+let placePos = null;
+let placeDefaultsAt = -1;
+let preview = { state: "empty" };
+let previewTicket = 0;
+let previewTimer = null;
+let refreshTimer = null;
+
+// -- The server ------------------------------------------------------------------------
+
+function csrfToken() {
+  const found = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
+  return found ? decodeURIComponent(found[1]) : "";
+}
+
+/** Call the API; resolve {status, body}, reject when the server was not reached in time. */
+async function api(path, { method = "GET", body, headers = {}, timeout = 8000 } = {}) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeout);
+  try {
+    const sending = body === undefined ? {} : {
+      "Content-Type": "application/json", "X-CSRFToken": csrfToken(),
+    };
+    const response = await fetch(path, {
+      method, credentials: "same-origin", cache: "no-store", signal: controller.signal,
+      headers: { Accept: "application/json", ...sending, ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let answer = null;
+    try {
+      answer = await response.json();
+    } catch {
+      answer = null;
+    }
+    setOnline(true);
+    return { status: response.status, body: answer };
+  } catch (error) {
+    setOnline(false);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function setOnline(value) {
+  if (online === value) return;
+  online = value;
+  if (online) queue.flush();
+  render();
+  schedulePreview();
+}
+
+const queue = new SubmissionQueue({
+  storage: window.localStorage,
+  storageKey: storageKeyOf(matchId),
+  send: (item) => api(`${setup.api}/events`, {
+    method: "POST", timeout: 10000, headers: { "Idempotency-Key": item.key },
+    body: { expected_seq: item.expected_seq, event: item.event },
+  }),
+  onChange: () => {
+    if (queue.paused && queue.paused.reason === "conflict") scheduleRefresh(0);
+    render();
+  },
+  onRecorded: (item, body) => {
+    if (typeof body.seq === "number" && body.state && body.seq >= state.seq) {
+      lastEvent = item.event;
+      applyState({ ...body.state, seq: body.seq });
+    }
+    showDone(item.label);
+  },
+});
+
+// -- The state ---------------------------------------------------------------------------
+
+function newestState(rendered) {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(STATE_KEY) || "null");
+    if (kept && kept.seq > rendered.seq) return kept;
+  } catch {
+    // A kept state that cannot be read is simply not newer.
+  }
+  return rendered;
+}
+
+function applyState(next) {
+  if (typeof next.seq !== "number" || next.seq < state.seq) return;
+  state = { ...state, ...next };
+  try {
+    window.localStorage.setItem(STATE_KEY, JSON.stringify(state));
+  } catch {
+    // Storage full: the page still works, it reopens offline from an older state.
+  }
+  render();
+  schedulePreview();
+}
+
+function scheduleRefresh(delay = 150) {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, delay);
+}
+
+/** Fetch the full state (the live feed's carries no list of shots). */
+async function refresh() {
+  try {
+    const answer = await api(`${setup.api}/state`);
+    if (answer.status === 200) applyState(answer.body);
+  } catch {
+    // Offline: the live feed's reconnect asks again.
+  }
+}
+
+/** Return who is due to shoot, after what waits in the queue (the server cannot say yet). */
+function duePlayer() {
+  let player = state.next ? state.next.player : null;
+  for (const item of queue.items) player = nextPlayerAfter(item.event, player);
+  return player;
+}
+
+function latestShot() {
+  const shots = (state.shots || []).filter((shot) => !shot.retracted);
+  return shots[shots.length - 1] || null;
+}
+
+// -- Submitting ------------------------------------------------------------------------
+
+function submit(event, label) {
+  queue.add(event, { head: state.seq, label: label || describe(event) });
+  render();
+}
+
+function describe(event) {
+  if (event.type !== "shot") return eventInWords(event, names) || event.type;
+  const taps = (event.contacts || []).map(contactInWords).join(", ") || gettext("no contact");
+  return interpolate(gettext("Shot by %(name)s: %(taps)s"), { name: names[event.player] || event.player, taps }, true);
+}
+
+function contactInWords(contact) {
+  const what = contact.hit === "pins" ? contact.pins.map(pinWord).join("+")
+    : contact.hit === "cushion" ? gettext("cushion")
+      : contact.hit === "off" ? gettext("off the table") : ballWord(contact.hit);
+  return `${ballWord(contact.ball)} → ${what}${contact.same_time ? " (=)" : ""}`;
+}
+
+function ballWord(ball) {
+  return { white: gettext("white"), yellow: gettext("yellow"), red: gettext("red") }[ball] || ball;
+}
+
+function pinWord(pin) {
+  return {
+    center: gettext("centre pin"), top: gettext("top pin"), bottom: gettext("bottom pin"),
+    left: gettext("left pin"), right: gettext("right pin"),
+  }[pin] || pin;
+}
+
+function confirmShot() {
+  if ($("#confirm-shot").disabled) return;
+  if (amending) {
+    const reason = $("#amend-reason").value.trim();
+    if (!reason) {
+      showError(gettext("Give a reason for the amendment."));
+      $("#amend-reason").focus();
+      return;
+    }
+    submit({ type: "shot_amended", shot: amending.seq, facts: draft.facts(), reason },
+      interpolate(gettext("Amendment of shot %s"), [amending.seq]));
+    stopAmending();
+  } else {
+    const player = duePlayer();
+    submit({ type: "shot", player, ...draft.facts() });
+  }
+  draft.clear();
+  restBall = null;
+  resetDraftFor();
+  preview = { state: online ? "empty" : "offline" };
+  render();
+  schedulePreview();
+}
+
+function resetDraftFor() {
+  if (amending || !draft.isEmpty()) return;
+  const player = duePlayer();
+  const own = cueBalls[player] || cueBalls.A;
+  if (draft.own !== own) {
+    draft = new ShotDraft(own);
+  }
+}
+
+async function startAmending(shot) {
+  try {
+    const answer = await api(`${setup.api}/events?after=${shot.seq - 1}`);
+    if (answer.status !== 200) throw new Error(answer.body && answer.body.error);
+    const events = answer.body.events;
+    let facts = events[0];
+    for (const event of events) {
+      if (event.type === "shot_amended" && event.shot === shot.seq) facts = event.facts;
+    }
+    draft = new ShotDraft(cueBalls[shot.player]);
+    draft.load(facts);
+    amending = { seq: shot.seq, player: shot.player, ruling: shot.ruling };
+    $("#amend-reason").value = "";
+    chooseTab("shot");
+    schedulePreview();
+  } catch {
+    showError(gettext("Amending a shot needs the server: its facts could not be read."));
+  }
+}
+
+function stopAmending() {
+  amending = null;
+  draft = new ShotDraft(cueBalls[duePlayer()] || cueBalls.A);
+  render();
+  schedulePreview();
+}
+
+// -- The preview -------------------------------------------------------------------------
+
+function schedulePreview() {
+  clearTimeout(previewTimer);
+  // A ruling of other facts must never be confirmed: it is stale from now on.
+  if (preview.state === "ok" || preview.state === "error") {
+    preview = { state: "loading" };
+    ++previewTicket;
+  }
+  previewTimer = setTimeout(runPreview, 120);
+}
+
+async function runPreview() {
+  const ticket = ++previewTicket;
+  if (!online) {
+    preview = { state: "offline" };
+  } else if (queue.length && !amending) {
+    preview = { state: "waiting" };
+  } else if (!amending && !(state.next && state.status === "playing" && gameStarted())) {
+    preview = { state: "idle" };
+  } else {
+    preview = { state: "loading", ruling: preview.ruling };
+    renderPreview();
+    const body = draft.facts();
+    if (amending) body.shot = amending.seq;
+    try {
+      const answer = await api(`${setup.api}/judge`, { method: "POST", body, timeout: 5000 });
+      if (ticket !== previewTicket) return;
+      preview = answer.status === 200 ? { state: "ok", ruling: answer.body }
+        : { state: "error", error: (answer.body && answer.body.error) || String(answer.status),
+          field: answer.body && answer.body.field };
+    } catch {
+      if (ticket !== previewTicket) return;
+      preview = { state: "offline" };
+    }
+  }
+  renderShot();
+}
+
+function gameStarted() {
+  return (state.games || []).some((game) => state.next && game.game === state.next.game);
+}
+
+// -- Drawing -----------------------------------------------------------------------------
+
+function render() {
+  resetDraftFor();
+  const moment = momentOf(state, names, lastEventOf(), cueBalls);
+  const faceKey = `${moment.face}:${moment.tab}`;
+  if (faceKey !== face) {
+    face = faceKey;
+    if (!amending) tab = moment.tab;
+  }
+  if (!tab) tab = moment.tab;
+  root.dataset.face = moment.face;
+  root.dataset.pending = String(queue.length);
+  root.dataset.online = String(online && liveStatus !== "reconnecting");
+  root.dataset.seq = String(state.seq);
+  renderScoreline(moment);
+  renderQueue();
+  renderTabs();
+  renderTable();
+  renderShot();
+  renderPlace();
+  renderGame();
+  renderCorrect();
+}
+
+function lastEventOf() {
+  const pause = (state.intermissions || []).find((entry) => entry.seq === state.seq);
+  if (pause) return { type: "intermission", minutes: pause.minutes };
+  return lastEvent;
+}
+
+function renderScoreline(moment) {
+  const game = (state.games || []).find((g) => state.next && g.game === state.next.game)
+    || (state.games || [])[(state.games || []).length - 1];
+  const due = duePlayer();
+  for (const player of ["A", "B"]) {
+    const box = $(`.player[data-player="${player}"]`);
+    box.querySelector(".swatch").className = `swatch ${cueBalls[player]}`;
+    box.querySelector(".name").textContent = names[player];
+    box.querySelector(".games").textContent = (state.games_won || {})[player] ?? 0;
+    box.querySelector(".score").textContent = game ? game.score[player] : 0;
+    box.classList.toggle("due", due === player && state.status === "playing");
+    box.classList.toggle("winner", state.winner === player);
+  }
+  $("#face-title").textContent = moment.title;
+  $("#face").textContent = moment.detail;
+  const unknown = unknownBalls(state);
+  const note = $("#unknown-balls");
+  note.hidden = !unknown.length || state.status === "lag";
+  note.textContent = interpolate(gettext("Position unknown: %s. Tap where it lies when you record its rest or placement."),
+    [unknown.map(ballWord).join(", ")]);
+  const connection = $("#connection");
+  const down = !online || liveStatus === "reconnecting";
+  connection.dataset.state = down ? "offline" : "live";
+  connection.textContent = down ? gettext("Offline: submissions wait here") : gettext("Live");
+  const pending = $("#pending");
+  pending.hidden = !queue.length;
+  pending.textContent = interpolate(ngettext("%s waiting", "%s waiting", queue.length), [queue.length]);
+  for (const node of $$("[data-name-of]")) node.textContent = names[node.dataset.nameOf];
+}
+
+function renderQueue() {
+  const panel = $("#queue-panel");
+  panel.hidden = !queue.length;
+  if (!queue.length) return;
+  const paused = queue.paused;
+  panel.dataset.paused = paused ? paused.reason : "";
+  let title = interpolate(ngettext("%s submission waiting to be sent", "%s submissions waiting to be sent",
+    queue.length), [queue.length]);
+  let why = online ? gettext("Sending…") : gettext("The server cannot be reached. They leave in order when it is back; nothing is recorded twice.");
+  if (paused && paused.reason === "conflict") {
+    title = gettext("Another console recorded first");
+    why = interpolate(gettext("The match is now at event %(seq)s; the table and score show it as it stands. Resend the first waiting submission after it, or drop it."),
+      { seq: paused.seq ?? state.seq }, true);
+  } else if (paused && paused.reason === "login") {
+    title = gettext("Log in again to send");
+    why = gettext("The server did not accept this login. The submissions stay here; log in again in another tab, then resend.");
+  } else if (paused) {
+    title = gettext("The server refused a submission");
+    why = paused.field ? interpolate(gettext("%(error)s (field %(field)s)"), { error: paused.error, field: paused.field }, true)
+      : paused.error;
+  }
+  $("#queue-title").textContent = title;
+  $("#queue-why").textContent = why;
+  const list = $("#queue-items");
+  // Rebuilt only when it changes: a button replaced under the referee's finger loses the tap.
+  const signature = JSON.stringify([queue.items.map((item) => [item.key, item.expected_seq]), paused, state.seq]);
+  if (list.dataset.signature === signature) return;
+  list.dataset.signature = signature;
+  list.replaceChildren();
+  queue.items.forEach((item, index) => {
+    const entry = document.createElement("li");
+    entry.dataset.key = item.key;
+    const words = document.createElement("span");
+    words.textContent = interpolate(gettext("%(label)s — after event %(seq)s"),
+      { label: item.label, seq: item.expected_seq }, true);
+    entry.append(words);
+    if (paused && index === 0 && paused.reason !== "refused") {
+      const after = paused.reason === "conflict" ? (paused.seq ?? state.seq) : item.expected_seq;
+      entry.append(button(interpolate(gettext("Resend after event %s"), [after]), "resend",
+        () => queue.resend(item.key, after)));
+    }
+    if (paused) {
+      entry.append(button(gettext("Drop"), "drop", () => {
+        if (window.confirm(interpolate(gettext("Drop “%s”? It will not be recorded."), [item.label]))) queue.drop(item.key);
+      }));
+    }
+    list.append(entry);
+  });
+}
+
+function button(label, action, onClick) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.className = `small ${action}`;
+  node.dataset.action = action;
+  node.textContent = label;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function renderTabs() {
+  for (const node of $$("[data-tab]")) {
+    node.setAttribute("aria-selected", String(node.dataset.tab === tab));
+  }
+  for (const panel of $$("[data-panel]")) panel.hidden = panel.dataset.panel !== tab;
+  const hint = $("#table-hint");
+  hint.textContent = tab === "place" ? gettext("Tap the table where the ball is placed.")
+    : tab === "shot" ? gettext("Pick a ball under “Came to rest”, then tap the table where it stopped.")
+      : "";
+}
+
+function chooseTab(name) {
+  tab = name;
+  render();
+}
+
+function renderTable() {
+  const svg = $("#table");
+  const next = state.next || {};
+  const last = (state.shots || []).filter((shot) => !shot.retracted).pop();
+  let zone = null;
+  if (tab === "place" && (next.ball_in_hand || next.break)) zone = next.break ? "lower" : next.zone || "any";
+  drawTable(svg, {
+    positions: state.positions || {}, balls: cueBalls, names,
+    fallen: last && last.ruling ? last.ruling.pins : [], zone,
+    pinPitch: header.ruleset && header.ruleset.pin_pitch, legend: $("#table-legend"),
+  });
+  const surface = svg.querySelector("g.surface");
+  const marks = tab === "place" ? (placePos ? { [selectedPlaceBall() || "white"]: placePos } : {})
+    : tab === "shot" ? draft.rest : {};
+  for (const [ball, at] of Object.entries(marks)) {
+    const mark = document.createElementNS(SVG, "circle");
+    mark.setAttribute("class", `mark mark-${ball}`);
+    mark.setAttribute("data-mark", ball);
+    mark.setAttribute("cx", at[0]);
+    mark.setAttribute("cy", at[1]);
+    mark.setAttribute("r", BALL_RADIUS);
+    surface.appendChild(mark);
+  }
+}
+
+function renderShot() {
+  const player = amending ? amending.player : duePlayer();
+  const name = names[player] || "";
+  $("#shot-who").textContent = amending
+    ? interpolate(gettext("Amending shot %(seq)s by %(name)s"), { seq: amending.seq, name }, true)
+    : player ? interpolate(gettext("%(name)s plays the %(ball)s ball"), { name, ball: ballWord(cueBalls[player]) }, true)
+      : gettext("No shot is due");
+  const moving = draft.movingBalls();
+  const off = draft.offBalls();
+  for (const chip of $$("[data-actor]")) {
+    const ball = chip.dataset.actor;
+    chip.disabled = !moving.includes(ball) || off.has(ball);
+    chip.setAttribute("aria-pressed", String(draft.actor === ball));
+  }
+  for (const chip of $$("[data-struck]")) chip.setAttribute("aria-pressed", String(draft.struck === chip.dataset.struck));
+  for (const tap of $$("[data-hit]")) {
+    const hit = tap.dataset.hit;
+    tap.disabled = off.has(draft.actor) || hit === draft.actor;
+  }
+  const own = draft.own;
+  for (const role of $$("[data-role-of]")) {
+    const ball = role.dataset.roleOf;
+    role.textContent = ball === own ? gettext("cue ball") : ball === "red" ? "" : gettext("opponent's ball");
+  }
+  const fallen = draft.fallenPins();
+  for (const pin of $$("button[data-pin]")) pin.disabled = off.has(draft.actor) || fallen.has(pin.dataset.pin);
+  $("#same-time").setAttribute("aria-pressed", String(draft.sameTime));
+  $("#same-time").disabled = !draft.contacts.length;
+  const contacts = $("#contacts");
+  contacts.replaceChildren();
+  for (const contact of draft.contacts) {
+    const item = document.createElement("li");
+    item.textContent = contactInWords(contact);
+    contacts.append(item);
+  }
+  if (!draft.contacts.length) {
+    const item = document.createElement("li");
+    item.className = "none";
+    item.textContent = gettext("No contact yet: tap what the moving ball hit, in order.");
+    contacts.append(item);
+  }
+  $("#called-count").textContent = draft.called.length ? `(${draft.called.length})` : "";
+  for (const toggle of $$("[data-called]")) {
+    toggle.setAttribute("aria-pressed", String(draft.called.includes(toggle.dataset.called)));
+  }
+  for (const chip of $$("[data-rest]")) {
+    const ball = chip.dataset.rest;
+    chip.setAttribute("aria-pressed", String(restBall === ball));
+    chip.classList.toggle("set", Boolean(draft.rest[ball]));
+  }
+  renderPreview();
+}
+
+function renderPreview() {
+  const box = $("#preview");
+  box.dataset.state = preview.state;
+  const player = amending ? amending.player : duePlayer();
+  const words = {
+    empty: "",
+    idle: gettext("No shot is due: the console shows the preview once a game is under way."),
+    offline: gettext("No preview while offline: the shot is judged when the server has it."),
+    waiting: gettext("No preview while submissions are waiting: the shot is judged when they are recorded."),
+    loading: gettext("Asking the engine…"),
+    ok: preview.ruling ? rulingInWords(preview.ruling, names, preview.ruling.player || player) : "",
+    error: preview.field ? interpolate(gettext("Refused: %(error)s (field %(field)s)"), { error: preview.error, field: preview.field }, true)
+      : interpolate(gettext("Refused: %s"), [preview.error]),
+  }[preview.state];
+  box.textContent = words || "";
+  const compare = $("#amend-compare");
+  compare.hidden = !amending;
+  $("#cancel-amend").hidden = !amending;
+  if (amending) {
+    $("#amend-original").textContent = rulingInWords(amending.ruling, names, amending.player);
+    $("#amend-preview").textContent = preview.state === "ok" ? words : "—";
+  }
+  const due = amending || (duePlayer() && state.status !== "finished");
+  const judged = preview.state === "ok" || preview.state === "offline" || preview.state === "waiting";
+  $("#confirm-shot").disabled = !due || !judged;
+}
+
+function selectedPlaceBall() {
+  const chosen = $("#place-form").querySelector("input[name=ball]:checked");
+  return chosen ? chosen.value : null;
+}
+
+function renderPlace() {
+  const form = $("#place-form");
+  const next = state.next || {};
+  if (placeDefaultsAt !== state.seq) {
+    placeDefaultsAt = state.seq;
+    placePos = null;
+    const ball = cueBalls[next.player];
+    if (ball) form.querySelector(`input[name=ball][value=${ball}]`).checked = true;
+    form.elements.reason.value = next.break ? "break" : next.ball_in_hand ? "in_hand" : "respot";
+  }
+  const where = { lower: gettext("in the lower half"), upper: gettext("in the upper half") }[next.zone]
+    || gettext("in either half");
+  $("#place-hint").textContent = next.break
+    ? gettext("The break: the breaker's ball anywhere in the lower half.")
+    : next.ball_in_hand ? interpolate(gettext("Ball in hand for %(name)s: place it %(where)s."),
+      { name: names[next.player], where }, true)
+      : gettext("Re-place a ball that left the table, on its spot.");
+  $("#place-pos").textContent = placePos ? `${Math.round(placePos[0])}, ${Math.round(placePos[1])} mm`
+    : gettext("tap the table");
+}
+
+function renderGame() {
+  const form = $("#start-form");
+  const next = state.next;
+  if (form.dataset.at !== String(state.seq)) {
+    form.dataset.at = String(state.seq);
+    form.elements.game.value = next ? next.game : (state.games || []).length + 1;
+    const breaker = next && !gameStarted() ? next.player : null;
+    for (const radio of form.querySelectorAll("input[name=breaker]")) radio.checked = radio.value === breaker;
+  }
+}
+
+function renderCorrect() {
+  const latest = latestShot();
+  $("#retract-what").textContent = latest
+    ? interpolate(gettext("Shot %(seq)s: %(words)s"), { seq: latest.seq, words: rulingInWords(latest.ruling, names, latest.player) }, true)
+    : gettext("No shot to undo.");
+  $("#retract-form").querySelector("button").disabled = !latest;
+  const list = $("#shot-list");
+  const shown = (state.shots || []).filter((shot) => !shot.retracted).slice(-40).reverse();
+  const signature = shown.map((shot) => `${shot.seq}:${shot.amended}`).join(",") + (amending ? amending.seq : "");
+  if (list.dataset.signature === signature) return;
+  list.dataset.signature = signature;
+  list.replaceChildren();
+  for (const shot of shown) {
+    const item = document.createElement("li");
+    const words = document.createElement("span");
+    words.textContent = interpolate(gettext("Shot %(seq)s, game %(game)s, %(name)s: %(words)s"), {
+      seq: shot.seq, game: shot.game, name: names[shot.player],
+      words: rulingInWords(shot.ruling, names, shot.player) + (shot.amended ? ` (${gettext("amended")})` : ""),
+    }, true);
+    item.append(words, button(gettext("Amend"), "amend", () => startAmending(shot)));
+    list.append(item);
+  }
+}
+
+// -- Messages ------------------------------------------------------------------------------
+
+function showError(message) {
+  const box = $("#form-error");
+  box.textContent = message;
+  box.hidden = !message;
+  $("#form-done").hidden = true;
+}
+
+function showDone(message) {
+  const box = $("#form-done");
+  box.textContent = interpolate(gettext("Recorded: %s"), [message]);
+  box.hidden = false;
+  $("#form-error").hidden = true;
+}
+
+// -- Taps and keys ---------------------------------------------------------------------
+
+function tapped(change) {
+  return (...args) => {
+    if (change(...args) === false) return;
+    showError("");
+    renderShot();
+    renderTable();
+    schedulePreview();
+  };
+}
+
+const hitBall = tapped((ball) => draft.hitBall(ball));
+const hitPin = tapped((pin) => draft.hitPin(pin));
+const setActor = tapped((ball) => draft.setActor(ball));
+const undoTap = tapped(() => draft.undo());
+const clearShot = tapped(() => draft.clear());
+
+function wire() {
+  for (const node of $$("[data-tab]")) node.addEventListener("click", () => chooseTab(node.dataset.tab));
+  for (const node of $$("[data-hit]")) {
+    node.addEventListener("click", tapped(() => {
+      const hit = node.dataset.hit;
+      if (hit === "cushion") return draft.hitCushion();
+      if (hit === "off") return draft.leftTable();
+      return draft.hitBall(hit);
+    }));
+  }
+  for (const node of $$("button[data-pin]")) node.addEventListener("click", () => hitPin(node.dataset.pin));
+  for (const node of $$("[data-actor]")) node.addEventListener("click", () => setActor(node.dataset.actor));
+  for (const node of $$("[data-struck]")) {
+    node.addEventListener("click", tapped(() => draft.setStruck(node.dataset.struck)));
+  }
+  $("#same-time").addEventListener("click", tapped(() => draft.toggleSameTime()));
+  $("#undo-tap").addEventListener("click", undoTap);
+  $("#clear-shot").addEventListener("click", clearShot);
+  $("#confirm-shot").addEventListener("click", confirmShot);
+  $("#cancel-amend").addEventListener("click", stopAmending);
+  for (const chip of $$("[data-rest]")) {
+    chip.addEventListener("click", () => {
+      restBall = restBall === chip.dataset.rest ? null : chip.dataset.rest;
+      renderShot();
+    });
+  }
+  const fouls = $("#called-fouls");
+  for (const code of CALLED_FOULS) {
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "chip";
+    toggle.dataset.called = code;
+    toggle.textContent = foulName(code);
+    toggle.addEventListener("click", tapped(() => draft.toggleCalled(code)));
+    fouls.append(toggle);
+  }
+  const codes = $("#foul-code");
+  for (const code of CALLED_FOULS) codes.append(new Option(foulName(code), code));
+  $("#table").addEventListener("click", tableTapped);
+  for (const form of $$("form.event-form")) form.addEventListener("submit", (event) => formSent(event, form));
+  $("#place-form").addEventListener("change", () => renderTable());
+  document.addEventListener("keydown", keyPressed);
+  window.addEventListener("online", () => setOnline(true));
+  window.addEventListener("offline", () => setOnline(false));
+}
+
+function tableTapped(event) {
+  const point = pointFromEvent($("#table"), event);
+  if (!onSurface(point)) return;
+  if (tab === "place") {
+    placePos = point;
+    renderPlace();
+  } else if (tab === "shot") {
+    const ball = restBall || (draft.rest[draft.own] ? null : draft.own);
+    if (!ball) return;
+    draft.setRest(ball, point);
+    // The next tap marks the next ball that has no rest yet.
+    restBall = ["white", "yellow", "red"].find((b) => !draft.rest[b]) || null;
+    renderShot();
+    schedulePreview();
+  }
+  renderTable();
+}
+
+function formSent(event, form) {
+  event.preventDefault();
+  let recorded;
+  try {
+    recorded = eventFromForm(form.id, new FormData(form), {
+      pos: placePos, shot: latestShot() ? latestShot().seq : null,
+    });
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
+  if (recorded.type.endsWith("_forfeited")
+    && !window.confirm(eventInWords(recorded, names) + "?")) return;
+  showError("");
+  submit(recorded);
+  if (form.id === "retract-form" || form.id === "foul-form" || form.id === "forfeit-form") form.reset();
+  if (form.id === "place-form") placePos = null;
+  render();
+}
+
+const KEYS = {
+  w: () => hitBall("white"), y: () => hitBall("yellow"), r: () => hitBall("red"),
+  W: () => setActor("white"), Y: () => setActor("yellow"), R: () => setActor("red"),
+  8: () => hitPin("top"), 4: () => hitPin("left"), 5: () => hitPin("center"),
+  6: () => hitPin("right"), 2: () => hitPin("bottom"),
+  c: () => $('[data-hit="cushion"]').click(), x: () => $('[data-hit="off"]').click(),
+  s: () => $("#same-time").click(), Backspace: undoTap, Escape: clearShot, Enter: confirmShot,
+};
+const TAB_KEYS = { q: "shot", p: "place", g: "game", k: "correct", o: "other" };
+
+function keyPressed(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest && target.closest("input, select, textarea, summary")) return;
+  const key = event.key.length === 1 && !event.shiftKey ? event.key.toLowerCase() : event.key;
+  if (TAB_KEYS[key]) {
+    chooseTab(TAB_KEYS[key]);
+  } else if (tab === "shot" && KEYS[key]) {
+    if (key === "Enter" && target.closest && target.closest("button")) return; // the button's own
+    KEYS[key]();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+// -- Start -------------------------------------------------------------------------------
+
+function follow() {
+  connectLive(matchId, {
+    after: state.seq,
+    onEvent: (message) => {
+      lastEvent = message.event;
+      if (message.seq > state.seq) {
+        state = { ...state, ...message.state, seq: message.seq };
+        render();
+      }
+      scheduleRefresh();
+    },
+    onHead: (seq) => {
+      if (seq > state.seq) scheduleRefresh();
+    },
+    onStatus: (status) => {
+      liveStatus = status;
+      if (status === "live") {
+        queue.flush();
+        scheduleRefresh();
+      }
+      render();
+    },
+  });
+}
+
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  const script = root.dataset.sw;
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && "kept" in event.data) root.dataset.offlineReady = "true";
+  });
+  navigator.serviceWorker.register(script, { scope: script.replace(/[^/]*$/, "") })
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      // This page and what it loaded came before the worker: it keeps them now.
+      const loaded = [window.location.href,
+        ...Array.from(document.querySelectorAll("script[src]"), (node) => node.src),
+        ...Array.from(document.querySelectorAll("link[rel=stylesheet]"), (node) => node.href)];
+      registration.active.postMessage({ keep: loaded });
+    })
+    .catch(() => {
+      // Without a service worker the console still works; it only cannot reopen offline.
+    });
+}
+
+wire();
+resetDraftFor();
+render();
+schedulePreview();
+follow();
+queue.flush();
+registerServiceWorker();
+window.carambole = { queue, state: () => state };

@@ -1,0 +1,184 @@
+"""The referee's console in a real browser: taps, the preview, and a network that drops."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from matches import services
+from matches.models import Event
+from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
+from tests.store.plays import new_match, open_game
+
+MATCH = "cup-console-1"
+QUEUE_WAIT_S = 40.0  # the server back, the queue's backoff waits at most 15 s between tries
+
+
+@pytest.fixture
+def console(served, chromium) -> WebDriver:
+    """The console of a match whose game 1 A is about to break, open for its referee."""
+    new_match(MATCH)
+    referee = make_user("petrenko")
+    services.referee_assign(match_id=MATCH, username="petrenko", by="federation")
+    open_game(MATCH)
+    log_in(chromium, served, referee)
+    chromium.get(f"{served.url}/referee/matches/{MATCH}/")
+    wait_until(
+        chromium, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == "3"
+    )
+    return chromium
+
+
+def tap(driver: WebDriver, selector: str) -> None:
+    """Tap a button, scrolled to the middle of the screen as a referee's thumb finds it."""
+    button = driver.find_element(By.CSS_SELECTOR, selector)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
+def attribute(driver: WebDriver, name: str) -> str | None:
+    return driver.find_element(By.ID, "console").get_attribute(name)
+
+
+def confirm(driver: WebDriver) -> None:
+    """Press Confirm once it may be pressed (after the preview, or with none offline)."""
+    button = driver.find_element(By.ID, "confirm-shot")
+    wait_until(driver, lambda d: button.is_enabled(), "Confirm enabled")
+    tap(driver, "#confirm-shot")
+
+
+def stored(match_id: str = MATCH) -> list[dict[str, Any]]:
+    events = Event.objects.filter(match_id=match_id).order_by("seq")
+    return [event.as_record() for event in events]
+
+
+def shots(match_id: str = MATCH) -> list[tuple[str, list[dict[str, Any]]]]:
+    return [(e["player"], e["contacts"]) for e in stored(match_id) if e["type"] == "shot"]
+
+
+WHITE_ON_YELLOW = [{"ball": "white", "hit": "yellow"}]
+YELLOW_ON_WHITE = [{"ball": "yellow", "hit": "white"}]
+
+
+def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_it(console):
+    for selector in (
+        '[data-hit="yellow"]',  # the opponent's ball
+        '[data-hit="red"]',  # which the yellow sends onto the red: a ricochet
+        'button[data-pin="left"]',  # the red knocks two pins
+        'button[data-pin="center"]',
+    ):
+        tap(console, selector)
+
+    preview = console.find_element(By.ID, "preview")
+    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
+    assert preview.text == "Ricochet and the red pin and 1 white pin: 9 to Olena Kovalenko"
+    assert len(stored()) == 3  # nothing recorded by the preview
+
+    confirm(console)
+
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
+    assert shots() == [
+        (
+            "A",
+            [
+                {"ball": "white", "hit": "yellow"},
+                {"ball": "yellow", "hit": "red"},
+                {"ball": "red", "hit": "pins", "pins": ["left", "center"]},
+            ],
+        )
+    ]
+    scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
+    assert [s.text for s in scores] == ["9", "0"]
+
+
+def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
+    go_offline(console)
+    tap(console, '[data-hit="yellow"]')
+    confirm(console)
+    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+    # B's turn now, as the console reckons offline: the yellow is the cue ball.
+    tap(console, '[data-hit="white"]')
+    confirm(console)
+
+    wait_until(console, lambda d: attribute(d, "data-pending") == "2", "two pending")
+    preview = console.find_element(By.ID, "preview")
+    wait_until(console, lambda d: "No preview while offline" in preview.text, "no preview")
+    assert console.find_element(By.ID, "connection").get_attribute("data-state") == "offline"
+    assert len(stored()) == 3
+
+    go_online(console)
+
+    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
+    assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
+    assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
+
+
+def test_the_queue_survives_a_reload_with_the_server_down_and_leaves_when_it_is_back(
+    console, served
+):
+    wait_until(console, lambda d: attribute(d, "data-offline-ready") == "true", "page kept")
+    served.stop()
+    tap(console, '[data-hit="yellow"]')
+    confirm(console)
+    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+
+    console.refresh()  # the service worker answers with the page it kept
+
+    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "still pending")
+    assert "waiting" in console.find_element(By.ID, "queue-panel").text
+    served.start()
+    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
+    assert shots() == [("A", WHITE_ON_YELLOW)]
+
+
+def test_a_conflict_pauses_the_queue_and_the_referee_resends_after_the_new_event(console):
+    go_offline(console)
+    tap(console, '[data-hit="yellow"]')
+    confirm(console)
+    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+    # Meanwhile a second console records through the API: the balls re-spotted.
+    other = APIClient()
+    other.force_authenticate(make_user("federation", staff=True))
+    answer = other.post(
+        f"/api/matches/{MATCH}/events",
+        {"expected_seq": 3, "event": {"type": "balls_respotted", "reason": "contact"}},
+        format="json",
+    )
+    assert answer.status_code == 201
+
+    go_online(console)
+
+    panel = console.find_element(By.ID, "queue-panel")
+    wait_until(console, lambda d: panel.get_attribute("data-paused") == "conflict", "paused")
+    assert "Another console recorded first" in panel.text
+    assert attribute(console, "data-pending") == "1"
+    assert [e["type"] for e in stored()][3:] == ["balls_respotted"]
+
+    tap(console, "#queue-items button.resend")
+
+    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "resent")
+    assert [e["type"] for e in stored()][3:] == ["balls_respotted", "shot"]
+    assert shots() == [("A", WHITE_ON_YELLOW)]
+
+
+def test_a_dropped_submission_is_never_sent(console):
+    go_offline(console)
+    tap(console, '[data-hit="yellow"]')
+    confirm(console)
+    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+    services.shot_record(
+        match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": WHITE_ON_YELLOW}
+    )
+    go_online(console)
+    panel = console.find_element(By.ID, "queue-panel")
+    wait_until(console, lambda d: panel.get_attribute("data-paused") == "conflict", "paused")
+
+    tap(console, "#queue-items button.drop")
+    console.switch_to.alert.accept()
+
+    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "dropped")
+    assert shots() == [("A", WHITE_ON_YELLOW)]  # the API's shot alone
