@@ -1,6 +1,6 @@
 """Fan-out: how soon a recorded shot reaches the last of many viewers, beside a bare server.
 
-The real thing runs: daphne in a subprocess on 127.0.0.1 serving carambole (with the
+The real thing runs: uvicorn in a subprocess on 127.0.0.1 serving carambole (with the
 in-memory channel layer, and with Redis when `REDIS_URL` is set: then viewers watch one
 server and shots are recorded through the REST API of another), viewers in client
 processes (`bench.viewers`), shots recorded with `POST /api/matches/{id}/events`. Each
@@ -55,7 +55,21 @@ PLAYERS = {"A": {"name": "Fan A"}, "B": {"name": "Fan B"}}
 OPENED_SEQ = 3  # lag, game 1, the break's placement
 STARTUP_S = 60.0
 SETTLE_S = 1.5  # after the last shot, for its last messages to arrive
-DAPHNE = ["--ping-interval", "5", "--ping-timeout", "10"]  # as the README serves it
+# As the README serves carambole in production (`--no-access-log`: the bench's requests
+# are not what it measures).
+SERVE = [
+    "--ws",
+    "websockets-sansio",
+    "--ws-ping-interval",
+    "5",
+    "--ws-ping-timeout",
+    "10",
+    "--lifespan",
+    "off",
+    "--log-level",
+    "warning",
+    "--no-access-log",
+]
 
 
 @dataclass(frozen=True)
@@ -134,13 +148,13 @@ def run_fanout(options: FanoutOptions, log: TextIO = sys.stderr) -> dict[str, An
 def _carambole(
     layer: str, redis_url: str | None, path: Path, key: str, options: FanoutOptions, log: TextIO
 ) -> dict[str, Any]:
-    """Every scenario on carambole served by daphne, with one channel layer."""
+    """Every scenario on carambole served by uvicorn, with one channel layer."""
     per_match = options.viewers // options.matches
     one, thin = _matches(f"{layer}-one", 1), _matches(f"{layer}-thin", 1)
     ten = _matches(f"{layer}-ten", options.matches)
     busy = _matches(f"{layer}-busy", options.referees)
     watched_busy = busy[: options.matches]
-    with _daphnes(path, redis_url) as (watch_port, record_port):
+    with _servers(path, redis_url) as (watch_port, record_port):
         recorder = Recorder(record_port, key)
         scenarios: dict[str, tuple[Watched, Callable[[], None]]] = {
             "one_match": (
@@ -283,18 +297,18 @@ class Recorder:
 
 
 @contextmanager
-def _daphnes(path: Path, redis_url: str | None) -> Iterator[tuple[int, int]]:
-    """Serve carambole: one daphne on the in-memory layer, or two sharing Redis."""
+def _servers(path: Path, redis_url: str | None) -> Iterator[tuple[int, int]]:
+    """Serve carambole: one server process on the in-memory layer, or two sharing Redis."""
     with ExitStack() as stack:
-        watch_port = stack.enter_context(_daphne(path, redis_url))
+        watch_port = stack.enter_context(_server(path, redis_url))
         record_port = (
-            watch_port if redis_url is None else stack.enter_context(_daphne(path, redis_url))
+            watch_port if redis_url is None else stack.enter_context(_server(path, redis_url))
         )
         yield watch_port, record_port
 
 
 @contextmanager
-def _daphne(path: Path, redis_url: str | None) -> Iterator[int]:
+def _server(path: Path, redis_url: str | None) -> Iterator[int]:
     port = _free_port()
     environ = {
         **os.environ,
@@ -307,7 +321,7 @@ def _daphne(path: Path, redis_url: str | None) -> Iterator[int]:
     environ.pop("REDIS_URL", None)
     if redis_url:
         environ["REDIS_URL"] = redis_url
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *DAPHNE]
+    command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *SERVE]
     with _process([*command, "bench.served:application"], environ, port) as _:
         yield port
 
@@ -540,7 +554,7 @@ def table(results: dict[str, Any]) -> str:
     for layer in ("in_memory", "redis"):
         if layer in results:
             servers = results[layer]["servers"]
-            label = f"carambole, {layer.replace('_', '-')} layer, {servers} daphne"
+            label = f"carambole, {layer.replace('_', '-')} layer, {servers} uvicorn"
             rows.extend((label, scenario, results[layer][scenario]) for scenario in YARDSTICK)
     for label, scenario, figures in rows:
         ratio = figures.get("vs_bare_p99")

@@ -1,4 +1,4 @@
-"""What the fan-out bench serves with daphne: carambole's own application, and its commit times.
+"""What the fan-out bench serves: carambole's own application, and its commit times.
 
 Everything goes to `carambole.asgi.application` unchanged but `GET /bench/commits`,
 which answers when each event this process recorded was committed, by the machine's

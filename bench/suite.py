@@ -50,7 +50,7 @@ class Options:
     on_demand_repeat: int = 25
     progress: bool = True
     keep_db: bool = False
-    fanout: FanoutOptions | None = None  # the live fan-out too (daphne, viewer processes)
+    fanout: FanoutOptions | None = None  # the live fan-out too (uvicorn, viewer processes)
 
 
 def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
