@@ -1,12 +1,18 @@
-"""The archive as the home page lists it: recent matches with their result so far."""
+"""What the home page shows: the matches live now, the latest results, the competitions on."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count, Max, Q, QuerySet
+
 from matches.errors import Refused
-from matches.models import Match
+from matches.models import Competition, Match
+from replay.models import MatchSummary
 from replay.projection import match_state
+
+UNDER_WAY = (Match.Status.PLAYING, Match.Status.REVIEW)
+NOT_OVER = (Match.Status.LAG, Match.Status.PLAYING, Match.Status.REVIEW)
 
 
 @dataclass(frozen=True)
@@ -15,19 +21,62 @@ class MatchLine:
     games_won: dict[str, int]
     status: str
     winner: str | None
+    scores: tuple[tuple[int, int], ...] = ()  # each game's score, A then B
     problem: str = ""  # why the match cannot be shown (a corrupt stored event)
 
 
-def recent_matches(limit: int = 20) -> list[MatchLine]:
-    """Return the newest matches with games won and status, from their states on demand."""
-    matches = Match.objects.select_related("competition").order_by("-created_at")[:limit]
+def lines_of(matches: QuerySet[Match]) -> list[MatchLine]:
+    """Return each match with games won, game scores and status, from its state on demand."""
     lines = []
     for match in matches:
         try:
             state = match_state(match)
         except Refused as error:
             # One unreadable match is reported in its line; the others are still shown.
-            lines.append(MatchLine(match, {"A": 0, "B": 0}, "unreadable", None, str(error)))
+            lines.append(MatchLine(match, {"A": 0, "B": 0}, "unreadable", None, (), str(error)))
             continue
-        lines.append(MatchLine(match, state["games_won"], state["status"], state["winner"]))
+        scores = tuple((game["score"]["A"], game["score"]["B"]) for game in state["games"])
+        lines.append(MatchLine(match, state["games_won"], state["status"], state["winner"], scores))
     return lines
+
+
+def live_matches(limit: int = 8) -> list[MatchLine]:
+    """Return the matches being played now (a game started, no winner yet), newest first.
+
+    From their states on demand, not the summaries: a viewer wants the score of this
+    minute, and the few matches on at once keep the queries few.
+    """
+    matches = (
+        Match.objects.filter(status__in=UNDER_WAY)
+        .select_related("competition")
+        .order_by("-created_at")[:limit]
+    )
+    return lines_of(matches)
+
+
+def recent_results(limit: int = 10) -> QuerySet[MatchSummary]:
+    """Return the latest finished matches from the archive's summaries, by the day played."""
+    return (
+        MatchSummary.objects.filter(status=Match.Status.FINISHED)
+        .select_related("competition")
+        .order_by("-date", "-match_id")[:limit]
+    )
+
+
+def recent_matches(limit: int = 20) -> list[MatchLine]:
+    """Return the newest matches, whatever their state."""
+    return lines_of(Match.objects.select_related("competition").order_by("-created_at")[:limit])
+
+
+def current_competitions(limit: int = 6) -> QuerySet[Competition]:
+    """Return the competitions with a match still to finish, with how many are played."""
+    return (
+        Competition.objects.annotate(
+            total=Count("matches"),
+            finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
+            open=Count("matches", filter=Q(matches__status__in=NOT_OVER)),
+            last=Max("matches__date"),
+        )
+        .filter(open__gt=0)
+        .order_by("-last", "id")[:limit]
+    )

@@ -3,12 +3,13 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches.errors import NotFound
 from matches.models import Match
 from matches.notation import SLUG
 from matches.selectors import match_get
-from replay.archive import recent_matches
+from replay.archive import current_competitions, live_matches, recent_results
 from replay.board import board
 
 OVERLAY_STYLES = ("dark", "light")
@@ -17,19 +18,24 @@ COMMAND_LINE_TOOLS = [
     {
         "name": "judge",
         "usage": "python manage.py judge FILE",
-        "summary": "Read shot facts as JSON Lines and print one ruling per line.",
+        "summary": gettext_lazy("Read shot facts as JSON Lines and print one ruling per line."),
     },
     {
         "name": "replay",
         "usage": "python manage.py replay FILE [--upto SEQ] [--live]",
-        "summary": "Fold a match record into its state, as amended or as seen live.",
+        "summary": gettext_lazy("Fold a match record into its state, as amended or as seen live."),
     },
 ]
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Show what carambole is and how to use it."""
-    context = {"tools": COMMAND_LINE_TOOLS, "matches": recent_matches()}
+    """Show what is live now, the latest results and the competitions under way."""
+    context = {
+        "live": live_matches(),
+        "results": recent_results(),
+        "competitions": current_competitions(),
+        "tools": COMMAND_LINE_TOOLS,
+    }
     return render(request, "replay/home.html", context)
 
 

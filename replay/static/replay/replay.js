@@ -38,6 +38,7 @@ class Replay {
       speed: document.getElementById("speed"),
       play: document.getElementById("play"),
       list: root.querySelector(".shot-list ol"),
+      legend: document.getElementById("table-legend"),
     };
     this.bind();
     this.show(page.seq, { scroll: true });
@@ -119,6 +120,7 @@ class Replay {
     const ruling = shot ? this.rulingOf(shot) : null;
     const common = {
       balls: this.page.balls, names: this.page.names, pinPitch: this.page.pin_pitch,
+      legend: this.els.legend,
     };
     drawTable(this.els.before, { ...common, positions: before.positions });
     drawTable(this.els.after, {
