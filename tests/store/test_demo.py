@@ -1,10 +1,30 @@
 """The demo that `make run` loads."""
 
 import pytest
+from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
-from matches.models import Match
+from matches import demo, services
+from matches.models import Assignment, Event, Match
 from matches.records import archive_verify
+from matches.selectors import assigned_referee
+from replay.projection import match_state
+
+DEMO_LINES = [
+    "demo match 'demo-live-1' under way: Olena Kovalenko v Marco Marchetti",
+    "  live board  http://127.0.0.1:8000/matches/demo-live-1/",
+    "  console     http://127.0.0.1:8000/referee/matches/demo-live-1/",
+    "  overlay     http://127.0.0.1:8000/matches/demo-live-1/overlay/",
+    "demo logins, for this machine only (log in at http://127.0.0.1:8000/login/):",
+    "  demo-referee / demo-referee-pass  (records match demo-live-1)",
+    "  demo-staff / demo-staff-pass  (records and amends any match, finished too)",
+]
+
+
+@pytest.fixture
+def debug(settings):
+    """Debug on, as `make run` has it."""
+    settings.DEBUG = True
 
 
 @pytest.mark.django_db
@@ -15,3 +35,73 @@ def test_demo_loads_a_verified_round_robin_once(capsys):
     assert Match.objects.filter(competition_id="demo-cup").count() == 4
     assert all(problems == [] for problems in archive_verify().values())
     assert "no demo loaded" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_with_debug_on_the_demo_prints_the_logins_and_the_pages_of_a_match_under_way(debug, capsys):
+    call_command("load_demo", matches=2)
+
+    out = capsys.readouterr().out.splitlines()
+    assert out[-len(DEMO_LINES) :] == DEMO_LINES
+
+
+@pytest.mark.django_db
+def test_the_demo_referee_logs_in_and_is_assigned_the_match_and_the_staff_login_is_staff(debug):
+    call_command("load_demo", matches=2)
+
+    referee = authenticate(username="demo-referee", password="demo-referee-pass")
+    staff = authenticate(username="demo-staff", password="demo-staff-pass")
+    assert referee is not None and not referee.is_staff
+    assert staff is not None and staff.is_staff
+    assert assigned_referee(Match.objects.get(pk="demo-live-1")) == referee
+
+
+@pytest.mark.django_db
+def test_the_demo_match_has_game_one_under_way_with_every_ball_on_the_table(debug):
+    call_command("load_demo", matches=2)
+
+    state = match_state(Match.objects.get(pk="demo-live-1"))
+    assert state["status"] == "playing"
+    assert state["games"][0]["score"] == {"A": 15, "B": 4}
+    assert state["next"]["player"] == "A" and not state["next"]["ball_in_hand"]
+    assert all(position is not None for position in state["positions"].values())
+
+
+@pytest.mark.django_db
+def test_a_second_run_keeps_the_demo_and_prints_the_same_logins(debug, capsys):
+    call_command("load_demo", matches=2)
+    first = capsys.readouterr().out.splitlines()[-len(DEMO_LINES) :]
+    events = Event.objects.filter(match_id="demo-live-1").count()
+
+    call_command("load_demo", matches=2)
+
+    assert capsys.readouterr().out.splitlines()[-len(DEMO_LINES) :] == first
+    assert Event.objects.filter(match_id="demo-live-1").count() == events == len(demo.OPENING)
+    assert Assignment.objects.filter(match_id="demo-live-1").count() == 1
+    assert get_user_model().objects.filter(username__startswith="demo-").count() == 2
+
+
+@pytest.mark.django_db
+def test_a_second_run_gives_the_demo_logins_back_their_passwords_and_the_match(debug):
+    call_command("load_demo", matches=2)
+    referee = get_user_model().objects.get(username="demo-referee")
+    referee.set_password("changed")
+    referee.save()
+    services.referee_assign(match_id="demo-live-1", username=None, by="federation")
+
+    call_command("load_demo", matches=2)
+
+    assert authenticate(username="demo-referee", password="demo-referee-pass") == referee
+    assert assigned_referee(Match.objects.get(pk="demo-live-1")) == referee
+
+
+@pytest.mark.django_db
+def test_with_debug_off_the_demo_makes_no_login_unless_asked(capsys):
+    call_command("load_demo", matches=2)
+    assert "pass --demo-logins" in capsys.readouterr().out
+    assert not get_user_model().objects.filter(username__startswith="demo-").exists()
+    assert not Match.objects.filter(pk="demo-live-1").exists()
+
+    call_command("load_demo", matches=2, demo_logins=True)
+
+    assert capsys.readouterr().out.splitlines()[-len(DEMO_LINES) :] == DEMO_LINES

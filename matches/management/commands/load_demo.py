@@ -1,8 +1,15 @@
-"""python manage.py load_demo: a simulated round robin to look at, unless matches exist."""
+"""python manage.py load_demo: a round robin to look at, and a match under way to referee.
 
+A development command (`make run` calls it): the demo logins' passwords are published,
+so it creates them only with DEBUG on, or when asked with --demo-logins.
+"""
+
+from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.urls import reverse
 from tqdm import tqdm
 
+from matches import demo
 from matches.models import Match
 from matches.records import record_import
 from matches.simulator import iter_competition
@@ -11,14 +18,40 @@ DEMO_COMPETITION = "demo-cup"
 
 
 class Command(BaseCommand):
-    help = "Load a demo competition of simulated matches (skipped when any match is stored)."
+    help = (
+        "For development only. Load a demo competition of simulated matches (skipped when "
+        "any match is stored), and a match under way with a demo referee and a demo staff "
+        "login whose published passwords it prints (with DEBUG on, or --demo-logins)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--matches", type=int, default=15, help="matches to simulate")
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--force", action="store_true", help="load even if matches exist")
+        parser.add_argument(
+            "--demo-logins",
+            action="store_true",
+            help="create the demo logins even with DEBUG off (anyone can read their passwords)",
+        )
+        parser.add_argument(
+            "--address",
+            default="http://127.0.0.1:8000",
+            help="where the pages will be served, for the addresses printed",
+        )
 
     def handle(self, *args, **options):
+        self.round_robin(options)
+        if not (settings.DEBUG or options["demo_logins"]):
+            self.stdout.write(
+                "DEBUG is off: no demo logins nor match to referee (their passwords are "
+                "published); pass --demo-logins to create them anyway"
+            )
+            return
+        logins = demo.logins_ensure()
+        match = demo.live_match_ensure()
+        self.describe(match, logins, options["address"].rstrip("/"))
+
+    def round_robin(self, options):
         if Match.objects.exists() and not options["force"]:
             self.stdout.write("matches are stored already: no demo loaded")
             return
@@ -28,3 +61,19 @@ class Command(BaseCommand):
         for record in tqdm(records, total=count, desc="demo", unit="match"):
             imported += record_import(record, by="demo").outcome != "unchanged"
         self.stdout.write(f"demo competition {DEMO_COMPETITION!r}: {imported} matches loaded")
+
+    def describe(self, match, logins, address):
+        players = f"{match.players['A']['name']} v {match.players['B']['name']}"
+        pages = [
+            ("live board", reverse("replay:board", args=[match.id])),
+            ("console", reverse("console:match", args=[match.id])),
+            ("overlay", reverse("replay:overlay", args=[match.id])),
+        ]
+        lines = [
+            "",
+            f"demo match {match.id!r} under way: {players}",
+            *(f"  {name:<11} {address}{path}" for name, path in pages),
+            f"demo logins, for this machine only (log in at {address}{reverse('login')}):",
+            *(f"  {login.username} / {login.password}  ({login.may})" for login in logins),
+        ]
+        self.stdout.write("\n".join(lines))
