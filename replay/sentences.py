@@ -86,7 +86,7 @@ def ruling_in_words(
     if fouls:
         listed = ", ".join(foul_name(code) for code in fouls)
         if obtained:
-            what = _("Foul (%(fouls)s) after %(obtained)s") % {
+            what = _("Foul (%(fouls)s) with %(obtained)s") % {
                 "fouls": listed,
                 "obtained": obtained,
             }

@@ -17,7 +17,7 @@ from matches import services
 from matches.models import Match
 from replay.tokens import token_issue, user_for_token
 from tests.browser.conftest import wait_until
-from tests.store.plays import BY, new_match, open_game, play
+from tests.store.plays import BY, QUIET, new_match, open_game, play
 
 OUTAGE_WAIT_S = 30.0  # the board retries after 1, 2, 4, 8 s...: back within this
 # White on yellow, then on red: a kiss carom, 4 to A; white stops by the right cushion.
@@ -27,6 +27,23 @@ CAROM_A = {
 }
 # Yellow on white, then on red: a kiss carom, 4 to B.
 CAROM_B = {"contacts": [{"ball": "yellow", "hit": "white"}, {"ball": "yellow", "hit": "red"}]}
+# White on yellow, on red; the red knocks two white pins: a kiss carom and 4, 8 to A.
+WORDY_A = {
+    "contacts": [
+        {"ball": "white", "hit": "yellow"},
+        {"ball": "white", "hit": "red"},
+        {"ball": "red", "hit": "pins", "pins": ["left", "top"]},
+    ]
+}
+# Yellow on white, then on the red pin alone: pins with the cue ball, 8 to A.
+CUE_PINS_B = {
+    "contacts": [
+        {"ball": "yellow", "hit": "white"},
+        {"ball": "yellow", "hit": "pins", "pins": ["center"]},
+    ]
+}
+# White on the cushion alone, and a foot off the floor: 4 to B, with ball in hand.
+MISS_CALLED_A = {"contacts": [{"ball": "white", "hit": "cushion"}], "called": ["feet"]}
 NAVIGATIONS = "return performance.getEntriesByType('navigation').length"
 
 
@@ -137,3 +154,34 @@ def test_a_browser_set_to_ukrainian_gets_the_board_in_ukrainian(served, match, c
     )
     assert board.find_element(By.ID, "connection").text == "Наживо"
     assert "партії" in board.find_element(By.CSS_SELECTOR, ".scoreline").text
+
+
+# The page as the server painted it, parsed beside the one the script now shows.
+PAINTED_AND_SHOWN = """
+const done = arguments[arguments.length - 1];
+const texts = (root, selector) =>
+  [...root.querySelectorAll(selector)].map((node) => node.textContent.trim());
+fetch(location.href).then((answer) => answer.text()).then((html) => {
+  const painted = new DOMParser().parseFromString(html, "text/html");
+  const parts = ["#shots li", "#last-ruling", "#moment", ".table-legend li", "#games td"];
+  done(parts.map((part) => [texts(painted, part), texts(document, part)]));
+});
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_the_script_words_the_match_as_the_server_painted_it(served, match, browsers, language):
+    seq = play(match.id, 3, WORDY_A)
+    seq = play(match.id, seq, CUE_PINS_B)
+    seq = play(match.id, seq, MISS_CALLED_A)
+    seq = play(match.id, seq, CAROM_B)
+    seq = services.ruling_amend(
+        match_id=match.id, expected_seq=seq, by=BY, shot=4, facts=CAROM_A, reason="video"
+    ).seq
+    seq = play(match.id, seq, QUIET)
+    services.shot_retract(match_id=match.id, expected_seq=seq, by=BY, shot=seq, reason="twice")
+    board = open_board(browsers(language), f"{served.url}/matches/{match.id}/")
+
+    for painted, shown in board.execute_async_script(PAINTED_AND_SHOWN):
+        assert painted == shown
+    assert len(board.find_elements(By.CSS_SELECTOR, "#shots li")) == 5  # seq 8 amends seq 4

@@ -261,3 +261,11 @@ def test_the_board_reads_the_same_number_of_queries_however_many_shots():
         return len(captured.captured_queries)
 
     assert queries(2) == queries(30)
+
+
+@pytest.mark.django_db
+def test_the_404_page_of_an_unknown_match_is_a_page_of_the_site_in_its_language():
+    answer = Client(HTTP_ACCEPT_LANGUAGE="uk").get("/matches/no-such-match/")
+    assert answer.status_code == 404
+    html = answer.content.decode()
+    assert '<html lang="uk">' in html and "/matches/no-such-match/" in html

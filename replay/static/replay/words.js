@@ -81,7 +81,7 @@ export function rulingInWords(ruling, names = {}, player = ruling && ruling.play
   if (ruling.fouls && ruling.fouls.length) {
     const fouls = ruling.fouls.map(foulName).join(", ");
     what = obtained
-      ? interpolate(gettext("Foul (%(fouls)s) after %(obtained)s"), { fouls, obtained }, true)
+      ? interpolate(gettext("Foul (%(fouls)s) with %(obtained)s"), { fouls, obtained }, true)
       : interpolate(gettext("Foul (%(fouls)s)"), { fouls }, true);
   } else if (obtained) {
     what = capitalised(obtained);
