@@ -23,6 +23,8 @@ from typing import Any, TextIO
 import orjson
 from tqdm import tqdm
 
+from bench.archive import measure_archive
+from bench.archive import table as archive_table
 from bench.database import throwaway_sqlite
 from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
@@ -69,6 +71,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
                 rebuild = _measure_rebuild(path, ids, options.repeat)
                 on_demand = _measure_on_demand(path, long_id, options.on_demand_repeat)
                 recording = measure_recording(path, RECORDED_SHOTS)
+                archive_pages = measure_archive(path, long_id)
             finally:
                 gc.unfreeze()
     finally:
@@ -94,6 +97,7 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
         "rebuild": rebuild,
         "state_on_demand": on_demand,
         "recording": recording,
+        "archive_pages": archive_pages,
     }
     if options.fanout is not None:
         results["fanout"] = run_fanout(options.fanout, log)
@@ -333,6 +337,8 @@ def table(results: dict[str, Any]) -> str:
         ),
         _row("ratio API / raw insert (p50)", f"{recording['p50_ratio']}", ""),
     ]
+    if "archive_pages" in results:
+        lines += ["", *archive_table(results["archive_pages"], _row)]
     if "fanout" in results:
         lines += ["", fanout_table(results["fanout"])]
     return "\n".join(lines)

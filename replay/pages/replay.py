@@ -57,6 +57,7 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
     seq, seq_problem = requested_seq(request.GET.get("seq"), timeline["head"], first_shot)
     view = "live" if request.GET.get("view") == "live" else "amended"
     final = timeline["frames"][-1]
+    mark_names = _mark_names()
     context = {
         "match": match,
         "names": names,
@@ -72,7 +73,7 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
         "seq_problem": seq_problem,
         "final": final,
         "status_name": STATUS_NAMES.get(final["status"], final["status"]),
-        "shot_lines": [_shot_line(shot, names) for shot in shots],
+        "shot_lines": [_shot_line(shot, names, mark_names) for shot in shots],
         "amendments": [_amendment(shot, names) for shot in shots if _corrected(shot)],
         "charts": charts.score_charts(timeline, names),
         "summary": _summary(timeline["stats"], names),
@@ -84,7 +85,21 @@ def _corrected(shot: Mapping[str, Any]) -> bool:
     return bool(shot.get("amended") or shot.get("retracted"))
 
 
-def _shot_line(shot: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+def _mark_names() -> dict[str, str]:
+    """Return the shot list's marks in the active language (once a page, not once a shot)."""
+    return {
+        "foul": _("foul"),
+        "carom": _("carom"),
+        "big": _("big shot"),
+        "amended": _("amended"),
+        "retracted": _("retracted"),
+        "void": _("void"),
+    }
+
+
+def _shot_line(
+    shot: Mapping[str, Any], names: Mapping[str, str], mark_names: Mapping[str, str]
+) -> dict[str, Any]:
     return {
         "seq": shot["seq"],
         "game": shot["game"],
@@ -92,6 +107,7 @@ def _shot_line(shot: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, A
         "name": names.get(shot["player"], shot["player"]),
         "summary": ruling_in_words(shot["ruling"], names, shot["player"]),
         "marks": shot["marks"],
+        "labels": [(mark, mark_names[mark]) for mark in shot["marks"]],
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,16 @@ def test_the_replay_page_speaks_the_language_asked(db, client, language, words):
     ).content.decode()
 
     assert words in html
+
+
+def test_the_charts_keep_their_coordinates_unlocalised_in_ukrainian(db, client):
+    match_id = imported(FIXTURES / "spec_example.json")
+
+    html = client.get(
+        f"/matches/{match_id}/replay/", headers={"accept-language": "uk"}
+    ).content.decode()
+
+    # A decimal comma would break the SVG: "212,0" is no coordinate.
+    chart = html[html.index('<figure class="chart score-chart"') :]
+    assert re.search(r' y="\d+\.\d"', chart)
+    assert not re.search(r' (?:x|y|cx|cy)="\d+,\d', chart)
