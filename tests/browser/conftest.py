@@ -21,6 +21,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 
@@ -29,7 +30,7 @@ from tests.servers import Daphne
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 WINDOW = (1280, 800)
-WAIT_S = 10.0  # the longest a test waits for a page to show what it must
+WAIT_S = 20.0  # the longest a test waits for a page to show what it must (a busy machine)
 # The server reads the store for what it was not told of every this many seconds: a shot
 # recorded by the test itself (not through the server) reaches the pages within it.
 HEAD_SECONDS = 1
@@ -162,6 +163,15 @@ def log_in(driver: WebDriver, server: Daphne, user: Any) -> None:
     driver.add_cookie(
         {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "path": "/"}
     )
+
+
+def log_in_with_password(driver: WebDriver, server: Daphne, username: str, password: str) -> None:
+    """Log in through the login page, as a referee does; return on the page it leads to."""
+    driver.get(f"{server.url}/login/")
+    driver.find_element(By.ID, "id_username").send_keys(username)
+    driver.find_element(By.ID, "id_password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form.login [type=submit]").click()
+    wait_until(driver, lambda d: "/login/" not in d.current_url, f"{username} logged in")
 
 
 def wait_until(
