@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import zipfile
 from typing import Any
@@ -11,12 +12,14 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from matches.errors import NotFound, Refused
 from matches.models import Competition, Match, Player
 from matches.notation import RECORD_FORMAT, SLUG
 from matches.records import record_export
 from matches.rules import Ruleset
 from replay.pages.replay import match_or_404
 from replay.record_schema import record_schema
+from replay.standings import standings_get
 
 COMPETITION_FORMAT = "carambole.competition/1"
 
@@ -40,6 +43,38 @@ def match_record_schema(request: HttpRequest) -> JsonResponse:
     """Serve the JSON Schema of a match record."""
     response = JsonResponse(record_schema(), json_dumps_params={"indent": 2})
     response["Content-Type"] = "application/schema+json"
+    return response
+
+
+STANDINGS_COLUMNS = (
+    "rank",
+    "player",
+    "player_id",
+    "played",
+    "won",
+    "lost",
+    "match_points",
+    "games_won",
+    "games_lost",
+    "points_for",
+    "points_against",
+    "average",
+)
+
+
+def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """Download a competition's standings table as CSV (its version in the file's name)."""
+    try:
+        standings = standings_get(competition_id)
+    except (NotFound, Refused):
+        raise Http404(_("No such competition")) from None
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"{standings['competition']}.standings.v{standings['version']}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(STANDINGS_COLUMNS)
+    for row in standings["rows"]:
+        writer.writerow(["" if row.get(key) is None else row.get(key) for key in STANDINGS_COLUMNS])
     return response
 
 

@@ -12,6 +12,11 @@ urlpatterns = [
         exports.competition_records,
         name="competition-records",
     ),
+    path(
+        "competitions/<str:competition_id>/standings.csv",
+        exports.standings_csv,
+        name="competition-standings-csv",
+    ),
     path("archive/", archive.archive, name="archive"),
     path("archive/export.csv", archive.archive_csv, name="archive-csv"),
     path("players/<str:key>/", players.player_page, name="player"),

@@ -10,7 +10,11 @@ import pytest
 
 from matches import services
 from matches.models import Competition, Match
+from matches.records import record_import
+from matches.simulator import iter_competition
+from replay import projector
 from replay.models import MatchSummary
+from replay.projection import match_state
 
 PLAYERS = [
     {"name": "Olena Kovalenko", "federation_id": "UA-101"},
@@ -279,3 +283,29 @@ def test_the_page_of_no_player_is_a_404(db, client, key):
     make_archive(1)
 
     assert client.get(f"/players/{key}/").status_code == 404
+
+
+# -- On the projector's own summaries ---------------------------------------------------
+
+
+def test_imported_matches_reach_the_archive_through_the_projector_with_their_results(db, client):
+    records = list(iter_competition(11, 6, competition="real-cup"))
+    for record in records:
+        record_import(record, by="demo")
+    projector.catch_up()
+
+    response = client.get("/archive/", {"competition": "real-cup"})
+
+    lines = {line["match"]: line for line in response.context["lines"]}
+    assert set(lines) == {record["match"]["id"] for record in records}
+    for match_id, line in lines.items():
+        state = match_state(match_id)
+        assert line["games_won"] == (state["games_won"]["A"], state["games_won"]["B"])
+        assert line["status"] == state["status"]
+    federation_id = records[0]["match"]["players"]["A"]["federation_id"]
+    theirs = {
+        r["match"]["id"]
+        for r in records
+        if federation_id in (p.get("federation_id") for p in r["match"]["players"].values())
+    }
+    assert set(ids_on(client.get("/archive/", {"player": federation_id}))) == theirs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import csv
 import io
 import json
 import zipfile
@@ -17,6 +18,8 @@ from matches.models import Competition, Event, Match, Player
 from matches.records import record_export, record_import
 from matches.services import competition_create, match_create
 from matches.simulator import iter_competition
+from replay import projector
+from replay.standings import standings_get
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GOLDEN = sorted(
@@ -188,3 +191,32 @@ def test_the_zip_of_no_competition_is_a_404(db, client):
     competition_create(id="real", name="Real")
     assert client.get("/competitions/not-real/records.zip").status_code == 404
     assert client.get("/competitions/a%00b/records.zip").status_code == 404
+
+
+# -- A competition's standings ----------------------------------------------------------
+
+
+def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
+    for record in iter_competition(9, 6, competition="csv-cup"):
+        record_import(record, by="demo")
+    projector.catch_up()
+    standings = standings_get("csv-cup")
+    assert standings["rows"]
+
+    response = client.get("/competitions/csv-cup/standings.csv")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    filename = f"csv-cup.standings.v{standings['version']}.csv"
+    assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    assert [row["player"] for row in rows] == [row["player"] for row in standings["rows"]]
+    for row, expected in zip(rows, standings["rows"], strict=True):
+        assert int(row["rank"]) == expected["rank"]
+        assert int(row["match_points"]) == expected["match_points"]
+        assert float(row["average"]) == expected["average"]
+
+
+def test_the_standings_of_no_competition_are_a_404(db, client):
+    assert client.get("/competitions/nothing/standings.csv").status_code == 404
+    assert client.get("/competitions/a%00b/standings.csv").status_code == 404
