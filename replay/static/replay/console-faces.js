@@ -46,16 +46,16 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
     return { face: "review", title: gettext("Under review"), detail: "", tab: "correct" };
   }
   const game = gameOf(state, next.game);
+  if (lastEvent && lastEvent.type === "intermission") {
+    const detail = game
+      ? interpolate(gettext("A pause of %(minutes)s minutes; then %(name)s plays."),
+        { minutes: lastEvent.minutes, name: name(next.player) }, true)
+      : interpolate(gettext("A pause of %(minutes)s minutes before game %(game)s."),
+        { minutes: lastEvent.minutes, game: next.game }, true);
+    return { face: "intermission", title: gettext("Intermission"), detail, tab: game ? "shot" : "game" };
+  }
   if (!game) {
     const previous = gameOf(state, next.game - 1);
-    if (lastEvent && lastEvent.type === "intermission") {
-      return {
-        face: "intermission", title: gettext("Intermission"),
-        detail: interpolate(gettext("A pause of %(minutes)s minutes before game %(game)s."),
-          { minutes: lastEvent.minutes, game: next.game }, true),
-        tab: "game",
-      };
-    }
     let detail = interpolate(gettext("Game %(game)s: %(name)s breaks."),
       { game: next.game, name: name(next.player) }, true);
     if (previous && previous.winner) {

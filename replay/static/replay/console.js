@@ -27,7 +27,6 @@ const $ = (selector) => root.querySelector(selector);
 const $$ = (selector) => Array.from(root.querySelectorAll(selector));
 
 let state = newestState(setup.state);
-let lastEvent = null;
 let online = navigator.onLine !== false;
 let liveStatus = "live";
 let tab = null;
@@ -99,7 +98,6 @@ const queue = new SubmissionQueue({
   },
   onRecorded: (item, body) => {
     if (typeof body.seq === "number" && body.state && body.seq >= state.seq) {
-      lastEvent = item.event;
       applyState({ ...body.state, seq: body.seq });
     }
     showDone(item.label);
@@ -317,9 +315,9 @@ function render() {
 }
 
 function lastEventOf() {
+  // An intermission is the match's moment until the next event, whatever it is.
   const pause = (state.intermissions || []).find((entry) => entry.seq === state.seq);
-  if (pause) return { type: "intermission", minutes: pause.minutes };
-  return lastEvent;
+  return pause ? { type: "intermission", minutes: pause.minutes } : null;
 }
 
 function renderScoreline(moment) {
@@ -560,6 +558,8 @@ function renderPlace() {
 }
 
 function renderGame() {
+  // The lag decides game 1 only: once a game has started it is history.
+  $("#lag-form").hidden = state.status !== "lag";
   const form = $("#start-form");
   const next = state.next;
   if (form.dataset.at !== String(state.seq)) {
@@ -744,7 +744,6 @@ function follow() {
   connectLive(matchId, {
     after: state.seq,
     onEvent: (message) => {
-      lastEvent = message.event;
       if (message.seq > state.seq) {
         state = { ...state, ...message.state, seq: message.seq };
         render();
