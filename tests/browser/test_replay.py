@@ -7,6 +7,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
 
 from matches.records import record_import
 from matches.selectors import match_get
@@ -124,3 +125,24 @@ def test_the_live_toggle_shows_an_amended_shot_as_it_was_first_ruled(served, chr
         "the first ruling",
     )
     assert "view=live" in chromium.current_url
+
+
+def test_play_steps_on_by_itself_and_a_game_can_be_jumped_to(served, chromium):
+    match_id, timeline = imported(next(iter_competition(2026, 1, competition="browser")))
+    assert len(timeline["games"]) >= 2
+    chromium.get(f"{served.url}/matches/{match_id}/replay/?seq=0")
+    wait_until(chromium, lambda d: shown_seq(d) == 0, "the replay at its start")
+    Select(chromium.find_element(By.ID, "speed")).select_by_value("64")
+
+    chromium.find_element(By.ID, "play").click()
+
+    wait_until(chromium, lambda d: shown_seq(d) >= 3, "the replay playing on")
+    chromium.find_element(By.ID, "play").click()  # pause
+    paused = shown_seq(chromium)
+    assert chromium.find_element(By.ID, "play").get_attribute("aria-pressed") == "false"
+    second = timeline["games"][1]
+    Select(chromium.find_element(By.ID, "game")).select_by_value(str(second["start"]))
+    wait_until(chromium, lambda d: shown_seq(d) == second["start"], "game 2's start")
+    assert paused != second["start"]
+    chromium.find_element(By.TAG_NAME, "body").send_keys(Keys.PAGE_UP)
+    wait_until(chromium, lambda d: shown_seq(d) == timeline["games"][0]["start"], "game 1")
