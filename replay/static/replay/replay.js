@@ -232,8 +232,8 @@ class Replay {
     item.classList.add("current");
     item.querySelector("a").setAttribute("aria-current", "step");
     if (scroll) {
-      // Within the list only: the page itself stays where the reader is.
-      const top = item.offsetTop - list.offsetTop;
+      // Within the list only (it is the items' offset parent): the page stays where it is.
+      const top = item.offsetTop;
       if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) {
         list.scrollTop = top - list.clientHeight / 2;
       }
