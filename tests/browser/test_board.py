@@ -44,6 +44,7 @@ CUE_PINS_B = {
 }
 # White on the cushion alone, and a foot off the floor: 4 to B, with ball in hand.
 MISS_CALLED_A = {"contacts": [{"ball": "white", "hit": "cushion"}], "called": ["feet"]}
+SEQ = "return document.body.dataset.seq"
 NAVIGATIONS = "return performance.getEntriesByType('navigation').length"
 
 
@@ -185,3 +186,70 @@ def test_the_script_words_the_match_as_the_server_painted_it(served, match, brow
     for painted, shown in board.execute_async_script(PAINTED_AND_SHOWN):
         assert painted == shown
     assert len(board.find_elements(By.CSS_SELECTOR, "#shots li")) == 5  # seq 8 amends seq 4
+
+
+# The board as a fresh load paints it now, beside what the live page shows.
+FRESH_AND_LIVE = """
+const done = arguments[arguments.length - 1];
+const words = (node) => node.textContent.replace(/\\s+/g, " ").trim();
+const read = (root) => ["#moment", "#rules", "[data-testid=score-A]", "[data-testid=score-B]",
+  "[data-testid=games-A]", "[data-testid=games-B]"]
+  .map((selector) => words(root.querySelector(selector)))
+  .concat([[...root.querySelectorAll("#games td")].map(words).join(" | ")])
+  .concat([root.querySelector("#moment").dataset.moment]);
+fetch(location.href).then((answer) => answer.text()).then((html) => {
+  done([read(new DOMParser().parseFromString(html, "text/html")), read(document)]);
+});
+"""
+
+
+def test_the_board_live_shows_each_moment_as_a_fresh_load_would(served, browsers):
+    new_match("cup-board-2", target=4)
+    seq = open_game("cup-board-2")
+    board = open_board(browsers(), f"{served.url}/matches/cup-board-2/")
+    steps = [
+        lambda seq: play("cup-board-2", seq, QUIET),
+        lambda seq: play("cup-board-2", seq, CAROM_B),  # game 1 to B: between games
+        lambda seq: (
+            services.game_start(
+                match_id="cup-board-2", expected_seq=seq, by=BY, game=2, breaker="B"
+            ).seq
+        ),
+        lambda seq: play("cup-board-2", seq, CAROM_B),  # B breaks and wins game 2: the match
+    ]
+    faces = []
+    for step in steps:
+        seq = step(seq)
+        wait_until(board, lambda d, seq=seq: d.execute_script(SEQ) == str(seq), f"seq {seq}")
+        fresh, live = board.execute_async_script(FRESH_AND_LIVE)
+        assert live == fresh
+        faces.append(live[-1])
+    assert faces == ["playing", "between", "break", "finished"]
+
+
+def test_the_board_live_shows_an_intermission_and_a_forfeit(served, browsers):
+    new_match("cup-board-3", target=4)
+    seq = play("cup-board-3", open_game("cup-board-3"), CAROM_A)
+    services.game_start(match_id="cup-board-3", expected_seq=seq, by=BY, game=2, breaker="B")
+    seq = play("cup-board-3", seq + 1, CAROM_B)  # one game each
+    board = open_board(browsers("uk"), f"{served.url}/matches/cup-board-3/")
+    steps = [
+        lambda seq: (
+            services.intermission_record(
+                match_id="cup-board-3", expected_seq=seq, by=BY, minutes=5
+            ).seq
+        ),
+        lambda seq: (
+            services.match_forfeit(
+                match_id="cup-board-3", expected_seq=seq, by=BY, player="A", reason="refused"
+            ).seq
+        ),
+    ]
+    faces = []
+    for step in steps:
+        seq = step(seq)
+        wait_until(board, lambda d, seq=seq: d.execute_script(SEQ) == str(seq), f"seq {seq}")
+        fresh, live = board.execute_async_script(FRESH_AND_LIVE)
+        assert live == fresh
+        faces.append(live[-1])
+    assert faces == ["intermission", "forfeit"]
