@@ -7,14 +7,17 @@ import re
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from matches.fold import fold
+from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.records import record_import
 from matches.selectors import match_get
 from matches.simulator import iter_competition
 from matches.store import load_facts
 from replay.timeline import BOARD, match_timeline
+from tests.store.plays import new_match, open_game, play
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "matches"
 GOLDEN = sorted(path for path in FIXTURES.glob("*.json") if ".expected" not in path.name)
@@ -215,3 +218,27 @@ def test_the_charts_keep_their_coordinates_unlocalised_in_ukrainian(db, client):
     chart = html[html.index('<figure class="chart score-chart"') :]
     assert re.search(r' y="\d+\.\d"', chart)
     assert not re.search(r' (?:x|y|cx|cy)="\d+,\d', chart)
+
+
+def test_a_match_with_no_event_yet_replays_as_an_empty_table(db, client):
+    new_match("cup-later", "cup")
+
+    response = page(client, "/matches/cup-later/replay/")
+
+    settings, timeline = embedded(response)
+    assert (settings["seq"], timeline["head"], timeline["shots"]) == (0, 0, [])
+    assert "No shot recorded yet." in response.content.decode()
+
+
+def test_a_match_with_a_corrupt_stored_row_says_so_instead_of_failing(db, client):
+    match = new_match("cup-broken", "cup")
+    play(match.id, open_game(match.id))
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = 4",
+            ['{"type": "shot", "contacts": [', match.id],
+        )
+
+    response = page(client, "/matches/cup-broken/replay/")
+
+    assert "seq 4, data: the stored event cannot be read" in response.content.decode()
