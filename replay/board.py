@@ -12,20 +12,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from matches.models import Match
-from matches.rules.table import (
-    BALL_RADIUS,
-    BALLS,
-    CENTRE_LINE,
-    SPOTS,
-    TABLE_LENGTH,
-    TABLE_WIDTH,
-)
+from replay.drawing import drawing, legend
 from replay.projection import match_state
 from replay.sentences import ruling_in_words, shot_in_words
-
-RAIL = 70  # mm of cushion rail drawn around the playing surface (as table.js)
-PIN_MARK = 15.0  # the radius a pin is drawn with (larger than its 10 mm, as table.js)
-COLOURS = {"white": "#fbfaf4", "yellow": "#f2c230", "red": "#c8102e"}
 
 
 def board(match: Match) -> dict[str, Any]:
@@ -213,87 +202,3 @@ def moment(
         }.get(upcoming.get("zone") or "", _("%s to play, with ball in hand in either half"))
         return {"face": "playing", "text": text % (due,)}
     return {"face": "playing", "text": _("%s to play") % (due,)}
-
-
-def ball_name(ball: str) -> str:
-    """Return the word for a ball's colour in the active language."""
-    return {"white": _("white"), "yellow": _("yellow"), "red": _("red")}.get(ball, ball)
-
-
-def legend(
-    positions: Mapping[str, Any], balls: Mapping[str, str], names: Mapping[str, str]
-) -> list[dict[str, Any]]:
-    """Return the balls as the legend under the table lists them, owner and whether unknown."""
-    owner = {ball: player for player, ball in balls.items()}
-    entries = []
-    for ball in BALLS:
-        if ball in owner:
-            label = _("%(ball)s ball: %(player)s") % {
-                "ball": ball_name(ball),
-                "player": names.get(owner[ball], owner[ball]),
-            }
-        else:
-            label = _("%s ball") % (ball_name(ball),)
-        entries.append({"ball": ball, "label": label, "unknown": positions.get(ball) is None})
-    return entries
-
-
-def drawing(
-    positions: Mapping[str, Any],
-    fallen: list[str],
-    zone: str | None,
-    pitch: float,
-    balls: Mapping[str, str],
-    names: Mapping[str, str],
-) -> dict[str, Any]:
-    """Return the table as the SVG template draws it: the same figure table.js draws."""
-    cx, cy = SPOTS["centre"]
-    pins = {
-        "center": (cx, cy),
-        "top": (cx, cy + pitch),
-        "bottom": (cx, cy - pitch),
-        "left": (cx - pitch, cy),
-        "right": (cx + pitch, cy),
-    }
-    owner = {ball: player for player, ball in balls.items()}
-    halves = {
-        "lower": [(0, 0, TABLE_WIDTH, CENTRE_LINE)],
-        "upper": [(0, CENTRE_LINE, TABLE_WIDTH, CENTRE_LINE)],
-        "any": [(0, 0, TABLE_WIDTH, CENTRE_LINE), (0, CENTRE_LINE, TABLE_WIDTH, CENTRE_LINE)],
-    }
-    return {
-        "view_box": f"{-RAIL} {-RAIL} {TABLE_WIDTH + 2 * RAIL:g} {TABLE_LENGTH + 2 * RAIL:g}",
-        "rail": {"x": -RAIL, "y": -RAIL, "w": TABLE_WIDTH + 2 * RAIL, "h": TABLE_LENGTH + 2 * RAIL},
-        "width": TABLE_WIDTH,
-        "length": TABLE_LENGTH,
-        "centre_line": CENTRE_LINE,
-        "zone": zone,
-        "zones": [dict(zip("xywh", half, strict=True)) for half in halves.get(zone or "", [])],
-        "spots": [
-            {"name": name, "x": x, "y": y} for name, (x, y) in SPOTS.items() if name != "centre"
-        ],
-        "pins": [
-            {
-                "name": name,
-                "x": x,
-                "y": y,
-                "fallen": name in fallen,
-                "ring": PIN_MARK + 12,
-                "r": PIN_MARK,
-            }
-            for name, (x, y) in pins.items()
-        ],
-        "balls": [
-            {
-                "ball": ball,
-                "x": at[0],
-                "y": at[1],
-                "r": BALL_RADIUS,
-                "fill": COLOURS[ball],
-                "player": owner.get(ball, ""),
-                "name": names.get(owner.get(ball, ""), ""),
-            }
-            for ball in BALLS
-            if (at := positions.get(ball)) is not None
-        ],
-    }
