@@ -15,6 +15,7 @@ from matches.notation import SLUG
 from matches.selectors import match_get
 from replay import charts
 from replay.compare import STATUS_NAMES, rows_side_by_side
+from replay.pages.search import player_key
 from replay.sentences import ruling_in_words
 from replay.timeline import match_timeline
 
@@ -61,6 +62,14 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
     context = {
         "match": match,
         "names": names,
+        "sides": [
+            {
+                "side": side,
+                "name": names[side],
+                "key": player_key(match.players[side].get("federation_id"), player_id),
+            }
+            for side, player_id in (("A", match.player_a_id), ("B", match.player_b_id))
+        ],
         "timeline": timeline,
         "page": {
             "match": match.id,

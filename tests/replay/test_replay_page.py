@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from matches import services
 from matches.fold import fold
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.records import record_import
@@ -242,3 +243,17 @@ def test_a_match_with_a_corrupt_stored_row_says_so_instead_of_failing(db, client
     response = page(client, "/matches/cup-broken/replay/")
 
     assert "seq 4, data: the stored event cannot be read" in response.content.decode()
+
+
+def test_the_replay_links_each_players_page_by_their_stable_id(db, client):
+    match = new_match("cup-names", "cup")
+    club = services.match_create(
+        id="cup-club", competition="cup", players={"A": {"name": "Ann"}, "B": {"name": "Bo"}}
+    )
+
+    first = page(client, f"/matches/{match.id}/replay/").content.decode()
+    second = page(client, f"/matches/{club.id}/replay/").content.decode()
+
+    assert 'href="/players/UA-101/"' in first and 'href="/players/IT-202/"' in first
+    assert f'href="/players/id-{club.player_a_id}/"' in second
+    assert client.get(f"/players/id-{club.player_b_id}/").status_code == 200
