@@ -63,11 +63,6 @@ def recent_results(limit: int = 10) -> QuerySet[MatchSummary]:
     )
 
 
-def recent_matches(limit: int = 20) -> list[MatchLine]:
-    """Return the newest matches, whatever their state."""
-    return lines_of(Match.objects.select_related("competition").order_by("-created_at")[:limit])
-
-
 def current_competitions(limit: int = 6) -> QuerySet[Competition]:
     """Return the competitions with a match still to finish, with how many are played."""
     return (
