@@ -24,9 +24,14 @@ SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / 
 # The scripts the console imports: the service worker keeps them for an offline reopen.
 CONSOLE_SCRIPTS = (
     "replay/console.js",
-    "replay/console-shot.js",
-    "replay/console-forms.js",
+    "replay/console-api.js",
     "replay/console-faces.js",
+    "replay/console-forms.js",
+    "replay/console-offline.js",
+    "replay/console-panels.js",
+    "replay/console-queue-view.js",
+    "replay/console-shot.js",
+    "replay/console-words.js",
     "replay/queue.js",
     "replay/table.js",
     "replay/words.js",

@@ -1,6 +1,10 @@
 """The login pages and who may open a match's console: the referee assigned to it and staff."""
 
+import re
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from matches import services
@@ -119,3 +123,14 @@ def test_the_service_worker_is_a_script_allowed_to_cover_the_consoles(client, db
     assert answer["Service-Worker-Allowed"] == "/referee/"
     body = answer.content.decode()
     assert "/static/replay/console.js" in body and "/*SCRIPTS*/" not in body
+
+
+def test_the_service_worker_keeps_every_script_the_console_imports(client, db):
+    body = client.get("/referee/sw.js").content.decode()
+    folder = Path(settings.BASE_DIR) / "replay" / "static" / "replay"
+    imported = set()
+    for script in folder.glob("console*.js"):
+        imported |= set(re.findall(r'from "\./([\w.-]+\.js)"', script.read_text()))
+    assert imported, "the console imports its modules"
+    for name in imported | {"console.js", "console.css"}:
+        assert f"/static/replay/{name}" in body

@@ -12,6 +12,11 @@ import { SubmissionQueue, storageKeyOf } from "./queue.js";
 import { CALLED_FOULS, ShotDraft } from "./console-shot.js";
 import { eventFromForm } from "./console-forms.js";
 import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
+import { api as callApi } from "./console-api.js";
+import { ballWord, contactInWords, describe } from "./console-words.js";
+import { renderQueue } from "./console-queue-view.js";
+import { gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
+import { registerServiceWorker } from "./console-offline.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const setup = JSON.parse(document.getElementById("console-setup").textContent);
@@ -20,8 +25,6 @@ const header = setup.match;
 const matchId = header.id;
 const names = { A: header.players.A.name, B: header.players.B.name };
 const cueBalls = header.balls; // {A: "white", B: "yellow"}
-const ownerOf = Object.fromEntries(Object.entries(cueBalls).map(([player, ball]) => [ball, player]));
-const OTHER = { A: "B", B: "A" };
 const STATE_KEY = `carambole.console.state.${matchId}`;
 const $ = (selector) => root.querySelector(selector);
 const $$ = (selector) => Array.from(root.querySelectorAll(selector));
@@ -43,38 +46,8 @@ let refreshTimer = null;
 
 // -- The server ------------------------------------------------------------------------
 
-function csrfToken() {
-  const found = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
-  return found ? decodeURIComponent(found[1]) : "";
-}
-
-/** Call the API; resolve {status, body}, reject when the server was not reached in time. */
-async function api(path, { method = "GET", body, headers = {}, timeout = 8000 } = {}) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeout);
-  try {
-    const sending = body === undefined ? {} : {
-      "Content-Type": "application/json", "X-CSRFToken": csrfToken(),
-    };
-    const response = await fetch(path, {
-      method, credentials: "same-origin", cache: "no-store", signal: controller.signal,
-      headers: { Accept: "application/json", ...sending, ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    let answer = null;
-    try {
-      answer = await response.json();
-    } catch {
-      answer = null;
-    }
-    setOnline(true);
-    return { status: response.status, body: answer };
-  } catch (error) {
-    setOnline(false);
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+function api(path, options) {
+  return callApi(path, options, setOnline);
 }
 
 function setOnline(value) {
@@ -150,40 +123,11 @@ function duePlayer() {
   return player;
 }
 
-function latestShot() {
-  const shots = (state.shots || []).filter((shot) => !shot.retracted);
-  return shots[shots.length - 1] || null;
-}
-
 // -- Submitting ------------------------------------------------------------------------
 
 function submit(event, label) {
-  queue.add(event, { head: state.seq, label: label || describe(event) });
+  queue.add(event, { head: state.seq, label: label || describe(event, names) });
   render();
-}
-
-function describe(event) {
-  if (event.type !== "shot") return eventInWords(event, names) || event.type;
-  const taps = (event.contacts || []).map(contactInWords).join(", ") || gettext("no contact");
-  return interpolate(gettext("Shot by %(name)s: %(taps)s"), { name: names[event.player] || event.player, taps }, true);
-}
-
-function contactInWords(contact) {
-  const what = contact.hit === "pins" ? contact.pins.map(pinWord).join("+")
-    : contact.hit === "cushion" ? gettext("cushion")
-      : contact.hit === "off" ? gettext("off the table") : ballWord(contact.hit);
-  return `${ballWord(contact.ball)} → ${what}${contact.same_time ? " (=)" : ""}`;
-}
-
-function ballWord(ball) {
-  return { white: gettext("white"), yellow: gettext("yellow"), red: gettext("red") }[ball] || ball;
-}
-
-function pinWord(pin) {
-  return {
-    center: gettext("centre pin"), top: gettext("top pin"), bottom: gettext("bottom pin"),
-    left: gettext("left pin"), right: gettext("right pin"),
-  }[pin] || pin;
 }
 
 function confirmShot() {
@@ -264,7 +208,7 @@ async function runPreview() {
     preview = { state: "offline" };
   } else if (queue.length && !amending) {
     preview = { state: "waiting" };
-  } else if (!amending && !(state.next && state.status === "playing" && gameStarted())) {
+  } else if (!amending && !(state.next && state.status === "playing" && gameStarted(state))) {
     preview = { state: "idle" };
   } else {
     preview = { state: "loading", ruling: preview.ruling };
@@ -285,10 +229,6 @@ async function runPreview() {
   renderShot();
 }
 
-function gameStarted() {
-  return (state.games || []).some((game) => state.next && game.game === state.next.game);
-}
-
 // -- Drawing -----------------------------------------------------------------------------
 
 function render() {
@@ -305,13 +245,13 @@ function render() {
   root.dataset.online = String(online && liveStatus !== "reconnecting");
   root.dataset.seq = String(state.seq);
   renderScoreline(moment);
-  renderQueue();
+  renderQueue(root, { queue, state, online });
   renderTabs();
   renderTable();
   renderShot();
   renderPlace();
-  renderGame();
-  renderCorrect();
+  renderGame(root, state);
+  renderCorrect(root, { state, names, amending, onAmend: startAmending });
 }
 
 function lastEventOf() {
@@ -348,66 +288,6 @@ function renderScoreline(moment) {
   pending.hidden = !queue.length;
   pending.textContent = interpolate(ngettext("%s waiting", "%s waiting", queue.length), [queue.length]);
   for (const node of $$("[data-name-of]")) node.textContent = names[node.dataset.nameOf];
-}
-
-function renderQueue() {
-  const panel = $("#queue-panel");
-  panel.hidden = !queue.length;
-  if (!queue.length) return;
-  const paused = queue.paused;
-  panel.dataset.paused = paused ? paused.reason : "";
-  let title = interpolate(ngettext("%s submission waiting to be sent", "%s submissions waiting to be sent",
-    queue.length), [queue.length]);
-  let why = online ? gettext("Sending…") : gettext("The server cannot be reached. They leave in order when it is back; nothing is recorded twice.");
-  if (paused && paused.reason === "conflict") {
-    title = gettext("Another console recorded first");
-    why = interpolate(gettext("The match is now at event %(seq)s; the table and score show it as it stands. Resend the first waiting submission after it, or drop it."),
-      { seq: paused.seq ?? state.seq }, true);
-  } else if (paused && paused.reason === "login") {
-    title = gettext("Log in again to send");
-    why = gettext("The server did not accept this login. The submissions stay here; log in again in another tab, then resend.");
-  } else if (paused) {
-    title = gettext("The server refused a submission");
-    why = paused.field ? interpolate(gettext("%(error)s (field %(field)s)"), { error: paused.error, field: paused.field }, true)
-      : paused.error;
-  }
-  $("#queue-title").textContent = title;
-  $("#queue-why").textContent = why;
-  const list = $("#queue-items");
-  // Rebuilt only when it changes: a button replaced under the referee's finger loses the tap.
-  const signature = JSON.stringify([queue.items.map((item) => [item.key, item.expected_seq]), paused, state.seq]);
-  if (list.dataset.signature === signature) return;
-  list.dataset.signature = signature;
-  list.replaceChildren();
-  queue.items.forEach((item, index) => {
-    const entry = document.createElement("li");
-    entry.dataset.key = item.key;
-    const words = document.createElement("span");
-    words.textContent = interpolate(gettext("%(label)s — after event %(seq)s"),
-      { label: item.label, seq: item.expected_seq }, true);
-    entry.append(words);
-    if (paused && index === 0 && paused.reason !== "refused") {
-      const after = paused.reason === "conflict" ? (paused.seq ?? state.seq) : item.expected_seq;
-      entry.append(button(interpolate(gettext("Resend after event %s"), [after]), "resend",
-        () => queue.resend(item.key, after)));
-    }
-    if (paused) {
-      entry.append(button(gettext("Drop"), "drop", () => {
-        if (window.confirm(interpolate(gettext("Drop “%s”? It will not be recorded."), [item.label]))) queue.drop(item.key);
-      }));
-    }
-    list.append(entry);
-  });
-}
-
-function button(label, action, onClick) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.className = `small ${action}`;
-  node.dataset.action = action;
-  node.textContent = label;
-  node.addEventListener("click", onClick);
-  return node;
 }
 
 function renderTabs() {
@@ -557,43 +437,6 @@ function renderPlace() {
     : gettext("tap the table");
 }
 
-function renderGame() {
-  // The lag decides game 1 only: once a game has started it is history.
-  $("#lag-form").hidden = state.status !== "lag";
-  const form = $("#start-form");
-  const next = state.next;
-  if (form.dataset.at !== String(state.seq)) {
-    form.dataset.at = String(state.seq);
-    form.elements.game.value = next ? next.game : (state.games || []).length + 1;
-    const breaker = next && !gameStarted() ? next.player : null;
-    for (const radio of form.querySelectorAll("input[name=breaker]")) radio.checked = radio.value === breaker;
-  }
-}
-
-function renderCorrect() {
-  const latest = latestShot();
-  $("#retract-what").textContent = latest
-    ? interpolate(gettext("Shot %(seq)s: %(words)s"), { seq: latest.seq, words: rulingInWords(latest.ruling, names, latest.player) }, true)
-    : gettext("No shot to undo.");
-  $("#retract-form").querySelector("button").disabled = !latest;
-  const list = $("#shot-list");
-  const shown = (state.shots || []).filter((shot) => !shot.retracted).slice(-40).reverse();
-  const signature = shown.map((shot) => `${shot.seq}:${shot.amended}`).join(",") + (amending ? amending.seq : "");
-  if (list.dataset.signature === signature) return;
-  list.dataset.signature = signature;
-  list.replaceChildren();
-  for (const shot of shown) {
-    const item = document.createElement("li");
-    const words = document.createElement("span");
-    words.textContent = interpolate(gettext("Shot %(seq)s, game %(game)s, %(name)s: %(words)s"), {
-      seq: shot.seq, game: shot.game, name: names[shot.player],
-      words: rulingInWords(shot.ruling, names, shot.player) + (shot.amended ? ` (${gettext("amended")})` : ""),
-    }, true);
-    item.append(words, button(gettext("Amend"), "amend", () => startAmending(shot)));
-    list.append(item);
-  }
-}
-
 // -- Messages ------------------------------------------------------------------------------
 
 function showError(message) {
@@ -697,7 +540,7 @@ function formSent(event, form) {
   let recorded;
   try {
     recorded = eventFromForm(form.id, new FormData(form), {
-      pos: placePos, shot: latestShot() ? latestShot().seq : null,
+      pos: placePos, shot: latestShot(state) ? latestShot(state).seq : null,
     });
   } catch (error) {
     showError(error.message);
@@ -764,31 +607,11 @@ function follow() {
   });
 }
 
-function registerServiceWorker() {
-  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  const script = root.dataset.sw;
-  navigator.serviceWorker.addEventListener("message", (event) => {
-    if (event.data && "kept" in event.data) root.dataset.offlineReady = "true";
-  });
-  navigator.serviceWorker.register(script, { scope: script.replace(/[^/]*$/, "") })
-    .then(() => navigator.serviceWorker.ready)
-    .then((registration) => {
-      // This page and what it loaded came before the worker: it keeps them now.
-      const loaded = [window.location.href,
-        ...Array.from(document.querySelectorAll("script[src]"), (node) => node.src),
-        ...Array.from(document.querySelectorAll("link[rel=stylesheet]"), (node) => node.href)];
-      registration.active.postMessage({ keep: loaded });
-    })
-    .catch(() => {
-      // Without a service worker the console still works; it only cannot reopen offline.
-    });
-}
-
 wire();
 resetDraftFor();
 render();
 schedulePreview();
 follow();
 queue.flush();
-registerServiceWorker();
+registerServiceWorker(root);
 window.carambole = { queue, state: () => state };

@@ -38,8 +38,9 @@ export class SubmissionQueue {
     this.onChange = onChange || (() => {});
     this.onRecorded = onRecorded || (() => {});
     this.delays = delays;
-    this.setTimer = setTimer;
-    this.clearTimer = clearTimer;
+    // Called bare: the browser's setTimeout refuses any other `this` than the window.
+    this.setTimer = (callback, delay) => setTimer(callback, delay);
+    this.clearTimer = (timer) => clearTimer(timer);
     this.sending = false;
     this.failures = 0; // network failures in a row: 0 while the server answers
     this.timer = null;

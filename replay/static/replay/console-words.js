@@ -1,0 +1,29 @@
+// The console's own words: a submission, a tapped contact, a ball, a pin.
+
+import { eventInWords } from "./words.js";
+
+/** Return a submission in words, for the queue's list. */
+export function describe(event, names) {
+  if (event.type !== "shot") return eventInWords(event, names) || event.type;
+  const taps = (event.contacts || []).map(contactInWords).join(", ") || gettext("no contact");
+  return interpolate(gettext("Shot by %(name)s: %(taps)s"), { name: names[event.player] || event.player, taps }, true);
+}
+
+/** Return one tapped contact in words: "white → yellow". */
+export function contactInWords(contact) {
+  const what = contact.hit === "pins" ? contact.pins.map(pinWord).join("+")
+    : contact.hit === "cushion" ? gettext("cushion")
+      : contact.hit === "off" ? gettext("off the table") : ballWord(contact.hit);
+  return `${ballWord(contact.ball)} → ${what}${contact.same_time ? " (=)" : ""}`;
+}
+
+export function ballWord(ball) {
+  return { white: gettext("white"), yellow: gettext("yellow"), red: gettext("red") }[ball] || ball;
+}
+
+export function pinWord(pin) {
+  return {
+    center: gettext("centre pin"), top: gettext("top pin"), bottom: gettext("bottom pin"),
+    left: gettext("left pin"), right: gettext("right pin"),
+  }[pin] || pin;
+}
