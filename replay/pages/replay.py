@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -134,9 +135,18 @@ def _amendment(shot: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, A
         ),
         "by": correction.get("by", ""),
         "at": correction.get("at", ""),
+        "when": _moment(correction.get("at")),
         "correction_seq": correction.get("seq"),
         "reason": shot.get("reason") or "",
     }
+
+
+def _moment(text: str | None) -> datetime | None:
+    """Return a recorded time (ISO 8601 in UTC with Z) as a datetime, for the page to word."""
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+    except ValueError:
+        return None
 
 
 def _summary(stats: Mapping[str, Mapping[str, Any]], names: Mapping[str, str]) -> list[dict]:
