@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -34,10 +35,19 @@ def console(served, chromium) -> WebDriver:
 
 
 def tap(driver: WebDriver, selector: str) -> None:
-    """Tap a button, scrolled to the middle of the screen as a referee's thumb finds it."""
-    button = driver.find_element(By.CSS_SELECTOR, selector)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    """Tap a button, scrolled to the middle of the screen as a referee's thumb finds it.
+
+    Found afresh if the page redrew it meanwhile (the queue's list follows the match).
+    """
+    for attempt in range(3):
+        try:
+            button = driver.find_element(By.CSS_SELECTOR, selector)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+            button.click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 2:
+                raise
 
 
 def attribute(driver: WebDriver, name: str) -> str | None:
@@ -182,3 +192,72 @@ def test_a_dropped_submission_is_never_sent(console):
 
     wait_until(console, lambda d: attribute(d, "data-pending") == "0", "dropped")
     assert shots() == [("A", WHITE_ON_YELLOW)]  # the API's shot alone
+
+
+# Taps the table drawing at a point of the playing surface, in millimetres.
+TAP_TABLE = """
+const [x, y] = [arguments[0], arguments[1]];
+const svg = document.getElementById("table");
+const point = svg.createSVGPoint();
+point.x = x;
+point.y = y;
+const screen = point.matrixTransform(svg.querySelector("g.surface").getScreenCTM());
+svg.dispatchEvent(new MouseEvent("click", { clientX: screen.x, clientY: screen.y, bubbles: true }));
+"""
+
+
+def test_a_placement_the_rules_refuse_shows_the_engines_error_and_stores_nothing(console):
+    # A misses and his ball stops in the lower half: B's ball in hand goes in the upper half.
+    services.shot_record(
+        match_id=MATCH,
+        expected_seq=3,
+        by="petrenko",
+        facts={"contacts": [{"ball": "white", "hit": "cushion"}], "rest": {"white": [700, 400]}},
+    )
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
+    tap(console, '[data-tab="place"]')
+    console.execute_script(TAP_TABLE, 700, 300)
+    tap(console, "#place-form button[type=submit]")
+
+    panel = console.find_element(By.ID, "queue-panel")
+    wait_until(console, lambda d: panel.get_attribute("data-paused") == "refused", "refused")
+    assert "The server refused a submission" in panel.text
+    assert "half" in panel.text
+    assert len(stored()) == 4
+
+    tap(console, "#queue-items button.drop")
+    console.switch_to.alert.accept()
+    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "dropped")
+    console.execute_script(TAP_TABLE, 700, 2000)
+    tap(console, "#place-form button[type=submit]")
+    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "placed")
+    x, y = stored()[-1]["pos"]
+    # Where the tap fell, to the screen's resolution: about 5 mm a pixel at this size.
+    assert abs(x - 700) < 15 and abs(y - 2000) < 15
+
+
+def test_the_keyboard_records_a_shot_as_the_taps_do(console):
+    body = console.find_element(By.TAG_NAME, "body")
+    for key in "yr45":  # the yellow, the red, the left pin, the centre pin
+        body.send_keys(key)
+    preview = console.find_element(By.ID, "preview")
+    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
+
+    body.send_keys("\n")
+
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
+    assert shots()[0][1][-1] == {"ball": "red", "hit": "pins", "pins": ["left", "center"]}
+
+
+def test_what_another_console_records_shows_on_this_one_without_a_reload(console):
+    services.shot_record(
+        match_id=MATCH,
+        expected_seq=3,
+        by="federation",
+        facts={"contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]},
+    )
+
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
+    wait_until(console, lambda d: [s.text for s in scores] == ["4", "0"], "the score")
+    assert "Marco Marchetti" in console.find_element(By.ID, "shot-who").text
