@@ -253,3 +253,31 @@ def test_the_board_live_shows_an_intermission_and_a_forfeit(served, browsers):
         assert live == fresh
         faces.append(live[-1])
     assert faces == ["intermission", "forfeit"]
+
+
+def first_shot(board: WebDriver) -> list[str]:
+    """Return the newest shot of the list: its words and its class (read at once: redrawn)."""
+    return board.execute_script(
+        "const item = document.querySelector('#shots li');"
+        "return [item.textContent, item.className];"
+    )
+
+
+def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(served, match, chromium):
+    seq = play(match.id, 3, QUIET)
+    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+
+    services.ruling_amend(
+        match_id=match.id, expected_seq=seq, by=BY, shot=4, facts=CAROM_A, reason="video"
+    )
+    wait_until(board, lambda d: score(d, "A") == "4", "the amended shot's 4 points")
+    wait_until(board, lambda d: "(amended)" in first_shot(d)[0], "the shot marked amended")
+    last = board.find_element(By.ID, "last-ruling").text
+    assert last == "Shot 4 amended: video — Kiss carom: 4 to Olena Kovalenko"
+
+    seq = play(match.id, seq + 1, CAROM_B)
+    services.shot_retract(match_id=match.id, expected_seq=seq, by=BY, shot=seq, reason="twice")
+    wait_until(board, lambda d: first_shot(d)[1] == "retracted", "the shot struck through")
+    assert board.execute_script(SEQ) == "7"
+    assert score(board, "B") == "0"
+    assert board.find_element(By.ID, "last-ruling").text == "Shot 6 retracted: twice"
