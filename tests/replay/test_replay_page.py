@@ -59,6 +59,28 @@ def test_every_frame_is_the_state_a_fold_gives_at_that_seq_amended_and_live(db, 
         assert seen == {key: live[key] for key in BOARD}, seq
 
 
+def test_every_frame_of_simulated_matches_with_corrections_is_the_fold_at_that_seq(db):
+    records = [
+        record
+        for record in iter_competition(2026, 15, competition="frames")
+        if any(event["type"].startswith("shot_") for event in record["events"])
+    ][:3]
+    assert records
+    for record in records:
+        match = match_get(record_import(record, by="demo").match_id)
+        events, header = load_facts(match), match.header()
+
+        timeline = match_timeline(match)
+
+        for seq in range(len(events) + 1):
+            for view in ("amended", "live"):
+                state = fold(header, events, upto=seq, view=view)
+                shown = timeline["frames"][seq]
+                if view == "live":
+                    shown = timeline["live"].get(str(seq), shown)
+                assert shown == {key: state[key] for key in BOARD}, (match.id, seq, view)
+
+
 def test_a_shot_amended_later_names_who_amended_it_when_and_why_and_keeps_its_first_ruling(db):
     match = match_get(imported(FIXTURES / "amendment_void.json"))
 
