@@ -125,6 +125,12 @@ def test_the_live_toggle_shows_an_amended_shot_as_it_was_first_ruled(served, chr
         "the first ruling",
     )
     assert "view=live" in chromium.current_url
+    listed = chromium.find_element(
+        By.CSS_SELECTOR, f".shot-list li[data-seq='{shot['seq']}'] .shot-what"
+    )
+    # The shot list words the amended shot as it was first ruled, as the moment does.
+    assert chromium.find_element(By.ID, "ruling").text.startswith(listed.text)
+    assert not amended_words.startswith(listed.text)
 
 
 def test_play_steps_on_by_itself_and_a_game_can_be_jumped_to(served, chromium):

@@ -41,6 +41,7 @@ class Replay {
       legend: document.getElementById("table-legend"),
     };
     this.bind();
+    if (this.view === "live") this.relabel();
     this.show(page.seq, { scroll: true });
   }
 
@@ -63,6 +64,7 @@ class Replay {
     for (const radio of this.root.querySelectorAll("input[name=view]")) {
       radio.addEventListener("change", () => {
         this.view = radio.value;
+        this.relabel();
         this.show(this.seq);
       });
     }
@@ -139,6 +141,15 @@ class Replay {
     this.mark(seqNow, scroll);
     this.remember();
     this.root.dataset.seq = String(seqNow);
+  }
+
+  relabel() {
+    // The shot list words each corrected shot as the view shows it: first or amended ruling.
+    for (const shot of this.timeline.shots) {
+      if (!shot.amended && !shot.retracted) continue;
+      const words = this.els.list.querySelector(`li[data-seq="${shot.seq}"] .shot-what`);
+      if (words) words.textContent = rulingInWords(this.rulingOf(shot), this.page.names, shot.player);
+    }
   }
 
   rulingOf(shot) {
