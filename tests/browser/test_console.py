@@ -19,6 +19,18 @@ MATCH = "cup-console-1"
 QUEUE_WAIT_S = 40.0  # the server back, the queue's backoff waits at most 15 s between tries
 
 
+# Taps the table drawing at a point of the playing surface, in millimetres.
+TAP_TABLE = """
+const [x, y] = [arguments[0], arguments[1]];
+const svg = document.getElementById("table");
+const point = svg.createSVGPoint();
+point.x = x;
+point.y = y;
+const screen = point.matrixTransform(svg.querySelector("g.surface").getScreenCTM());
+svg.dispatchEvent(new MouseEvent("click", { clientX: screen.x, clientY: screen.y, bubbles: true }));
+"""
+
+
 @pytest.fixture
 def console(served, chromium) -> WebDriver:
     """The console of a match whose game 1 A is about to break, open for its referee."""
@@ -87,6 +99,7 @@ def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_
     wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
     assert preview.text == "Ricochet and the red pin and 1 white pin: 9 to Olena Kovalenko"
     assert len(stored()) == 3  # nothing recorded by the preview
+    console.execute_script(TAP_TABLE, 300, 500)  # optional: where the cue ball stopped
 
     confirm(console)
 
@@ -101,6 +114,8 @@ def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_
             ],
         )
     ]
+    (x, y) = stored()[-1]["rest"]["white"]
+    assert abs(x - 300) < 15 and abs(y - 500) < 15
     scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
     assert [s.text for s in scores] == ["9", "0"]
 
@@ -127,7 +142,7 @@ def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
     assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
 
 
-def test_the_queue_survives_a_reload_with_the_server_down_and_leaves_when_it_is_back(
+def test_two_shots_survive_a_reload_with_the_server_down_and_arrive_once_when_it_is_back(
     console, served
 ):
     wait_until(console, lambda d: attribute(d, "data-offline-ready") == "true", "page kept")
@@ -135,14 +150,18 @@ def test_the_queue_survives_a_reload_with_the_server_down_and_leaves_when_it_is_
     tap(console, '[data-hit="yellow"]')
     confirm(console)
     wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+    tap(console, '[data-hit="white"]')
+    confirm(console)
+    wait_until(console, lambda d: attribute(d, "data-pending") == "2", "two pending")
 
     console.refresh()  # the service worker answers with the page it kept
 
-    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "still pending")
-    assert "waiting" in console.find_element(By.ID, "queue-panel").text
+    wait_until(console, lambda d: attribute(d, "data-pending") == "2", "still pending")
+    assert "2 submissions waiting" in console.find_element(By.ID, "queue-panel").text
     served.start()
     wait_until(console, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
-    assert shots() == [("A", WHITE_ON_YELLOW)]
+    assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
+    assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
 
 
 def test_a_conflict_pauses_the_queue_and_the_referee_resends_after_the_new_event(console):
@@ -192,18 +211,6 @@ def test_a_dropped_submission_is_never_sent(console):
 
     wait_until(console, lambda d: attribute(d, "data-pending") == "0", "dropped")
     assert shots() == [("A", WHITE_ON_YELLOW)]  # the API's shot alone
-
-
-# Taps the table drawing at a point of the playing surface, in millimetres.
-TAP_TABLE = """
-const [x, y] = [arguments[0], arguments[1]];
-const svg = document.getElementById("table");
-const point = svg.createSVGPoint();
-point.x = x;
-point.y = y;
-const screen = point.matrixTransform(svg.querySelector("g.surface").getScreenCTM());
-svg.dispatchEvent(new MouseEvent("click", { clientX: screen.x, clientY: screen.y, bubbles: true }));
-"""
 
 
 def test_a_placement_the_rules_refuse_shows_the_engines_error_and_stores_nothing(console):

@@ -39,7 +39,8 @@ async function networkFirst(request) {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(request, response.clone());
+    // A redirect (to the login page, say) is not the page asked for: never kept in its place.
+    if (response.ok && !response.redirected) await cache.put(request, response.clone());
     return response;
   } catch (error) {
     const copy = await cache.match(request, { ignoreVary: true });

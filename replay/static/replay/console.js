@@ -277,7 +277,7 @@ function renderScoreline(moment) {
   $("#face").textContent = moment.detail;
   const unknown = unknownBalls(state);
   const note = $("#unknown-balls");
-  note.hidden = !unknown.length || state.status === "lag";
+  note.hidden = !unknown.length || state.status === "lag" || state.status === "finished";
   note.textContent = interpolate(gettext("Position unknown: %s. Tap where it lies when you record its rest or placement."),
     [unknown.map(ballWord).join(", ")]);
   const connection = $("#connection");
