@@ -193,8 +193,13 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A broker that is down refuses an enqueue within seconds: a request never waits on it.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# A broker that is down refuses an enqueue at once (no retries; a stalled one within two
+# seconds): a request never waits on it, and the sweep catches up once it is back.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "max_retries": 0,
+}
 # The projector's sweep (replay.tasks.projector_sweep): Celery beat, or a worker started
 # with -B, runs it this often; it catches the read models up when an enqueue was lost.
 PROJECTOR_SWEEP_SECONDS = envint("PROJECTOR_SWEEP_SECONDS", "30")

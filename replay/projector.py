@@ -157,6 +157,11 @@ def head() -> int:
     return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
 
 
+def hold() -> None:
+    """Lock the cursor until the caller's transaction ends: no other projector runs meanwhile."""
+    _locked_cursor()
+
+
 def _announce_all(versions: dict[str, int]) -> None:
     for competition_id, version in versions.items():
         announce(competition_id, version)

@@ -15,7 +15,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 
 from matches.models import Match
 from replay import projector
@@ -41,6 +41,7 @@ def committed(sender: Any, *, match_id: str, seqs: Sequence[int], **kwargs: Any)
 # broker's visibility timeout; the sweep catches up long before. Either way the rerun is
 # harmless: the projector's cursor says what is done.
 TASK_OPTIONS: dict[str, Any] = {
+    "ignore_result": True,  # nobody waits for one; the read models are the result
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": (DatabaseError,),
@@ -58,9 +59,11 @@ def standings_recompute(competition_id: str) -> int:
     catch-up of all (usually only its own events are new). Return its version.
     """
     pause = settings.PROJECTOR_TASK_PAUSE_SECONDS
-    if pause:
-        time.sleep(pause)  # tests of a worker lost mid-task
-    caught = projector.catch_up()
+    with transaction.atomic():
+        if pause:  # tests of a worker lost mid-task: hold the cursor as a long batch would
+            projector.hold()
+            time.sleep(pause)
+        caught = projector.catch_up()
     return caught.versions.get(competition_id, 0)
 
 

@@ -1,0 +1,186 @@
+"""Real processes for the slow standings tests: daphne, Celery workers and a redis-server.
+
+Each shares the test's database (the test must use `event_db`, so its transactions
+commit) and is stopped when its block ends, whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_S = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + STARTUP_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{what} did not listen on {port} within {STARTUP_S} s")
+
+
+def database_url() -> str:
+    """Return a URL of the database this test uses, for the processes to share it."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(settings['NAME']).resolve()}"
+    return (
+        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or '127.0.0.1'}"
+        f":{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+
+
+def environment(redis_url: str, **extra: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "carambole.settings",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url,
+        "SECURE_SSL_REDIRECT": "0",
+        "PROJECTOR_SWEEP_SECONDS": "2",
+        **extra,
+    }
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def server(redis_url: str) -> Iterator[int]:
+    """Serve carambole with daphne on a free loopback port; yield the port."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        + ["carambole.asgi:application"],
+        cwd=ROOT,
+        env=environment(redis_url),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process, "daphne")
+        yield port
+    finally:
+        stop(process)
+
+
+class Worker:
+    """A `celery -A carambole worker -B` process, its log kept for the test to read."""
+
+    def __init__(self, redis_url: str, schedule: Path, **extra: str) -> None:
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "carambole", "worker", "-B"]
+            + ["--schedule", str(schedule), "--concurrency", "1", "--loglevel", "INFO"]
+            + ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+            # What the test process enqueued before (its own recordings) is done already.
+            + ["--purge"],
+            cwd=ROOT,
+            env=environment(redis_url, **extra),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    def wait_for(self, words: str, timeout: float = STARTUP_S) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(words in line for line in self.lines):
+            if self.process.poll() is not None:
+                raise RuntimeError("the worker exited:\n" + "".join(self.lines[-30:]))
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no {words!r} in the worker's log:\n" + "".join(self.lines))
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """Kill the worker and its pool at once, as a lost machine would."""
+        for pid in children(self.process.pid):
+            os.kill(pid, signal.SIGKILL)
+        self.process.kill()
+        self.process.wait()
+        self._close()
+
+    def stop(self) -> None:
+        stop(self.process)
+        self._close()
+
+    def _close(self) -> None:
+        self.reader.join(timeout=10)
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+
+
+def children(pid: int) -> list[int]:
+    """Return the ids of a process's children (the worker's pool and its beat)."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(line) for line in found.stdout.split()]
+
+
+@contextmanager
+def worker(redis_url: str, schedule: Path, **extra: str) -> Iterator[Worker]:
+    started = Worker(redis_url, schedule, **extra)
+    try:
+        started.wait_for("ready.")
+        yield started
+    finally:
+        started.stop()
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen]:
+    """Run a redis-server of this test's own on a loopback port (never CI's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.getenv("CI") == "true":
+            pytest.fail("CI=true but redis-server is not installed")
+        pytest.skip("needs redis-server")
+    process = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield process
+    finally:
+        stop(process)
