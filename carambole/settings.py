@@ -226,7 +226,8 @@ LOGOUT_REDIRECT_URL = "replay:home"
 
 LANGUAGE_CODE = "en"
 # The federation is Ukrainian, its players and viewers international. The compiled
-# catalogues (carambole/locale, one for the whole project) are committed, so a fresh clone needs no gettext tools.
+# catalogues (carambole/locale, one for the whole project) are committed, so a fresh
+# clone needs no gettext tools.
 LANGUAGES = [("uk", "Українська"), ("en", "English")]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LOCALE_PATHS = [BASE_DIR / "carambole" / "locale"]
