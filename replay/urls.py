@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from replay import views
+from replay import competition_pages, views
 
 app_name = "replay"
 
@@ -10,5 +10,16 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("matches/<str:match_id>/", views.match_board, name="board"),
     path("matches/<str:match_id>/overlay/", views.match_overlay, name="overlay"),
+    path("competitions/", competition_pages.competition_list, name="competitions"),
+    path(
+        "competitions/<str:competition_id>/",
+        competition_pages.competition_page,
+        name="competition",
+    ),
+    path(
+        "competitions/<str:competition_id>/history/",
+        competition_pages.competition_history,
+        name="competition-history",
+    ),
     path("", include("replay.pages.urls")),
 ]

@@ -1,0 +1,109 @@
+"""The competitions' pages: the list, and one competition's standings, schedule and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from matches.errors import Refused
+from matches.models import Competition
+from matches.rules import Ruleset
+from replay.models import MatchSummary, Standings, StandingsChange
+from replay.pages.search import player_key
+from replay.standings import competition_get, standings_get
+from replay.standings_words import counts, sentence
+
+HISTORY = 15
+PLAYED = ("finished", "review")
+
+
+def competition_list(request: HttpRequest) -> HttpResponse:
+    """List the competitions, the newest first, with how far each has got."""
+    competitions = Competition.objects.order_by("-created_at").annotate(
+        total=Count("summaries"),
+        finished=Count("summaries", filter=Q(summaries__status="finished")),
+        entrants=Count("entries", distinct=True),
+    )
+    versions = dict(Standings.objects.values_list("competition_id", "version"))
+    lines = [{"competition": c, "version": versions.get(c.pk, 0)} for c in competitions]
+    return render(request, "replay/competitions.html", {"lines": lines})
+
+
+def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """Show a competition: its standings (live), results, schedule and what changed."""
+    competition = _competition(competition_id)
+    standings = standings_get(competition.pk)
+    summaries = list(
+        MatchSummary.objects.filter(competition=competition)
+        .select_related("player_a", "player_b")
+        .order_by("date", "stage", "match_id")
+    )
+    context = {
+        "competition": competition,
+        "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
+        "standings": standings,
+        "rows": [_row(row) for row in standings["rows"]],
+        "results": [_line(s) for s in summaries if s.status in PLAYED],
+        "schedule": [_line(s) for s in summaries if s.status not in PLAYED],
+        "history": history(competition.pk),
+    }
+    return render(request, "replay/competition.html", context)
+
+
+def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """Return the history list alone: the page fetches it again at each new version."""
+    competition = _competition(competition_id)
+    return render(request, "replay/_standings_history.html", {"history": history(competition.pk)})
+
+
+def history(competition_id: str) -> list[dict[str, Any]]:
+    """Return the newest versions that changed a counted result, each in a sentence."""
+    changes = StandingsChange.objects.filter(competition_id=competition_id).order_by("-version")
+    shown = []
+    for change in changes.iterator():
+        if counts(change):
+            cause = change.changes.get("cause") or {}
+            shown.append(
+                {
+                    "version": change.version,
+                    "text": sentence(change),
+                    "match": cause.get("match"),
+                    "amended": cause.get("type") in ("shot_amended", "shot_retracted"),
+                    "computed_at": change.computed_at,
+                }
+            )
+            if len(shown) == HISTORY:
+                break
+    return shown
+
+
+def _competition(competition_id: str) -> Competition:
+    try:
+        return competition_get(competition_id)
+    except Refused:
+        raise Http404("no such competition") from None
+
+
+def _row(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "key": player_key(row.get("player_id"), row["player_key"])}
+
+
+def _line(summary: MatchSummary) -> dict[str, Any]:
+    a, b = summary.player_a, summary.player_b
+    return {
+        "match": summary.match_id,
+        "date": summary.date,
+        "stage": summary.stage,
+        "status": summary.status,
+        "players": [
+            {"side": "A", "name": summary.player_a_name, "key": player_key(a.federation_id, a.pk)},
+            {"side": "B", "name": summary.player_b_name, "key": player_key(b.federation_id, b.pk)},
+        ],
+        "games": (summary.games_won_a, summary.games_won_b),
+        "points": (summary.points_a, summary.points_b),
+        "winner": summary.winner,
+        "amendments": summary.amendments,
+    }

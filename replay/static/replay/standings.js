@@ -1,0 +1,143 @@
+// A competition's standings, live: /ws/competitions/{id}/ sends them on connect and at
+// each new version ({"type": "standings", "version": v, "standings": {...}}). The table
+// is drawn again with each player's move since the previous version, and the history of
+// what changed is fetched again. A dropped socket is opened again after 1 s, 2 s, 4 s,
+// ... at most 10 s; on connecting the server sends the latest version at once.
+
+const FIRST_DELAY = 1000;
+const LONGEST_DELAY = 10000;
+const NOT_FOUND = 4404;
+
+const section = document.getElementById("standings");
+
+/** Return the websocket address of a competition's standings, with the page's scheme. */
+function standingsUrl(competitionId) {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}/ws/competitions/${encodeURIComponent(competitionId)}/`;
+}
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+/** Return the cell of a row's move: ▲n up, ▼n down, empty when it stayed or is new. */
+function moveCell(change) {
+  const td = cell("", "move");
+  if (!change) return td;
+  const mark = document.createElement("span");
+  const places = Math.abs(change);
+  mark.className = change > 0 ? "up" : "down";
+  mark.textContent = `${change > 0 ? "▲" : "▼"}${places}`;
+  const text = change > 0
+    ? ngettext("up %s place", "up %s places", places)
+    : ngettext("down %s place", "down %s places", places);
+  mark.title = interpolate(text, [places]);
+  td.append(mark);
+  return td;
+}
+
+function playerCell(row) {
+  const td = document.createElement("td");
+  const link = document.createElement("a");
+  const key = row.player_id || `id-${row.player_key}`;
+  link.href = section.dataset.playerUrl.replace("KEY", encodeURIComponent(key));
+  link.textContent = row.player;
+  td.append(link);
+  return td;
+}
+
+function drawRows(rows, previous) {
+  const body = section.querySelector("[data-rows]");
+  const drawn = rows.map((row) => {
+    const tr = document.createElement("tr");
+    tr.dataset.player = row.player_key;
+    const before = previous.get(String(row.player_key));
+    if (row.change || (before !== undefined && before !== JSON.stringify(row))) {
+      tr.className = "changed";
+    }
+    tr.append(
+      cell(row.rank, "rank"),
+      moveCell(row.change),
+      playerCell(row),
+      cell(row.played),
+      cell(row.won),
+      cell(row.lost),
+      cell(row.match_points, "score"),
+      cell(`${row.games_won}–${row.games_lost}`, "score"),
+      cell(`${row.points_for}–${row.points_against}`, "score"),
+      cell(row.average.toFixed(3), "score"),
+    );
+    return tr;
+  });
+  body.replaceChildren(...drawn);
+}
+
+function drawMeta(standings) {
+  const pending = ngettext(
+    "%s match not counted yet (in play or under review)",
+    "%s matches not counted yet (in play or under review)",
+    standings.pending,
+  );
+  section.querySelector("[data-pending]").textContent = interpolate(pending, [standings.pending]);
+  section.querySelector("[data-version-text]").textContent = interpolate(
+    gettext("version %s"),
+    [standings.version],
+  );
+  section.dataset.version = standings.version;
+}
+
+async function refreshHistory() {
+  const answer = await fetch(section.dataset.historyUrl, { headers: { Accept: "text/html" } });
+  if (answer.ok) document.querySelector("[data-history]").innerHTML = await answer.text();
+}
+
+function showStatus(state) {
+  const status = section.querySelector("[data-status]");
+  status.className = `live-status ${state}`;
+  status.textContent = {
+    live: gettext("Live"),
+    reconnecting: gettext("Reconnecting…"),
+    closed: gettext("Not live"),
+  }[state];
+}
+
+let shownRows = new Map();
+
+function apply(message) {
+  if (message.type !== "standings" || message.version <= Number(section.dataset.version || 0)) {
+    return;
+  }
+  drawRows(message.standings.rows, shownRows);
+  drawMeta(message.standings);
+  shownRows = new Map(message.standings.rows.map((r) => [String(r.player_key), JSON.stringify(r)]));
+  refreshHistory().catch(() => {});
+}
+
+function follow(competitionId) {
+  let delay = FIRST_DELAY;
+  const open = () => {
+    const socket = new WebSocket(standingsUrl(competitionId));
+    socket.addEventListener("open", () => {
+      delay = FIRST_DELAY;
+      showStatus("live");
+    });
+    socket.addEventListener("message", (event) => apply(JSON.parse(event.data)));
+    socket.addEventListener("close", (event) => {
+      if (event.code === NOT_FOUND) {
+        showStatus("closed");
+        return;
+      }
+      showStatus("reconnecting");
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, LONGEST_DELAY);
+    });
+  };
+  open();
+}
+
+if (section) {
+  follow(section.dataset.competition);
+}

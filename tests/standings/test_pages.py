@@ -1,0 +1,67 @@
+"""The competitions' pages: standings, results, schedule and what changed, in two languages."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from matches.models import Match
+from replay import projector
+from tests.standings.league import flip, league, win
+
+
+@pytest.fixture
+def flipped(db):
+    cup = league()
+    seq = win(cup[0], "B")
+    projector.catch_up()
+    flip(cup[0], seq, by="petrenko")
+    projector.catch_up()
+    return Match.objects.get(pk=cup[0])
+
+
+def page(path: str, language: str = "en") -> str:
+    answer = Client(HTTP_ACCEPT_LANGUAGE=language).get(path)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_the_list_links_each_competition(flipped):
+    html = page("/competitions/")
+    assert 'href="/competitions/cup/"' in html and "Cup" in html
+
+
+def test_the_competition_page_explains_the_flip_in_a_sentence(flipped):
+    a, b = flipped.players["A"]["name"], flipped.players["B"]["name"]
+
+    html = page("/competitions/cup/")
+
+    assert f"Amendment to shot 4 of {a} v {b}, by petrenko: {a} now wins 1–0" in html
+    assert "1st" in html and "→" in html
+
+
+def test_the_competition_page_shows_standings_results_schedule_and_links(flipped):
+    html = page("/competitions/cup/")
+
+    assert 'data-competition="cup"' in html and "/static/replay/standings.js" in html
+    assert f'href="/matches/{flipped.pk}/"' in html
+    assert f'href="/matches/{flipped.pk}/replay/"' in html
+    assert html.count("<tr data-player=") == 2  # the two players of the one started match
+    assert "▲1" in html
+
+
+def test_the_competition_page_speaks_ukrainian(flipped):
+    html = page("/competitions/cup/", "uk")
+
+    assert '<html lang="uk">' in html
+    assert "Виправлення удару 4" in html
+    assert "Турнірна таблиця" in html
+
+
+def test_the_history_fragment_is_the_list_alone(flipped):
+    html = page("/competitions/cup/history/")
+    assert "<ol" in html and "<html" not in html
+
+
+def test_an_unknown_competition_is_a_404(db):
+    assert Client().get("/competitions/nope/").status_code == 404
