@@ -31,6 +31,7 @@ CONSOLE_SCRIPTS = (
     "replay/console-panels.js",
     "replay/console-queue-view.js",
     "replay/console-shot.js",
+    "replay/console-shot-view.js",
     "replay/console-words.js",
     "replay/queue.js",
     "replay/table.js",

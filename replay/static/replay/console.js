@@ -7,16 +7,17 @@
 
 import { connectLive } from "./live.js";
 import { drawTable, onSurface, pointFromEvent, BALL_RADIUS } from "./table.js";
-import { eventInWords, foulName, rulingInWords } from "./words.js";
+import { eventInWords, foulName } from "./words.js";
 import { SubmissionQueue, storageKeyOf } from "./queue.js";
 import { CALLED_FOULS, ShotDraft } from "./console-shot.js";
 import { eventFromForm } from "./console-forms.js";
 import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
 import { api as callApi } from "./console-api.js";
-import { ballWord, contactInWords, describe } from "./console-words.js";
+import { ballWord, describe } from "./console-words.js";
 import { renderQueue } from "./console-queue-view.js";
 import { gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
 import { registerServiceWorker } from "./console-offline.js";
+import { renderPreviewBox, renderShotPanel } from "./console-shot-view.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const setup = JSON.parse(document.getElementById("console-setup").textContent);
@@ -332,83 +333,18 @@ function renderTable() {
 }
 
 function renderShot() {
-  const player = amending ? amending.player : duePlayer();
-  const name = names[player] || "";
-  $("#shot-who").textContent = amending
-    ? interpolate(gettext("Amending shot %(seq)s by %(name)s"), { seq: amending.seq, name }, true)
-    : player ? interpolate(gettext("%(name)s plays the %(ball)s ball"), { name, ball: ballWord(cueBalls[player]) }, true)
-      : gettext("No shot is due");
-  const moving = draft.movingBalls();
-  const off = draft.offBalls();
-  for (const chip of $$("[data-actor]")) {
-    const ball = chip.dataset.actor;
-    chip.disabled = !moving.includes(ball) || off.has(ball);
-    chip.setAttribute("aria-pressed", String(draft.actor === ball));
-  }
-  for (const chip of $$("[data-struck]")) chip.setAttribute("aria-pressed", String(draft.struck === chip.dataset.struck));
-  for (const tap of $$("[data-hit]")) {
-    const hit = tap.dataset.hit;
-    tap.disabled = off.has(draft.actor) || hit === draft.actor;
-  }
-  const own = draft.own;
-  for (const role of $$("[data-role-of]")) {
-    const ball = role.dataset.roleOf;
-    role.textContent = ball === own ? gettext("cue ball") : ball === "red" ? "" : gettext("opponent's ball");
-  }
-  const fallen = draft.fallenPins();
-  for (const pin of $$("button[data-pin]")) pin.disabled = off.has(draft.actor) || fallen.has(pin.dataset.pin);
-  $("#same-time").setAttribute("aria-pressed", String(draft.sameTime));
-  $("#same-time").disabled = !draft.contacts.length;
-  const contacts = $("#contacts");
-  contacts.replaceChildren();
-  for (const contact of draft.contacts) {
-    const item = document.createElement("li");
-    item.textContent = contactInWords(contact);
-    contacts.append(item);
-  }
-  if (!draft.contacts.length) {
-    const item = document.createElement("li");
-    item.className = "none";
-    item.textContent = gettext("No contact yet: tap what the moving ball hit, in order.");
-    contacts.append(item);
-  }
-  $("#called-count").textContent = draft.called.length ? `(${draft.called.length})` : "";
-  for (const toggle of $$("[data-called]")) {
-    toggle.setAttribute("aria-pressed", String(draft.called.includes(toggle.dataset.called)));
-  }
-  for (const chip of $$("[data-rest]")) {
-    const ball = chip.dataset.rest;
-    chip.setAttribute("aria-pressed", String(restBall === ball));
-    chip.classList.toggle("set", Boolean(draft.rest[ball]));
-  }
-  renderPreview();
+  renderShotPanel(root, shotView());
 }
 
 function renderPreview() {
-  const box = $("#preview");
-  box.dataset.state = preview.state;
+  renderPreviewBox(root, shotView());
+}
+
+/** Return what the shot panel shows: the draft, whose shot, the preview. */
+function shotView() {
   const player = amending ? amending.player : duePlayer();
-  const words = {
-    empty: "",
-    idle: gettext("No shot is due: the console shows the preview once a game is under way."),
-    offline: gettext("No preview while offline: the shot is judged when the server has it."),
-    waiting: gettext("No preview while submissions are waiting: the shot is judged when they are recorded."),
-    loading: gettext("Asking the engine…"),
-    ok: preview.ruling ? rulingInWords(preview.ruling, names, preview.ruling.player || player) : "",
-    error: preview.field ? interpolate(gettext("Refused: %(error)s (field %(field)s)"), { error: preview.error, field: preview.field }, true)
-      : interpolate(gettext("Refused: %s"), [preview.error]),
-  }[preview.state];
-  box.textContent = words || "";
-  const compare = $("#amend-compare");
-  compare.hidden = !amending;
-  $("#cancel-amend").hidden = !amending;
-  if (amending) {
-    $("#amend-original").textContent = rulingInWords(amending.ruling, names, amending.player);
-    $("#amend-preview").textContent = preview.state === "ok" ? words : "—";
-  }
-  const due = amending || (duePlayer() && state.status !== "finished");
-  const judged = preview.state === "ok" || preview.state === "offline" || preview.state === "waiting";
-  $("#confirm-shot").disabled = !due || !judged;
+  const due = Boolean(amending || (player && state.status !== "finished"));
+  return { draft, amending, player, due, names, cueBalls, restBall, preview };
 }
 
 function selectedPlaceBall() {

@@ -1,0 +1,87 @@
+// The console's shot panel drawn from the draft: what may be tapped, the contacts, the preview.
+
+import { rulingInWords } from "./words.js";
+import { ballWord, contactInWords } from "./console-words.js";
+
+/** Draw the shot panel: the moving ball, what may be tapped, the contacts so far, the fouls. */
+export function renderShotPanel(root, view) {
+  const { draft, amending, player, names, cueBalls, restBall } = view;
+  const $ = (selector) => root.querySelector(selector);
+  const $$ = (selector) => Array.from(root.querySelectorAll(selector));
+  const name = names[player] || "";
+  $("#shot-who").textContent = amending
+    ? interpolate(gettext("Amending shot %(seq)s by %(name)s"), { seq: amending.seq, name }, true)
+    : player ? interpolate(gettext("%(name)s plays the %(ball)s ball"), { name, ball: ballWord(cueBalls[player]) }, true)
+      : gettext("No shot is due");
+  const moving = draft.movingBalls();
+  const off = draft.offBalls();
+  for (const chip of $$("[data-actor]")) {
+    const ball = chip.dataset.actor;
+    chip.disabled = !moving.includes(ball) || off.has(ball);
+    chip.setAttribute("aria-pressed", String(draft.actor === ball));
+  }
+  for (const chip of $$("[data-struck]")) chip.setAttribute("aria-pressed", String(draft.struck === chip.dataset.struck));
+  for (const tap of $$("[data-hit]")) {
+    const hit = tap.dataset.hit;
+    tap.disabled = off.has(draft.actor) || hit === draft.actor;
+  }
+  const own = draft.own;
+  for (const role of $$("[data-role-of]")) {
+    const ball = role.dataset.roleOf;
+    role.textContent = ball === own ? gettext("cue ball") : ball === "red" ? "" : gettext("opponent's ball");
+  }
+  const fallen = draft.fallenPins();
+  for (const pin of $$("button[data-pin]")) pin.disabled = off.has(draft.actor) || fallen.has(pin.dataset.pin);
+  $("#same-time").setAttribute("aria-pressed", String(draft.sameTime));
+  $("#same-time").disabled = !draft.contacts.length;
+  const contacts = $("#contacts");
+  contacts.replaceChildren();
+  for (const contact of draft.contacts) {
+    const item = document.createElement("li");
+    item.textContent = contactInWords(contact);
+    contacts.append(item);
+  }
+  if (!draft.contacts.length) {
+    const item = document.createElement("li");
+    item.className = "none";
+    item.textContent = gettext("No contact yet: tap what the moving ball hit, in order.");
+    contacts.append(item);
+  }
+  $("#called-count").textContent = draft.called.length ? `(${draft.called.length})` : "";
+  for (const toggle of $$("[data-called]")) {
+    toggle.setAttribute("aria-pressed", String(draft.called.includes(toggle.dataset.called)));
+  }
+  for (const chip of $$("[data-rest]")) {
+    const ball = chip.dataset.rest;
+    chip.setAttribute("aria-pressed", String(restBall === ball));
+    chip.classList.toggle("set", Boolean(draft.rest[ball]));
+  }
+  renderPreviewBox(root, view);
+}
+
+/** Draw the preview (the ruling in words, or why there is none) and enable the confirm. */
+export function renderPreviewBox(root, { preview, amending, player, due, names }) {
+  const $ = (selector) => root.querySelector(selector);
+  const box = $("#preview");
+  box.dataset.state = preview.state;
+  const words = {
+    empty: "",
+    idle: gettext("No shot is due: the console shows the preview once a game is under way."),
+    offline: gettext("No preview while offline: the shot is judged when the server has it."),
+    waiting: gettext("No preview while submissions are waiting: the shot is judged when they are recorded."),
+    loading: gettext("Asking the engine…"),
+    ok: preview.ruling ? rulingInWords(preview.ruling, names, preview.ruling.player || player) : "",
+    error: preview.field ? interpolate(gettext("Refused: %(error)s (field %(field)s)"), { error: preview.error, field: preview.field }, true)
+      : interpolate(gettext("Refused: %s"), [preview.error]),
+  }[preview.state];
+  box.textContent = words || "";
+  const compare = $("#amend-compare");
+  compare.hidden = !amending;
+  $("#cancel-amend").hidden = !amending;
+  if (amending) {
+    $("#amend-original").textContent = rulingInWords(amending.ruling, names, amending.player);
+    $("#amend-preview").textContent = preview.state === "ok" ? words : "—";
+  }
+  const judged = preview.state === "ok" || preview.state === "offline" || preview.state === "waiting";
+  $("#confirm-shot").disabled = !due || !judged;
+}
