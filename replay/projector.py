@@ -33,7 +33,7 @@ from matches.render import status
 from matches.standings import Result, result_of
 from matches.state import MatchState
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
-from replay.standings import announce, standings_write
+from replay.standings import announce, forget_tables, standings_write
 
 NAME = "projector"
 BATCH_EVENTS = 2000
@@ -103,9 +103,10 @@ def _keep_fold(match_id: str, head_hash: str, state: MatchState) -> None:
 
 
 def forget() -> None:
-    """Drop the folds kept in this process (a rebuild, tests)."""
+    """Drop the folds and tables kept in this process (a rebuild, tests)."""
     with _lock:
         _folds.clear()
+    forget_tables()
 
 
 # -- Catching up ----------------------------------------------------------------------
@@ -263,11 +264,12 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
     changes = []
     last = events[-1]
     try:
-        state = _fold_at(match, summary)
+        state = _fold_at(match, summary, events[0])
         for event in events:
-            if event.seq != state.seq + 1:  # events the cursor passed without this summary
-                state = replay(match.header(), store.load_facts(match)[: event.seq - 1])
-            state = evolve(state, event.fact())
+            if state.seq < event.seq:
+                if event.seq != state.seq + 1:  # events the cursor passed without this summary
+                    state = replay(match.header(), store.load_facts(match)[: event.seq - 1])
+                state = evolve(state, event.fact())
             summary.amendments += event.type == "shot_amended"
             summary.retractions += event.type == "shot_retracted"
             after = result_of(state, players)
@@ -292,12 +294,19 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
     return changes
 
 
-def _fold_at(match: Match, summary: MatchSummary) -> MatchState:
-    """Return the match as it stood after the summary's last event (as seen then)."""
+def _fold_at(match: Match, summary: MatchSummary, first: LoggedEvent) -> MatchState:
+    """Return the match as it stood after the summary's last event, or after `first`.
+
+    The fold kept in this process when it is still the match's (after the summary's
+    last event); else one fold of the log up to and including the first new event, as
+    seen then: folding an amendment onto the state before it would fold the match twice.
+    """
     kept = _take_fold(match.pk)
     # The hash seals the header and every event before it: the same log, surely.
     if kept is not None and kept[0] == summary.head_hash and kept[1].seq == summary.seq:
         return kept[1]
+    if first.seq == summary.seq + 1:
+        return replay(match.header(), store.load_facts(match)[: first.seq])
     events = store.load_facts(match)[: summary.seq] if summary.seq else []
     return replay(match.header(), events)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 SEND_SECONDS = 2.0  # the longest an announcement may wait for the channel layer
+MAX_TABLES = 64
+
+# Each competition's counted results as of its latest version, kept between the
+# projector's runs in this process: a recompute then reads no other match.
+_lock = threading.Lock()
+_tables: dict[str, tuple[int, Table]] = {}
 
 
 def standings_get(competition_id: Any) -> dict[str, Any]:
@@ -88,11 +95,7 @@ def _write(competition_id: str, changes: list[Change]) -> int | None:
     current = Standings.objects.filter(pk=competition_id).first()
     version = current.version if current else 0
     rows: list[dict[str, Any]] = current.rows if current else []
-    # The summaries still hold every result as it was before these changes.
-    counted = MatchSummary.objects.filter(
-        competition_id=competition_id, result__isnull=False
-    ).values_list("match_id", "result")
-    table = Table.of((match_id, Result.from_json(result)) for match_id, result in counted)
+    table = _table_at(competition_id, version)
     names = _names(table, changes)
     written = None
     now = timezone.now()
@@ -110,6 +113,7 @@ def _write(competition_id: str, changes: list[Change]) -> int | None:
             computed_at=now,
         )
         version, rows, written = change.event.id, new_rows, change.event.id
+    _keep_table(competition_id, version, table)
     if written is None:
         return None
     fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
@@ -118,6 +122,37 @@ def _write(competition_id: str, changes: list[Change]) -> int | None:
     if not updated and current is None:
         Standings.objects.create(competition_id=competition_id, **fields)
     return written
+
+
+def _table_at(competition_id: str, version: int) -> Table:
+    """Return a competition's results as of `version`: the one kept here, or the summaries'.
+
+    Every change of a result writes a version, so a table kept at the stored version
+    holds exactly the stored results; a rolled-back write leaves it at a version that
+    was never stored, and it is read again.
+    """
+    with _lock:
+        kept = _tables.pop(competition_id, None)
+    if kept is not None and kept[0] == version:
+        return kept[1]
+    # The summaries still hold every result as it was before these changes.
+    counted = MatchSummary.objects.filter(
+        competition_id=competition_id, result__isnull=False
+    ).values_list("match_id", "result")
+    return Table.of((match_id, Result.from_json(result)) for match_id, result in counted)
+
+
+def _keep_table(competition_id: str, version: int, table: Table) -> None:
+    with _lock:
+        _tables[competition_id] = (version, table)
+        while len(_tables) > MAX_TABLES:
+            _tables.pop(next(iter(_tables)))
+
+
+def forget_tables() -> None:
+    """Drop the tables kept in this process (a rebuild, tests)."""
+    with _lock:
+        _tables.clear()
 
 
 def _names(table: Table, changes: Sequence[Change]) -> dict[Any, tuple[str, str | None]]:
