@@ -550,4 +550,3 @@ schedulePreview();
 follow();
 queue.flush();
 registerServiceWorker(root);
-window.carambole = { queue, state: () => state };
