@@ -268,3 +268,99 @@ def test_what_another_console_records_shows_on_this_one_without_a_reload(console
     scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
     wait_until(console, lambda d: [s.text for s in scores] == ["4", "0"], "the score")
     assert "Marco Marchetti" in console.find_element(By.ID, "shot-who").text
+
+
+CAROM = [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]
+
+
+def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reason(console):
+    services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    tap(console, '[data-tab="correct"]')
+    tap(console, "#shot-list button.amend")
+    wait_until(console, lambda d: console.find_element(By.ID, "amend-compare").is_displayed())
+    tap(console, 'button[data-pin="top"]')  # the red knocked the top pin too
+
+    amended = console.find_element(By.ID, "amend-preview")
+    wait_until(console, lambda d: "6 to Olena Kovalenko" in amended.text, "amended preview")
+    assert console.find_element(By.ID, "amend-original").text == "Kiss carom: 4 to Olena Kovalenko"
+    console.find_element(By.ID, "amend-reason").send_keys("video review: the top pin fell")
+    confirm(console)
+
+    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "the amendment recorded")
+    amendment = stored()[-1]
+    assert amendment["type"] == "shot_amended" and amendment["shot"] == 4
+    assert amendment["facts"]["contacts"][-1] == {"ball": "red", "hit": "pins", "pins": ["top"]}
+    assert amendment["reason"] == "video review: the top pin fell"
+
+
+def test_the_latest_shot_is_undone_with_a_reason(console):
+    services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    tap(console, '[data-tab="correct"]')
+    console.find_element(By.CSS_SELECTOR, "#retract-form [name=reason]").send_keys("entered twice")
+    tap(console, "#retract-form button[type=submit]")
+
+    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "the retraction recorded")
+    retraction = stored()[-1]
+    assert (retraction["type"], retraction["shot"], retraction["reason"]) == (
+        "shot_retracted",
+        4,
+        "entered twice",
+    )
+    scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
+    wait_until(console, lambda d: [s.text for s in scores] == ["0", "0"], "the score back")
+
+
+@pytest.mark.parametrize(
+    ("events", "face"),
+    [
+        ([], "lag"),
+        ([{"type": "lag", "A": {"distance": 90}, "B": {"distance": 150}}], "lag"),
+        (
+            [
+                {"type": "lag", "A": {"distance": 90}, "B": {"distance": 150}},
+                {"type": "game_started", "game": 1, "breaker": "A"},
+            ],
+            "break",
+        ),
+        (
+            [
+                {"type": "game_started", "game": 1, "breaker": "A"},
+                {"type": "ball_placed", "ball": "white", "pos": [700, 400], "reason": "break"},
+                {"type": "shot", "contacts": CAROM},
+            ],
+            "between",
+        ),
+        (
+            [
+                {"type": "game_started", "game": 1, "breaker": "A"},
+                {"type": "ball_placed", "ball": "white", "pos": [700, 400], "reason": "break"},
+                {"type": "shot", "contacts": CAROM},
+                {"type": "intermission", "minutes": 5},
+            ],
+            "intermission",
+        ),
+        (
+            [
+                {"type": "game_started", "game": 1, "breaker": "A"},
+                {"type": "match_forfeited", "player": "B", "reason": "refused to continue"},
+            ],
+            "forfeit",
+        ),
+    ],
+    ids=["no lag yet", "lag won", "break", "between games", "intermission", "forfeit"],
+)
+def test_every_moment_of_a_match_has_a_face_on_the_console(served, chromium, events, face):
+    new_match("cup-faces", target=4)  # one kiss carom wins a game
+    referee = make_user("petrenko")
+    services.referee_assign(match_id="cup-faces", username="petrenko", by="federation")
+    for seq, event in enumerate(events):
+        services.event_record(match_id="cup-faces", expected_seq=seq, event=event, by="petrenko")
+    log_in(chromium, served, referee)
+
+    chromium.get(f"{served.url}/referee/matches/cup-faces/")
+
+    wait_until(chromium, lambda d: attribute(d, "data-face") == face, f"the {face} face")
+    assert chromium.find_element(By.ID, "face-title").text
+    assert chromium.find_element(By.ID, "face").text
