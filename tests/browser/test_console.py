@@ -352,7 +352,33 @@ def test_the_latest_shot_is_undone_with_a_reason(console):
     ids=["no lag yet", "lag won", "break", "between games", "intermission", "forfeit"],
 )
 def test_every_moment_of_a_match_has_a_face_on_the_console(served, chromium, events, face):
-    new_match("cup-faces", target=4)  # one kiss carom wins a game
+    show_face(served, chromium, events, face, target=4)  # one kiss carom wins a game
+
+
+ONE_GAME_WON = [
+    {"type": "game_started", "game": 1, "breaker": "A"},
+    {"type": "ball_placed", "ball": "white", "pos": [700, 400], "reason": "break"},
+    {"type": "shot", "contacts": CAROM},
+]
+
+
+def test_a_match_won_has_its_face(served, chromium):
+    show_face(served, chromium, ONE_GAME_WON, "finished", target=4, best_of=1)
+
+
+def test_a_match_under_review_has_its_face(served, chromium):
+    amendment = {
+        "type": "shot_amended",
+        "shot": 3,
+        "facts": {"contacts": CAROM[:1]},
+        "reason": "video",
+    }
+    show_face(served, chromium, [*ONE_GAME_WON, amendment], "review", target=4, best_of=1)
+
+
+def show_face(served, chromium, events, face, **ruleset):
+    """Open the console of a match after `events` and see the face of that moment."""
+    new_match("cup-faces", **ruleset)
     referee = make_user("petrenko")
     services.referee_assign(match_id="cup-faces", username="petrenko", by="federation")
     for seq, event in enumerate(events):
