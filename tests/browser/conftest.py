@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -168,6 +169,11 @@ def log_in(driver: WebDriver, server: Daphne, user: Any) -> None:
 def log_in_with_password(driver: WebDriver, server: Daphne, username: str, password: str) -> None:
     """Log in through the login page, as a referee does; return on the page it leads to."""
     driver.get(f"{server.url}/login/")
+    submit_login(driver, username, password)
+
+
+def submit_login(driver: WebDriver, username: str, password: str) -> None:
+    """Fill in and send the login page the browser shows; wait for the page it leads to."""
     driver.find_element(By.ID, "id_username").send_keys(username)
     driver.find_element(By.ID, "id_password").send_keys(password)
     driver.find_element(By.CSS_SELECTOR, "form.login [type=submit]").click()
@@ -182,10 +188,22 @@ def wait_until(
 ) -> T:
     """Return the first truthy value of `condition(driver)`, failing after `timeout` s.
 
-    Failing, the message says what was awaited; the page's URL follows it.
+    Failing, the message says what was awaited, on which page, and what the page's
+    console logged as errors.
     """
-    waited = WebDriverWait(driver, timeout, poll_frequency=0.1)
-    return waited.until(condition, f"{message} (waited {timeout} s on {driver.current_url})")
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    except TimeoutException:
+        errors = [entry["message"] for entry in driver.get_log("browser") if is_error(entry)]
+    raise TimeoutException(
+        f"{message} (waited {timeout} s on {driver.current_url})"
+        + "".join(f"\n  page error: {error}" for error in errors)
+    )
+
+
+def is_error(entry: dict[str, Any]) -> bool:
+    """Return whether a browser log entry is an error worth showing (not the missing icon)."""
+    return entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"]
 
 
 def go_offline(driver: WebDriver) -> None:

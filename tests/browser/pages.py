@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -34,6 +35,17 @@ WATCH_SEQ = """
 window.seqsSeen = [];
 new MutationObserver(() => window.seqsSeen.push(Number(document.body.dataset.seq)))
   .observe(document.body, {attributes: true, attributeFilter: ["data-seq"]});
+"""
+
+
+# What the console shows, to say why a wait failed.
+SHOWN = """
+const root = document.getElementById("console");
+if (!root) return document.title;
+const text = (id) => (document.getElementById(id) || {}).textContent || "";
+return {...root.dataset, preview: text("preview"), error: text("form-error"),
+        queue: document.getElementById("queue-panel").hidden ? "" : text("queue-panel"),
+        contacts: text("contacts")};
 """
 
 
@@ -73,12 +85,15 @@ def seqs_seen(board: WebDriver) -> list[int]:
 
 
 def console_ready(console: WebDriver, seq: int) -> None:
-    """Wait until the console shows the match at `seq`."""
-    wait_until(
-        console,
-        lambda d: d.find_elements(By.CSS_SELECTOR, f'#console[data-seq="{seq}"]'),
-        f"the console at seq {seq}",
-    )
+    """Wait until the console shows the match at `seq` (failing, say what it shows)."""
+    try:
+        wait_until(
+            console,
+            lambda d: d.find_elements(By.CSS_SELECTOR, f'#console[data-seq="{seq}"]'),
+            f"the console at seq {seq}",
+        )
+    except TimeoutException as error:
+        raise TimeoutException(f"{error.msg}\n  console: {console.execute_script(SHOWN)}") from None
 
 
 def pending(console: WebDriver) -> int:

@@ -6,7 +6,13 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from matches import services
-from tests.browser.conftest import log_in, log_in_with_password, make_user, wait_until
+from tests.browser.conftest import (
+    log_in,
+    log_in_with_password,
+    make_user,
+    submit_login,
+    wait_until,
+)
 from tests.store.plays import new_match
 
 REFEREE, PASSWORD = "petrenko", "referee-password"
@@ -35,11 +41,9 @@ def test_a_viewer_is_asked_to_log_in_and_the_referee_then_gets_the_console(serve
 
     assert chromium.current_url.startswith(f"{served.url}/login/?next=")
     assert not has_console(chromium)
-    chromium.find_element(By.ID, "id_username").send_keys(REFEREE)
-    chromium.find_element(By.ID, "id_password").send_keys(PASSWORD)
-    chromium.find_element(By.CSS_SELECTOR, "form.login [type=submit]").click()
-    wait_until(chromium, has_console, "the console after logging in")
+    submit_login(chromium, REFEREE, PASSWORD)
     assert chromium.current_url == served.url + console_of(match)
+    wait_until(chromium, has_console, "the console after logging in")
 
 
 def test_a_wrong_password_stays_on_the_login_page_and_opens_no_console(served, match, chromium):
