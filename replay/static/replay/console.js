@@ -44,6 +44,8 @@ let preview = { state: "empty" };
 let previewTicket = 0;
 let previewTimer = null;
 let refreshTimer = null;
+let confirmedAt = 0;
+const REPEAT_GUARD_MS = 1000;
 
 // -- The server ------------------------------------------------------------------------
 
@@ -133,6 +135,8 @@ function submit(event, label) {
 
 function confirmShot() {
   if ($("#confirm-shot").disabled) return;
+  // A second tap (or a held Enter) right after a confirm must not record an empty shot.
+  if (draft.isEmpty() && !amending && Date.now() - confirmedAt < REPEAT_GUARD_MS) return;
   if (amending) {
     const reason = $("#amend-reason").value.trim();
     if (!reason) {
@@ -148,6 +152,7 @@ function confirmShot() {
     submit({ type: "shot", player, ...draft.facts() });
   }
   draft.clear();
+  confirmedAt = Date.now();
   restBall = null;
   resetDraftFor();
   preview = { state: online ? "empty" : "offline" };
