@@ -18,6 +18,8 @@ FIELDS = st.sampled_from(
 # What a browser can send: a URL holds no lone surrogate (the test client cannot encode one).
 SENDABLE = TEXTS.map(without_lone_surrogates)
 QUERIES = st.dictionaries(FIELDS, SENDABLE, max_size=5)
+# Each example asks for a whole page: a hundred of each is enough to find what breaks one.
+EXAMPLES = 100
 PATHS = [
     "/archive/",
     "/archive/export.csv",
@@ -25,7 +27,6 @@ PATHS = [
     "/matches/cup-0000/replay/",
     "/",
 ]
-# Each example is a whole page: a hundred of each is enough to find what breaks one.
 SEGMENTS = SENDABLE.filter(lambda text: text and "/" not in text)
 
 
@@ -36,7 +37,9 @@ def stored(db):
 
 @pytest.mark.parametrize("path", PATHS)
 @settings(
-    max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+    max_examples=EXAMPLES,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    deadline=None,
 )
 @given(query=QUERIES)
 def test_any_query_string_is_answered_as_a_page(stored, path, query):
@@ -56,7 +59,9 @@ def test_any_query_string_is_answered_as_a_page(stored, path, query):
     ],
 )
 @settings(
-    max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None
+    max_examples=EXAMPLES,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    deadline=None,
 )
 @given(segment=SEGMENTS)
 def test_any_id_in_a_path_names_something_or_is_a_404(stored, template, segment):
