@@ -37,11 +37,12 @@ def record_store(checked: Checked) -> Imported:
     record, facts = checked.record, checked.facts
     with log_of(checked.match_id, create=lambda: _create_match(record, checked.status)) as log:
         stored = [] if log.created else _stored_facts(log.match, record, checked.events)
-        if len(facts) <= len(stored):
+        if len(facts) <= len(stored) and not log.created:
             return Imported(checked.match_id, "unchanged", 0)
         # The chain of the events a record carries is checked as they are stored.
         new = slice(len(stored), None)
-        events_append(log, facts[new], checked.stamps[new], status=checked.status)
+        if facts[new]:
+            events_append(log, facts[new], checked.stamps[new], status=checked.status)
     outcome = "created" if log.created else "extended"
     return Imported(checked.match_id, outcome, len(facts) - len(stored))
 

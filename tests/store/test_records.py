@@ -108,6 +108,15 @@ def test_reimporting_the_same_record_changes_nothing(db):
     assert list(Event.objects.order_by("id").values_list("id", "seq", "hash", "at")) == rows
 
 
+def test_a_record_without_events_creates_its_match_and_says_so(db):
+    first = record_import(example(events=0))
+    again = record_import(example(events=0))
+
+    assert (first.outcome, first.appended) == ("created", 0)
+    assert (again.outcome, again.appended) == ("unchanged", 0)
+    assert Match.objects.filter(pk=MATCH_ID).exists() and not Event.objects.exists()
+
+
 def test_a_record_that_extends_a_stored_match_appends_only_the_rest(db):
     record_import(example(events=20))
     stored = list(Event.objects.order_by("seq").values_list("id", "hash"))
