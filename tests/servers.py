@@ -11,10 +11,12 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from django.db import connection
 
@@ -28,11 +30,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
+def wait_for_port(
+    port: int, process: subprocess.Popen, what: str, log: Callable[[], str] | None = None
+) -> None:
     deadline = time.monotonic() + STARTUP_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"{what} exited: {process.stderr.read() if process.stderr else ''}")
+            said = log() if log else process.stderr.read() if process.stderr else ""
+            raise RuntimeError(f"{what} exited: {said}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return
@@ -82,6 +87,9 @@ class Daphne:
         if redis_url:
             self.environ["REDIS_URL"] = redis_url
         self.process: subprocess.Popen | None = None
+        # What the server logs goes to a file: a pipe nobody reads would fill up and
+        # stall the server once it had logged 64 KiB (a request, a task, a warning each).
+        self.errors: IO[str] | None = None
 
     @property
     def url(self) -> str:
@@ -91,20 +99,31 @@ class Daphne:
         """Start serving (again) on this server's port; return once it listens."""
         if self.process is not None:
             raise RuntimeError("daphne is serving already")
+        if self.errors is None:
+            # Appending: the server's writes land at the end whatever `log()` reads.
+            self.errors = tempfile.TemporaryFile("a+", encoding="utf-8")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
             + [*self.arguments, "carambole.asgi:application"],
             cwd=ROOT,
             env=self.environ,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.errors,
             text=True,
         )
         try:
-            wait_for_port(self.port, self.process, "daphne")
+            wait_for_port(self.port, self.process, "daphne", self.log)
         except BaseException:
             self.stop()
             raise
+
+    def log(self) -> str:
+        """Return what the server has logged (each start's after the one before)."""
+        if self.errors is None:
+            return ""
+        self.errors.flush()
+        self.errors.seek(0)
+        return self.errors.read()
 
     def stop(self) -> None:
         """Stop serving: open connections drop and the port refuses new ones."""
@@ -117,8 +136,13 @@ class Daphne:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if process.stderr:
-            process.stderr.close()
+
+    def close(self) -> None:
+        """Stop serving and forget the log."""
+        self.stop()
+        if self.errors is not None:
+            self.errors.close()
+            self.errors = None
 
 
 @contextmanager
@@ -142,8 +166,8 @@ def serving(
 ) -> Iterator[Daphne]:
     """Serve carambole with daphne on a free loopback port; yield the server to stop and start."""
     served = Daphne(redis_url, head_seconds, *daphne, environ=environ)
-    served.start()
     try:
+        served.start()
         yield served
     finally:
-        served.stop()
+        served.close()

@@ -35,6 +35,7 @@ WAIT_S = 20.0  # the longest a test waits for a page to show what it must (a bus
 # The server reads the store for what it was not told of every this many seconds: a shot
 # recorded by the test itself (not through the server) reaches the pages within it.
 HEAD_SECONDS = 1
+LOG_SHOWN = 4000  # characters of the server's log shown with a failing test
 HERE = Path(__file__).resolve().parent
 
 T = TypeVar("T")
@@ -64,11 +65,13 @@ def served(event_db) -> Iterator[Daphne]:
         HEAD_SECONDS,
         environ={"SECRET_KEY": settings.SECRET_KEY, "SECURE_COOKIES": "0"},
     )
-    server.start()
     try:
+        server.start()
         yield server
     finally:
-        server.stop()
+        # Shown by pytest with a failing test's output: what the server said meanwhile.
+        print(f"-- daphne on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
+        server.close()
 
 
 # -- The browser ------------------------------------------------------------------------
