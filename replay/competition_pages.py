@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from matches.errors import Refused
-from matches.models import Competition
+from matches.models import Competition, Match
 from matches.rules import Ruleset
 from replay.models import MatchSummary, Standings, StandingsChange
 from replay.pages.search import player_key
@@ -36,18 +36,21 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Show a competition: its standings (live), results, schedule and what changed."""
     competition = _competition(competition_id)
     standings = standings_get(competition.pk)
-    summaries = list(
-        MatchSummary.objects.filter(competition=competition)
+    summaries = {s.match_id: s for s in MatchSummary.objects.filter(competition=competition)}
+    # From the matches, not only their summaries: one scheduled a moment ago has none yet.
+    lines = [
+        _line(match, summaries.get(match.pk))
+        for match in Match.objects.filter(competition=competition)
         .select_related("player_a", "player_b")
-        .order_by("date", "stage", "match_id")
-    )
+        .order_by("date", "stage", "pk")
+    ]
     context = {
         "competition": competition,
         "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
         "standings": standings,
         "rows": [_row(row) for row in standings["rows"]],
-        "results": [_line(s) for s in summaries if s.status in PLAYED],
-        "schedule": [_line(s) for s in summaries if s.status not in PLAYED],
+        "results": [line for line in lines if line["status"] in PLAYED],
+        "schedule": [line for line in lines if line["status"] not in PLAYED],
         "history": history(competition.pk),
     }
     return render(request, "replay/competition.html", context)
@@ -91,19 +94,36 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "key": player_key(row.get("player_id"), row["player_key"])}
 
 
-def _line(summary: MatchSummary) -> dict[str, Any]:
-    a, b = summary.player_a, summary.player_b
-    return {
-        "match": summary.match_id,
-        "date": summary.date,
-        "stage": summary.stage,
-        "status": summary.status,
+def _line(match: Match, summary: MatchSummary | None) -> dict[str, Any]:
+    a, b = match.player_a, match.player_b
+    line = {
+        "match": match.pk,
+        "date": match.date,
+        "stage": match.stage,
+        "status": "scheduled",
         "players": [
-            {"side": "A", "name": summary.player_a_name, "key": player_key(a.federation_id, a.pk)},
-            {"side": "B", "name": summary.player_b_name, "key": player_key(b.federation_id, b.pk)},
+            {
+                "side": "A",
+                "name": match.players["A"]["name"],
+                "key": player_key(a.federation_id, a.pk),
+            },
+            {
+                "side": "B",
+                "name": match.players["B"]["name"],
+                "key": player_key(b.federation_id, b.pk),
+            },
         ],
-        "games": (summary.games_won_a, summary.games_won_b),
-        "points": (summary.points_a, summary.points_b),
-        "winner": summary.winner,
-        "amendments": summary.amendments,
+        "games": (0, 0),
+        "points": (0, 0),
+        "winner": "",
+        "amendments": 0,
     }
+    if summary is not None:
+        line.update(
+            status=summary.status,
+            games=(summary.games_won_a, summary.games_won_b),
+            points=(summary.points_a, summary.points_b),
+            winner=summary.winner,
+            amendments=summary.amendments,
+        )
+    return line

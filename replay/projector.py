@@ -112,26 +112,35 @@ def forget() -> None:
 # -- Catching up ----------------------------------------------------------------------
 
 
-def catch_up(*, progress: Callable[[int], None] | None = None) -> Caught:
-    """Apply every event committed after the cursor to the read models, batch by batch."""
+def catch_up(*, progress: Callable[[int], None] | None = None, scheduled: bool = False) -> Caught:
+    """Apply every event committed after the cursor to the read models, batch by batch.
+
+    With `scheduled`, matches without an event yet get their summary too (the sweep, a
+    rebuild): no event announces a match being scheduled.
+    """
     caught = Caught()
     while True:
         with transaction.atomic():
             cursor = _locked_cursor()
             rows = _events_after(cursor.position, BATCH_EVENTS)
-            if not rows:
+            if rows:
+                versions = _apply(rows)
+                cursor.position = rows[-1].id
+                cursor.updated_at = timezone.now()
+                cursor.save(update_fields=["position", "updated_at"])
+                if versions:
+                    transaction.on_commit(partial(_announce_all, dict(versions)))
+            # A short batch reached the head: what commits later is announced on its own.
+            done = len(rows) < BATCH_EVENTS
+            if done and scheduled:
                 _summarise_scheduled()
-                return caught
-            versions = _apply(rows)
-            cursor.position = rows[-1].id
-            cursor.updated_at = timezone.now()
-            cursor.save(update_fields=["position", "updated_at"])
-            if versions:
-                transaction.on_commit(partial(_announce_all, dict(versions)))
-        caught.events += len(rows)
-        caught.versions.update(versions)
-        if progress is not None:
-            progress(len(rows))
+        if rows:
+            caught.events += len(rows)
+            caught.versions.update(versions)
+            if progress is not None:
+                progress(len(rows))
+        if done:
+            return caught
 
 
 def rebuild(*, progress: Callable[[int], None] | None = None) -> Caught:
@@ -144,7 +153,7 @@ def rebuild(*, progress: Callable[[int], None] | None = None) -> Caught:
         cursor.position = 0
         cursor.save(update_fields=["position"])
         forget()
-        return catch_up(progress=progress)
+        return catch_up(progress=progress, scheduled=True)
 
 
 def position() -> int:
@@ -189,8 +198,8 @@ def _events_after(after: int, limit: int) -> list[LoggedEvent]:
 
 def _summarise_scheduled() -> None:
     """Give each match without a summary yet (no event so far) its scheduled one."""
-    missing = Match.objects.filter(summary__isnull=True)
-    if missing.exists():
+    missing = list(Match.objects.filter(summary__isnull=True))
+    if missing:
         MatchSummary.objects.bulk_create([_new_summary(match) for match in missing])
 
 
@@ -202,8 +211,11 @@ def _apply(rows: list[LoggedEvent]) -> dict[str, int]:
     by_match: dict[str, list[LoggedEvent]] = {}
     for row in rows:
         by_match.setdefault(row.match_id, []).append(row)
-    matches = Match.objects.in_bulk(list(by_match))
-    summaries = MatchSummary.objects.in_bulk(list(by_match))
+    summaries = MatchSummary.objects.select_related("match").in_bulk(list(by_match))
+    unsummarised = [match_id for match_id in by_match if match_id not in summaries]
+    matches = {summary.match_id: summary.match for summary in summaries.values()}
+    if unsummarised:
+        matches.update(Match.objects.in_bulk(unsummarised))
     changes: list[Change] = []
     new, old = [], []
     for match_id, events in by_match.items():
@@ -218,7 +230,8 @@ def _apply(rows: list[LoggedEvent]) -> dict[str, int]:
     # The standings read the summaries as they were before this batch: write them after.
     versions = standings_write(changes)
     MatchSummary.objects.bulk_create(new)
-    MatchSummary.objects.bulk_update(old, SUMMARY_FIELDS)
+    for summary in old:  # a few per batch: a plain UPDATE each costs less than bulk_update
+        summary.save(update_fields=SUMMARY_FIELDS)
     return versions
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from matches.errors import NotFound, excerpt
@@ -35,7 +35,7 @@ MAX_TABLES = 64
 # Each competition's counted results as of its latest version, kept between the
 # projector's runs in this process: a recompute then reads no other match.
 _lock = threading.Lock()
-_tables: dict[str, tuple[int, Table]] = {}
+_tables: dict[str, tuple[int, Kept]] = {}
 
 
 def standings_get(competition_id: Any) -> dict[str, Any]:
@@ -92,11 +92,12 @@ def standings_write(changes: Sequence[Change]) -> dict[str, int]:
 
 
 def _write(competition_id: str, changes: list[Change]) -> int | None:
-    current = Standings.objects.filter(pk=competition_id).first()
-    version = current.version if current else 0
-    rows: list[dict[str, Any]] = current.rows if current else []
-    table = _table_at(competition_id, version)
-    names = _names(table, changes)
+    stored = Standings.objects.filter(pk=competition_id).values_list("version", flat=True)
+    current = stored.first()
+    version = current or 0
+    kept = _kept(competition_id, version)
+    table, names, rows = kept if kept is not None else _read(competition_id)
+    _name(names, table, changes)
     written = None
     now = timezone.now()
     for change in changes:
@@ -113,7 +114,7 @@ def _write(competition_id: str, changes: list[Change]) -> int | None:
             computed_at=now,
         )
         version, rows, written = change.event.id, new_rows, change.event.id
-    _keep_table(competition_id, version, table)
+    _keep(competition_id, version, (table, names, rows))
     if written is None:
         return None
     fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
@@ -124,27 +125,37 @@ def _write(competition_id: str, changes: list[Change]) -> int | None:
     return written
 
 
-def _table_at(competition_id: str, version: int) -> Table:
-    """Return a competition's results as of `version`: the one kept here, or the summaries'.
+Names = dict[Any, tuple[str, str | None]]
 
-    Every change of a result writes a version, so a table kept at the stored version
+
+Kept = tuple[Table, Names, list[dict[str, Any]]]
+
+
+def _kept(competition_id: str, version: int) -> Kept | None:
+    """Return a competition's results, names and rows kept here as of `version`, if any.
+
+    Every change of a result writes a version, so what is kept at the stored version
     holds exactly the stored results; a rolled-back write leaves it at a version that
     was never stored, and it is read again.
     """
     with _lock:
         kept = _tables.pop(competition_id, None)
-    if kept is not None and kept[0] == version:
-        return kept[1]
-    # The summaries still hold every result as it was before these changes.
+    return kept[1] if kept is not None and kept[0] == version else None
+
+
+def _read(competition_id: str) -> Kept:
+    """Return a competition's results as its summaries hold them, and its stored rows."""
     counted = MatchSummary.objects.filter(
         competition_id=competition_id, result__isnull=False
     ).values_list("match_id", "result")
-    return Table.of((match_id, Result.from_json(result)) for match_id, result in counted)
+    table = Table.of((match_id, Result.from_json(r)) for match_id, r in counted)
+    rows = Standings.objects.filter(pk=competition_id).values_list("rows", flat=True).first()
+    return table, {}, rows or []
 
 
-def _keep_table(competition_id: str, version: int, table: Table) -> None:
+def _keep(competition_id: str, version: int, kept: Kept) -> None:
     with _lock:
-        _tables[competition_id] = (version, table)
+        _tables[competition_id] = (version, kept)
         while len(_tables) > MAX_TABLES:
             _tables.pop(next(iter(_tables)))
 
@@ -155,17 +166,20 @@ def forget_tables() -> None:
         _tables.clear()
 
 
-def _names(table: Table, changes: Sequence[Change]) -> dict[Any, tuple[str, str | None]]:
+def _name(names: Names, table: Table, changes: Sequence[Change]) -> None:
+    """Add the name and federation id of each player the table or the changes hold."""
     keys = set(table.totals)
     for change in changes:
         for result in (change.before, change.after):
             if result is not None:
                 keys.update(result.players)
-    players = Player.objects.filter(pk__in=keys).values_list("pk", "name", "federation_id")
-    return {pk: (name, federation_id or None) for pk, name, federation_id in players}
+    missing = keys.difference(names)
+    if missing:
+        players = Player.objects.filter(pk__in=missing).values_list("pk", "name", "federation_id")
+        names.update((pk, (name, federation_id or None)) for pk, name, federation_id in players)
 
 
-def _explained(change: Change, names: dict[Any, tuple[str, str | None]]) -> dict[str, Any]:
+def _explained(change: Change, names: Names) -> dict[str, Any]:
     """Return the event that made a version, and the match result it changed."""
     event, summary = change.event, change.summary
     try:
@@ -192,7 +206,7 @@ def _explained(change: Change, names: dict[Any, tuple[str, str | None]]) -> dict
     }
 
 
-def _outcome(result: Result | None, names: dict[Any, tuple[str, str | None]]) -> Any:
+def _outcome(result: Result | None, names: Names) -> Any:
     if result is None:
         return None
     if not result.counted:
@@ -221,11 +235,14 @@ def announce(competition_id: str, version: int) -> None:
     A viewer that misses it is sent the latest version when it connects again.
     """
     layer = get_channel_layer()
+    group = group_of(competition_id)
     if layer is None:
         return
+    if isinstance(layer, InMemoryChannelLayer) and group not in layer.groups:
+        return  # the in-memory layer's groups are this process's: nobody here is watching
     message = {"type": "standings.version", "competition": competition_id, "version": version}
     try:
-        async_to_sync(_send)(layer, group_of(competition_id), message)
+        async_to_sync(_send)(layer, group, message)
     except Exception as error:
         logger.warning("standings: v%s of %s not announced (%s)", version, competition_id, error)
 

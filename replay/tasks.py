@@ -69,9 +69,11 @@ def standings_recompute(competition_id: str) -> int:
 
 @shared_task(**TASK_OPTIONS)
 def projector_sweep() -> int:
-    """Catch the read models up when the cursor is behind the log; return the events read."""
-    if projector.position() >= projector.head():
-        return 0
-    caught = projector.catch_up()
-    logger.info("standings: the sweep caught up %s events", caught.events)
+    """Catch the read models up when the cursor is behind the log; return the events read.
+
+    Scheduled matches get their summaries here too: no event announces them.
+    """
+    caught = projector.catch_up(scheduled=True)
+    if caught.events:
+        logger.info("standings: the sweep caught up %s events", caught.events)
     return caught.events

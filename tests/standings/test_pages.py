@@ -65,3 +65,8 @@ def test_the_history_fragment_is_the_list_alone(flipped):
 
 def test_an_unknown_competition_is_a_404(db):
     assert Client().get("/competitions/nope/").status_code == 404
+
+
+def test_a_match_scheduled_a_moment_ago_is_in_the_schedule(flipped):
+    html = page("/competitions/cup/")
+    assert html.count('href="/matches/cup-r') >= 6  # every match of the round robin

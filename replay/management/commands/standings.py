@@ -24,7 +24,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         try:
             if not options["as_stored"]:
-                projector.catch_up()
+                projector.catch_up(scheduled=True)
             standings = standings_get(options["competition_id"])
         except Refused as error:
             raise CommandError(str(error)) from None
