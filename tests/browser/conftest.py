@@ -104,17 +104,22 @@ def chromium_missing() -> str | None:
     return None
 
 
+def require_chromium() -> None:
+    """Skip the test when no browser can run here; fail it instead under `CI=true`."""
+    missing = chromium_missing()
+    if missing:
+        if os.getenv("CI") == "true":
+            pytest.fail(f"CI=true but the browser tests cannot run: {missing}")
+        pytest.skip(missing)
+
+
 @pytest.fixture
 def browsers() -> Iterator[Callable[..., WebDriver]]:
     """Open browsers with `browsers(language="en", size=(w, h))`; all quit after the test.
 
     Each is a browser of its own (cookies, storage), as two people at two screens.
     """
-    missing = chromium_missing()
-    if missing:
-        if os.getenv("CI") == "true":
-            pytest.fail(f"CI=true but the browser tests cannot run: {missing}")
-        pytest.skip(missing)
+    require_chromium()
     opened: list[WebDriver] = []
 
     def open_browser(language: str = "en", size: tuple[int, int] = WINDOW) -> WebDriver:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from selenium.webdriver.common.by import By
 
+import tests.browser.conftest as harness
 from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
 from tests.store.plays import new_match, open_game
 
@@ -89,3 +93,14 @@ def test_a_stopped_server_comes_back_on_the_same_address(served, chromium):
     served.start()
 
     assert chromium.execute_async_script(FETCH_HOME) == 200
+
+
+def test_without_chromium_a_browser_test_skips_and_under_ci_fails(monkeypatch):
+    monkeypatch.setattr(harness, "CHROMIUM", Path("/nonexistent/chromium"))
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="/nonexistent/chromium is missing"):
+        harness.require_chromium()
+
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true but the browser tests cannot run"):
+        harness.require_chromium()
