@@ -277,6 +277,8 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
     services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
     wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
     tap(console, '[data-tab="correct"]')
+    # The shots come with the full state, fetched just after the live message.
+    wait_until(console, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
     tap(console, "#shot-list button.amend")
     wait_until(console, lambda d: console.find_element(By.ID, "amend-compare").is_displayed())
     tap(console, 'button[data-pin="top"]')  # the red knocked the top pin too
@@ -298,6 +300,8 @@ def test_the_latest_shot_is_undone_with_a_reason(console):
     services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
     wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
     tap(console, '[data-tab="correct"]')
+    retract = console.find_element(By.ID, "retract-what")
+    wait_until(console, lambda d: retract.text.startswith("Shot 4"), "the shot to undo")
     console.find_element(By.CSS_SELECTOR, "#retract-form [name=reason]").send_keys("entered twice")
     tap(console, "#retract-form button[type=submit]")
 
