@@ -86,6 +86,12 @@ def chromium_options(language: str = "en", size: tuple[int, int] = WINDOW) -> An
         "--no-sandbox",  # as root in a container
         "--disable-dev-shm-usage",  # a container's /dev/shm is small
         "--no-proxy-server",  # loopback only, whatever the environment says
+        # Nothing fetched from anywhere but the server under test: no updates, no sync.
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-default-apps",
+        "--no-first-run",
         "--disable-gpu",
         f"--lang={language}",
         f"--window-size={size[0]},{size[1]}",
