@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -33,7 +34,7 @@ from matches.render import status
 from matches.standings import Result, result_of
 from matches.state import MatchState
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
-from replay.standings import announce, forget_tables, standings_write
+from replay.standings import Stamp, announce, forget_tables, standings_write
 
 NAME = "projector"
 BATCH_EVENTS = 2000
@@ -124,10 +125,11 @@ def catch_up(*, progress: Callable[[int], None] | None = None, scheduled: bool =
             cursor = _locked_cursor()
             rows = _events_after(cursor.position, BATCH_EVENTS)
             if rows:
-                versions = _apply(rows)
-                cursor.position = rows[-1].id
-                cursor.updated_at = timezone.now()
-                cursor.save(update_fields=["position", "updated_at"])
+                # The cursor's position and time name the read models' state: what a
+                # process keeps from one run is still true while the cursor stays put.
+                moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
+                versions = _apply(rows, cursor.stamp(), moved.stamp())
+                _move(moved)
                 if versions:
                     transaction.on_commit(partial(_announce_all, dict(versions)))
             # A short batch reached the head: what commits later is announced on its own.
@@ -146,12 +148,11 @@ def catch_up(*, progress: Callable[[int], None] | None = None, scheduled: bool =
 def rebuild(*, progress: Callable[[int], None] | None = None) -> Caught:
     """Rebuild every read model from the events alone, in one transaction."""
     with transaction.atomic():
-        cursor = _locked_cursor()
+        _locked_cursor()
         StandingsChange.objects.all().delete()
         Standings.objects.all().delete()
         MatchSummary.objects.all().delete()
-        cursor.position = 0
-        cursor.save(update_fields=["position"])
+        _move(Cursor(0, _stored_time(timezone.now())))
         forget()
         return catch_up(progress=progress, scheduled=True)
 
@@ -177,17 +178,55 @@ def _announce_all(versions: dict[str, int]) -> None:
         announce(competition_id, version)
 
 
-def _locked_cursor() -> ProjectorCursor:
-    """Return the cursor's row, locked until the transaction ends (made on first use)."""
-    cursor = ProjectorCursor.objects.select_for_update().filter(name=NAME).first()
-    if cursor is None:
-        try:
-            with transaction.atomic():
-                ProjectorCursor.objects.create(name=NAME)
-        except IntegrityError:
-            pass  # another projector made it first
-        cursor = ProjectorCursor.objects.select_for_update().get(name=NAME)
-    return cursor
+@dataclass(frozen=True)
+class Cursor:
+    """The projector's cursor: the id of the last event applied, and when it moved."""
+
+    position: int
+    moved_at: Any  # as the database column holds it: compared, never read as a time
+
+    def stamp(self) -> tuple[int, str]:
+        # As text: a database may read back another type than it was given (SQLite's
+        # driver gives a datetime for the text Django writes), never another time.
+        return (self.position, str(self.moved_at))
+
+
+# Plain statements: the cursor is read and moved once per event, and the ORM's own
+# cost would be most of a recompute's.
+CURSOR_SQL = f"SELECT position, updated_at FROM {ProjectorCursor._meta.db_table} WHERE name = %s"
+MOVE_SQL = (
+    f"UPDATE {ProjectorCursor._meta.db_table} SET position = %s, updated_at = %s WHERE name = %s"
+)
+
+
+def _locked_cursor() -> Cursor:
+    """Return the cursor, its row locked until the transaction ends (made on first use).
+
+    SQLite's IMMEDIATE transactions hold its one write lock already; PostgreSQL locks the row.
+    """
+    lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(CURSOR_SQL + lock, [NAME])
+        found = cursor.fetchone()
+        if found is None:
+            try:
+                with transaction.atomic():
+                    ProjectorCursor.objects.create(name=NAME)
+            except IntegrityError:
+                pass  # another projector made it first
+            cursor.execute(CURSOR_SQL + lock, [NAME])
+            found = cursor.fetchone()
+    return Cursor(*found)
+
+
+def _move(cursor: Cursor) -> None:
+    with connection.cursor() as sql:
+        sql.execute(MOVE_SQL, [cursor.position, cursor.moved_at, NAME])
+
+
+def _stored_time(moment: datetime) -> Any:
+    """Return a time as the database stores it, so that it reads back equal."""
+    return connection.ops.adapt_datetimefield_value(moment)
 
 
 def _events_after(after: int, limit: int) -> list[LoggedEvent]:
@@ -206,8 +245,11 @@ def _summarise_scheduled() -> None:
 # -- One batch ------------------------------------------------------------------------
 
 
-def _apply(rows: list[LoggedEvent]) -> dict[str, int]:
-    """Advance the summaries of the matches these events touch, then the standings."""
+def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, int]:
+    """Advance the summaries of the matches these events touch, then the standings.
+
+    `before` is the cursor (position and time) before these events, `after` once they are in.
+    """
     by_match: dict[str, list[LoggedEvent]] = {}
     for row in rows:
         by_match.setdefault(row.match_id, []).append(row)
@@ -228,10 +270,9 @@ def _apply(rows: list[LoggedEvent]) -> dict[str, int]:
         changes.extend(_advance(matches[match_id], summary, events))
     changes.sort(key=lambda change: change.event.id)
     # The standings read the summaries as they were before this batch: write them after.
-    versions = standings_write(changes)
+    versions = standings_write(changes, before, after)
     MatchSummary.objects.bulk_create(new)
-    for summary in old:  # a few per batch: a plain UPDATE each costs less than bulk_update
-        summary.save(update_fields=SUMMARY_FIELDS)
+    _update_summaries(old)
     return versions
 
 
@@ -255,6 +296,31 @@ SUMMARY_FIELDS = [
     "result",
     "updated_at",
 ]
+
+
+_SUMMARY_COLUMNS = [MatchSummary._meta.get_field(name) for name in SUMMARY_FIELDS]
+SUMMARY_SQL = (
+    f"UPDATE {MatchSummary._meta.db_table} SET "
+    + ", ".join(f"{column.column} = %s" for column in _SUMMARY_COLUMNS)
+    + " WHERE match_id = %s"
+)
+
+
+def _update_summaries(summaries: list[MatchSummary]) -> None:
+    """Store summaries that changed: one plain UPDATE each, values prepared as the ORM would."""
+    rows = [
+        [
+            *(
+                column.get_db_prep_save(getattr(s, column.attname), connection)
+                for column in _SUMMARY_COLUMNS
+            ),
+            s.match_id,
+        ]
+        for s in summaries
+    ]
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.executemany(SUMMARY_SQL, rows)
 
 
 def _new_summary(match: Match) -> MatchSummary:

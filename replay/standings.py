@@ -35,7 +35,7 @@ MAX_TABLES = 64
 # Each competition's counted results as of its latest version, kept between the
 # projector's runs in this process: a recompute then reads no other match.
 _lock = threading.Lock()
-_tables: dict[str, tuple[int, Kept]] = {}
+_tables: dict[str, tuple[Stamp, Kept]] = {}
 
 
 def standings_get(competition_id: Any) -> dict[str, Any]:
@@ -78,25 +78,28 @@ def standings_history(competition_id: str, limit: int = 20) -> list[StandingsCha
 # -- Writing (the projector's, inside its transaction) -------------------------------------
 
 
-def standings_write(changes: Sequence[Change]) -> dict[str, int]:
-    """Write a version per change newer than a competition's standings; return the newest."""
+def standings_write(changes: Sequence[Change], before: Stamp, after: Stamp) -> dict[str, int]:
+    """Write a version per change newer than a competition's standings; return the newest.
+
+    `before` is the projector's cursor (position and time) before these changes, `after`
+    once they are in.
+    """
     by_competition: dict[str, list[Change]] = {}
     for change in changes:
         by_competition.setdefault(change.competition_id, []).append(change)
     versions = {}
     for competition_id, own in by_competition.items():
-        version = _write(competition_id, own)
+        version = _write(competition_id, own, before, after)
         if version is not None:
             versions[competition_id] = version
     return versions
 
 
-def _write(competition_id: str, changes: list[Change]) -> int | None:
-    stored = Standings.objects.filter(pk=competition_id).values_list("version", flat=True)
-    current = stored.first()
-    version = current or 0
-    kept = _kept(competition_id, version)
-    table, names, rows = kept if kept is not None else _read(competition_id)
+def _write(competition_id: str, changes: list[Change], before: Stamp, after: Stamp) -> int | None:
+    kept = _kept(competition_id, before)
+    if kept is None:
+        kept = _read(competition_id)
+    version, table, names, rows = kept
     _name(names, table, changes)
     written = None
     now = timezone.now()
@@ -114,48 +117,50 @@ def _write(competition_id: str, changes: list[Change]) -> int | None:
             computed_at=now,
         )
         version, rows, written = change.event.id, new_rows, change.event.id
-    _keep(competition_id, version, (table, names, rows))
+    _keep(competition_id, after, (version, table, names, rows))
     if written is None:
         return None
     fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
     # The guard: only a version newer than the stored one replaces it.
     updated = Standings.objects.filter(pk=competition_id, version__lt=version).update(**fields)
-    if not updated and current is None:
+    if not updated and not Standings.objects.filter(pk=competition_id).exists():
         Standings.objects.create(competition_id=competition_id, **fields)
     return written
 
 
 Names = dict[Any, tuple[str, str | None]]
+Stamp = tuple[int, Any]  # the projector's cursor: its position and when it moved
 
 
-Kept = tuple[Table, Names, list[dict[str, Any]]]
+Kept = tuple[int, Table, Names, list[dict[str, Any]]]
 
 
-def _kept(competition_id: str, version: int) -> Kept | None:
-    """Return a competition's results, names and rows kept here as of `version`, if any.
+def _kept(competition_id: str, stamp: Stamp) -> Kept | None:
+    """Return a competition's version, results, names and rows kept here, if still true.
 
-    Every change of a result writes a version, so what is kept at the stored version
-    holds exactly the stored results; a rolled-back write leaves it at a version that
-    was never stored, and it is read again.
+    They are kept with the cursor's position and time after the run that wrote them:
+    while the cursor is still there, no other run has changed them (a run rolled back
+    leaves the cursor behind, another database has another cursor: they are read again).
     """
     with _lock:
         kept = _tables.pop(competition_id, None)
-    return kept[1] if kept is not None and kept[0] == version else None
+    return kept[1] if kept is not None and kept[0] == stamp else None
 
 
 def _read(competition_id: str) -> Kept:
-    """Return a competition's results as its summaries hold them, and its stored rows."""
+    """Return a competition's stored version and rows, and its summaries' results."""
     counted = MatchSummary.objects.filter(
         competition_id=competition_id, result__isnull=False
     ).values_list("match_id", "result")
     table = Table.of((match_id, Result.from_json(r)) for match_id, r in counted)
-    rows = Standings.objects.filter(pk=competition_id).values_list("rows", flat=True).first()
-    return table, {}, rows or []
+    stored = Standings.objects.filter(pk=competition_id).values_list("version", "rows").first()
+    version, rows = stored if stored is not None else (0, [])
+    return version, table, {}, rows
 
 
-def _keep(competition_id: str, version: int, kept: Kept) -> None:
+def _keep(competition_id: str, stamp: Stamp, kept: Kept) -> None:
     with _lock:
-        _tables[competition_id] = (version, kept)
+        _tables[competition_id] = (stamp, kept)
         while len(_tables) > MAX_TABLES:
             _tables.pop(next(iter(_tables)))
 

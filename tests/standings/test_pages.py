@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from matches.models import Match
 from replay import projector
+from replay.standings_words import place
 from tests.standings.league import flip, league, win
 
 
@@ -70,3 +72,23 @@ def test_an_unknown_competition_is_a_404(db):
 def test_a_match_scheduled_a_moment_ago_is_in_the_schedule(flipped):
     html = page("/competitions/cup/")
     assert html.count('href="/matches/cup-r') >= 6  # every match of the round robin
+
+
+@pytest.mark.parametrize(
+    ("language", "ranks", "words"),
+    [
+        (
+            "en",
+            [1, 2, 3, 4, 11, 12, 13, 21, 22, 101],
+            "1st 2nd 3rd 4th 11th 12th 13th 21st 22nd 101st",
+        ),
+        (
+            "uk",
+            [1, 2, 3, 4, 7, 11, 20, 21, 40, 43],
+            "1-ше 2-ге 3-тє 4-те 7-ме 11-те 20-те 21-ше 40-ве 43-тє",
+        ),
+    ],
+)
+def test_a_place_is_an_ordinal_of_the_page_language(language, ranks, words):
+    with translation.override(language):
+        assert " ".join(place(rank) for rank in ranks) == words
