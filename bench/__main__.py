@@ -20,7 +20,8 @@ def main(argv: list[str] | None = None) -> None:
         description=(
             "Simulate and import an archive into a throwaway SQLite database, then measure "
             "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
-            "the live fan-out of a recorded shot beside a bare websockets server."
+            "the live fan-out of a recorded shot beside a bare websockets server, and a "
+            "competition's standings after one amendment, incremental against a full recompute."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -39,6 +40,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
     parser.add_argument(
+        "--no-standings",
+        action="store_true",
+        help="skip the standings after one amendment (a 64-player round robin, minutes)",
+    )
+    parser.add_argument(
+        "--standings-players",
+        type=int,
+        default=64,
+        help="players in the standings' round robin (64: 2,016 matches)",
+    )
+    parser.add_argument(
         "--shots",
         type=int,
         default=100,
@@ -54,7 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     from django.conf import settings
 
     from bench.fanout import FanoutOptions
+    from bench.standings import StandingsOptions, run_standings, standings_table
     from bench.suite import Options, run, table
+    from bench.suite import _row as row
 
     results = run(
         Options(
@@ -75,8 +89,19 @@ def main(argv: list[str] | None = None) -> None:
         ),
         log=sys.stderr,
     )
+    if not options.no_standings:
+        results["standings"] = run_standings(
+            StandingsOptions(
+                players=options.standings_players,
+                seed=options.seed,
+                progress=not options.no_progress,
+            ),
+            log=sys.stderr,
+        )
     options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
     print(table(results))
+    if "standings" in results:
+        print("\n" + "\n".join(standings_table(results["standings"], row)))
     print(f"\nresults written to {options.json}")
 
 

@@ -265,6 +265,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
 }
+if CELERY_TASK_ALWAYS_EAGER:
+    # Tasks run in-process after each commit: a line for each recorded event would drown the log.
+    LOGGING["loggers"] = {"celery.app.trace": {"level": "WARNING"}}
 
 # The REST API (replay/api/): JSON only, tokens for programs and sessions (with CSRF) for
 # browsers, every error as {"error", "field"}; views refuse by default what they do not allow.

@@ -1,5 +1,7 @@
 """python manage.py rebuild_projections: rebuild every read model from the events alone."""
 
+import sys
+
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
@@ -19,8 +21,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         total = Event.objects.count()
+        # The real stream: the command's own wrapper ends every write with a new line.
         with tqdm(
-            total=total, unit="event", disable=options["no_progress"], file=self.stderr
+            total=total, unit="event", disable=options["no_progress"], file=sys.stderr
         ) as bar:
             caught = projector.rebuild(progress=bar.update)
         self.stdout.write(
