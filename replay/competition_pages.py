@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from matches.errors import Refused
-from matches.models import Competition, Match
+from matches.models import Competition, Entry, Match
 from matches.rules import Ruleset
 from replay.models import MatchSummary, Standings, StandingsChange
 from replay.pages.search import player_key
@@ -52,6 +52,14 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
         "results": [line for line in lines if line["status"] in PLAYED],
         "schedule": [line for line in lines if line["status"] not in PLAYED],
         "history": history(competition.pk),
+        "entrants": [
+            {
+                "name": entry.player.name,
+                "key": player_key(entry.player.federation_id, entry.player.pk),
+            }
+            for entry in Entry.objects.filter(competition=competition).select_related("player")
+        ],
+        "staff": request.user.is_authenticated and request.user.is_staff,
     }
     return render(request, "replay/competition.html", context)
 

@@ -3,12 +3,14 @@ amendment flips a result, with the move shown and the change explained; in Ukrai
 
 from __future__ import annotations
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from matches import services
 from matches.models import Match
 from replay import projector
-from tests.browser.conftest import wait_until
+from tests.browser.conftest import log_in, make_user, wait_until
 from tests.standings.league import flip, league, win
 
 
@@ -18,6 +20,14 @@ def played() -> tuple[Match, int]:
     seq = win(cup[0], "B")
     projector.catch_up()
     return Match.objects.get(pk=cup[0]), seq
+
+
+def text_of(driver: WebDriver, selector: str) -> str:
+    """Return an element's text, or "" while the page is being loaded again."""
+    try:
+        return driver.find_element(By.CSS_SELECTOR, selector).text
+    except (StaleElementReferenceException, NoSuchElementException):
+        return ""
 
 
 def leader(driver: WebDriver) -> str:
@@ -68,3 +78,24 @@ def test_the_standings_page_speaks_ukrainian(served, chromium_uk):
     history = chromium_uk.find_element(By.CSS_SELECTOR, "[data-history]").text
     assert "Виправлення удару 4" in history and "1-ше місце" in history
     assert chromium_uk.find_element(By.ID, "standings-heading").text == "Турнірна таблиця"
+
+
+def test_staff_enter_players_and_schedule_the_round_robin_from_the_page(served, chromium):
+    services.competition_create(id="open", name="Open", ruleset={"target": 4, "best_of": 1})
+    log_in(chromium, served, make_user("federation", staff=True))
+    chromium.get(f"{served.url}/competitions/open/")
+    for name in ("Anna Bianchi", "Bohdan Melnyk", "Chiara Conti"):
+        form = chromium.find_element(By.CSS_SELECTOR, "form[data-action=enter]")
+        form.find_element(By.NAME, "name").send_keys(name)
+        form.find_element(By.CSS_SELECTOR, "button").click()
+        wait_until(chromium, lambda d, name=name: name in text_of(d, "#entrants"), "entered")
+
+    form = chromium.find_element(By.CSS_SELECTOR, "form[data-action=round-robin]")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+
+    wait_until(
+        chromium,
+        lambda d: text_of(d, "#schedule-heading + div tbody").count(" v ") == 3,
+        "the round robin's three matches are scheduled",
+    )
+    assert Match.objects.filter(competition_id="open").count() == 3

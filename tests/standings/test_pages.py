@@ -92,3 +92,17 @@ def test_a_match_scheduled_a_moment_ago_is_in_the_schedule(flipped):
 def test_a_place_is_an_ordinal_of_the_page_language(language, ranks, words):
     with translation.override(language):
         assert " ".join(place(rank) for rank in ranks) == words
+
+
+def test_staff_see_the_forms_to_manage_the_competition_and_others_do_not(flipped):
+    from django.contrib.auth import get_user_model
+
+    staff = get_user_model().objects.create_user("federation", is_staff=True)
+    client = Client()
+    assert 'id="staff"' not in client.get("/competitions/cup/").content.decode()
+
+    client.force_login(staff)
+    html = client.get("/competitions/cup/").content.decode()
+
+    assert 'id="staff"' in html and "/static/replay/competition-staff.js" in html
+    assert 'name="csrfmiddlewaretoken"' in html
