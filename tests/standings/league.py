@@ -6,7 +6,12 @@ first shot of a match B won into a carom of A's makes A the winner: a flip.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from matches import services
+from matches.signals import events_appended
+from replay import tasks
 from tests.store.plays import BY, CAROM_A, LOWER_HALF, QUIET
 
 RULESET = {"target": 4, "best_of": 1}
@@ -63,3 +68,13 @@ def flip(match_id: str, seq: int, by: str = BY) -> int:
         facts=CAROM_A,
         reason="video review: white touched the red",
     ).seq
+
+
+@contextmanager
+def unannounced() -> Iterator[None]:
+    """Record without the projector hearing of it, as if every enqueue were lost."""
+    events_appended.disconnect(dispatch_uid="replay.projector")
+    try:
+        yield
+    finally:
+        events_appended.connect(tasks.committed, dispatch_uid="replay.projector")

@@ -7,15 +7,17 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from matches import services
+from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Event, Match
 from matches.records import record_import
 from matches.simulator import simulate_competition
 from replay import projector, tasks
 from replay.models import MatchSummary, ProjectorCursor, StandingsChange
 from replay.standings import standings_get
-from tests.standings.league import CAROM_B, flip, league, shot, start, win
+from tests.standings.league import CAROM_B, flip, league, shot, start, unannounced, win
 from tests.store.plays import QUIET
 
 PLAYERS = [
@@ -234,3 +236,47 @@ def test_the_standings_command_prints_the_json(cup):
 def test_the_standings_command_names_an_unknown_competition(db):
     with pytest.raises(CommandError, match="no competition"):
         call_command("standings", "nope", "--as-stored")
+
+
+def test_a_summary_holds_what_the_archive_searches_and_shows(cup):
+    seq = win(cup[0], "B")
+    flip(cup[0], seq)
+    projector.catch_up()
+
+    summary = MatchSummary.objects.get(pk=cup[0])
+    match = Match.objects.get(pk=cup[0])
+    last = Event.objects.filter(match_id=cup[0]).order_by("-seq").first()
+    assert (summary.competition_id, summary.date, summary.stage) == ("cup", match.date, match.stage)
+    assert (summary.player_a_id, summary.player_b_id) == (match.player_a_id, match.player_b_id)
+    assert summary.player_a_name == match.players["A"]["name"]
+    assert (summary.status, summary.winner, summary.winner_player_id) == (
+        "finished",
+        "A",
+        match.player_a_id,
+    )
+    assert (summary.games_won_a, summary.games_won_b) == (1, 0)
+    assert (summary.points_a, summary.points_b) == (4, 0)
+    assert summary.average_a == 4.0 and not summary.needs_review
+    assert (summary.amendments, summary.seq, summary.event_id) == (1, last.seq, last.id)
+    assert summary.head_hash == last.hash
+
+
+def test_a_corrupt_stored_row_makes_its_match_unreadable_and_the_projector_goes_on(cup):
+    win(cup[0], "A")
+    seq = start(cup[1])
+    with unannounced():
+        shot(cup[1], seq, QUIET)
+        win(cup[2], "B")
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = 4",
+            ['{"type": "shot", "contacts": [', cup[1]],
+        )
+    projector.forget()
+
+    projector.catch_up()
+
+    assert MatchSummary.objects.get(pk=cup[1]).status == "unreadable"
+    assert MatchSummary.objects.get(pk=cup[2]).status == "finished"
+    assert projector.position() == projector.head()
+    assert sum(row["played"] for row in standings_get("cup")["rows"]) == 4  # two matches

@@ -11,11 +11,10 @@ from kombu.exceptions import OperationalError
 
 from carambole.celery import app
 from matches.models import Event
-from matches.signals import events_appended
 from replay import projector, tasks
 from replay.models import StandingsChange
 from replay.standings import standings_get
-from tests.standings.league import flip, league, win
+from tests.standings.league import flip, league, unannounced, win
 
 pytestmark = pytest.mark.usefixtures("event_db")
 
@@ -29,16 +28,6 @@ def eager(value: bool = True):
         yield
     finally:
         app.conf.task_always_eager = was
-
-
-@contextmanager
-def unannounced():
-    """Record without the projector hearing of it, as if every enqueue were lost."""
-    events_appended.disconnect(dispatch_uid="replay.projector")
-    try:
-        yield
-    finally:
-        events_appended.connect(tasks.committed, dispatch_uid="replay.projector")
 
 
 def flipped_unprojected() -> tuple[str, int]:
