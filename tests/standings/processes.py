@@ -151,9 +151,17 @@ class Worker:
 
 
 def children(pid: int) -> list[int]:
-    """Return the ids of a process's children (the worker's pool and its beat)."""
-    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
-    return [int(line) for line in found.stdout.split()]
+    """Return the ids of a process's children (the worker's pool and its beat), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The parent is the second field after the command, which is in parentheses.
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 @contextmanager
