@@ -33,6 +33,7 @@ from matches.models import Event, Match
 from matches.render import status
 from matches.standings import Result, result_of
 from matches.state import MatchState
+from replay import plain_sql
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
 from replay.standings import Stamp, announce, forget_tables, standings_write
 
@@ -298,29 +299,10 @@ SUMMARY_FIELDS = [
 ]
 
 
-_SUMMARY_COLUMNS = [MatchSummary._meta.get_field(name) for name in SUMMARY_FIELDS]
-SUMMARY_SQL = (
-    f"UPDATE {MatchSummary._meta.db_table} SET "
-    + ", ".join(f"{column.column} = %s" for column in _SUMMARY_COLUMNS)
-    + " WHERE match_id = %s"
-)
-
-
 def _update_summaries(summaries: list[MatchSummary]) -> None:
-    """Store summaries that changed: one plain UPDATE each, values prepared as the ORM would."""
-    rows = [
-        [
-            *(
-                column.get_db_prep_save(getattr(s, column.attname), connection)
-                for column in _SUMMARY_COLUMNS
-            ),
-            s.match_id,
-        ]
-        for s in summaries
-    ]
-    if rows:
-        with connection.cursor() as cursor:
-            cursor.executemany(SUMMARY_SQL, rows)
+    """Store the summaries that changed: a plain UPDATE each."""
+    for summary in summaries:
+        plain_sql.update(MatchSummary, SUMMARY_FIELDS, summary)
 
 
 def _new_summary(match: Match) -> MatchSummary:

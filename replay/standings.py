@@ -22,6 +22,7 @@ from matches.errors import NotFound, excerpt
 from matches.models import Competition, Player
 from matches.services.competitions import check_id
 from matches.standings import Result, Table, moves
+from replay import plain_sql
 from replay.models import MatchSummary, Standings, StandingsChange
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+CHANGE_FIELDS = ["competition", "version", "previous", "pending", "changes", "computed_at"]
 SEND_SECONDS = 2.0  # the longest an announcement may wait for the channel layer
 MAX_TABLES = 64
 
@@ -102,29 +104,40 @@ def _write(competition_id: str, changes: list[Change], before: Stamp, after: Sta
     version, table, names, rows = kept
     _name(names, table, changes)
     written = None
+    made: list[StandingsChange] = []
     now = timezone.now()
     for change in changes:
         table.put(change.summary.match_id, change.after)
         if change.event.id <= version:
             continue  # never twice, never back
         new_rows = table.rows(names)
-        StandingsChange.objects.create(
-            competition_id=competition_id,
-            version=change.event.id,
-            previous=version,
-            pending=table.pending,
-            changes={**_explained(change, names), **moves(rows, new_rows)},
-            computed_at=now,
+        made.append(
+            StandingsChange(
+                competition_id=competition_id,
+                version=change.event.id,
+                previous=version,
+                pending=table.pending,
+                changes={**_explained(change, names), **moves(rows, new_rows)},
+                computed_at=now,
+            )
         )
         version, rows, written = change.event.id, new_rows, change.event.id
     _keep(competition_id, after, (version, table, names, rows))
     if written is None:
         return None
-    fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
+    plain_sql.insert(StandingsChange, CHANGE_FIELDS, made)
+    standings = Standings(
+        competition_id=competition_id,
+        version=version,
+        pending=table.pending,
+        rows=rows,
+        computed_at=now,
+    )
     # The guard: only a version newer than the stored one replaces it.
-    updated = Standings.objects.filter(pk=competition_id, version__lt=version).update(**fields)
+    fields = ["version", "pending", "rows", "computed_at"]
+    updated = plain_sql.update(Standings, fields, standings, "version < %s", version)
     if not updated and not Standings.objects.filter(pk=competition_id).exists():
-        Standings.objects.create(competition_id=competition_id, **fields)
+        standings.save(force_insert=True)
     return written
 
 
