@@ -94,6 +94,11 @@ def standings_write(changes: Sequence[Change], before: Stamp, after: Stamp) -> d
         version = _write(competition_id, own, before, after)
         if version is not None:
             versions[competition_id] = version
+    with _lock:
+        # What these events did not touch stays true after them.
+        for competition_id, (stamp, kept) in list(_tables.items()):
+            if stamp == before:
+                _tables[competition_id] = (after, kept)
     return versions
 
 

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches import services
 from matches.immutability import EVENTS_TABLE, triggers_lifted
@@ -17,7 +18,17 @@ from matches.simulator import simulate_competition
 from replay import projector, tasks
 from replay.models import MatchSummary, ProjectorCursor, StandingsChange
 from replay.standings import standings_get
-from tests.standings.league import CAROM_B, flip, league, shot, start, unannounced, win
+from tests.standings.league import (
+    CAROM_B,
+    ENTRANTS,
+    RULESET,
+    flip,
+    league,
+    shot,
+    start,
+    unannounced,
+    win,
+)
 from tests.store.plays import QUIET
 
 PLAYERS = [
@@ -280,3 +291,28 @@ def test_a_corrupt_stored_row_makes_its_match_unreadable_and_the_projector_goes_
     assert MatchSummary.objects.get(pk=cup[2]).status == "finished"
     assert projector.position() == projector.head()
     assert sum(row["played"] for row in standings_get("cup")["rows"]) == 4  # two matches
+
+
+def test_a_recompute_reads_no_other_match_while_the_competitions_results_are_kept(cup):
+    services.competition_create(id="open", name="Open", ruleset=RULESET)
+    for player in ENTRANTS[:2]:
+        services.player_enter(competition_id="open", player=player, by="federation")
+    other = services.round_robin_create(competition_id="open", by="federation")[0].pk
+    seq = win(cup[0], "B")
+    projector.catch_up()
+    win(other, "A")
+    projector.catch_up()  # another competition's events in between
+    flip(cup[0], seq)
+
+    with CaptureQueriesContext(connection) as queries:
+        projector.catch_up()
+
+    summaries = MatchSummary._meta.db_table
+    read_all = [
+        q for q in queries if f'FROM "{summaries}"' in q["sql"] and "IS NOT NULL" in q["sql"]
+    ]
+    assert not read_all
+    assert (
+        standings_get("cup")["rows"][0]["player"]
+        == Match.objects.get(pk=cup[0]).players["A"]["name"]
+    )
