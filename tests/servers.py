@@ -91,6 +91,16 @@ class Daphne:
         # stall the server once it had logged 64 KiB (a request, a task, a warning each).
         self.errors: IO[str] | None = None
 
+    program = "daphne"
+
+    def command(self) -> list[str]:
+        """Return the command line that serves carambole on this server's port."""
+        return [
+            *(sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)),
+            *self.arguments,
+            "carambole.asgi:application",
+        ]
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -98,13 +108,12 @@ class Daphne:
     def start(self) -> None:
         """Start serving (again) on this server's port; return once it listens."""
         if self.process is not None:
-            raise RuntimeError("daphne is serving already")
+            raise RuntimeError(f"{self.program} is serving already")
         if self.errors is None:
             # Appending: the server's writes land at the end whatever `log()` reads.
             self.errors = tempfile.TemporaryFile("a+", encoding="utf-8")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-            + [*self.arguments, "carambole.asgi:application"],
+            self.command(),
             cwd=ROOT,
             env=self.environ,
             stdout=subprocess.DEVNULL,
@@ -112,7 +121,7 @@ class Daphne:
             text=True,
         )
         try:
-            wait_for_port(self.port, self.process, "daphne", self.log)
+            wait_for_port(self.port, self.process, self.program, self.log)
         except BaseException:
             self.stop()
             raise
@@ -145,15 +154,30 @@ class Daphne:
             self.errors = None
 
 
+class Uvicorn(Daphne):
+    """The same, served by uvicorn as the README serves carambole in production."""
+
+    program = "uvicorn"
+
+    def command(self) -> list[str]:
+        return [
+            *(sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(self.port)),
+            *("--ws", "websockets-sansio", "--lifespan", "off", "--timeout-graceful-shutdown", "2"),
+            *self.arguments,
+            "carambole.asgi:application",
+        ]
+
+
 @contextmanager
 def server(
     redis_url: str | None,
     head_seconds: int = 15,
-    *daphne: str,
+    *arguments: str,
     environ: Mapping[str, str] | None = None,
+    kind: type[Daphne] = Daphne,
 ) -> Iterator[int]:
-    """Serve carambole with daphne on a free loopback port; yield the port."""
-    with serving(redis_url, head_seconds, *daphne, environ=environ) as served:
+    """Serve carambole on a free loopback port (daphne unless told); yield the port."""
+    with serving(redis_url, head_seconds, *arguments, environ=environ, kind=kind) as served:
         yield served.port
 
 
@@ -161,11 +185,12 @@ def server(
 def serving(
     redis_url: str | None,
     head_seconds: int = 15,
-    *daphne: str,
+    *arguments: str,
     environ: Mapping[str, str] | None = None,
+    kind: type[Daphne] = Daphne,
 ) -> Iterator[Daphne]:
-    """Serve carambole with daphne on a free loopback port; yield the server to stop and start."""
-    served = Daphne(redis_url, head_seconds, *daphne, environ=environ)
+    """Serve carambole on a free loopback port; yield the server to stop and start."""
+    served = kind(redis_url, head_seconds, *arguments, environ=environ)
     try:
         served.start()
         yield served

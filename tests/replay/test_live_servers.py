@@ -1,4 +1,4 @@
-"""Real servers: daphne processes sharing a database and Redis, watched by real websockets.
+"""Real servers: daphne and uvicorn sharing a database and Redis, watched by real websockets.
 
 Slow (seconds each); CI runs them with its Redis, and a missing Redis fails there.
 """
@@ -21,7 +21,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from replay.tokens import token_issue, user_for_token
-from tests.servers import free_port, server, wait_for_port
+from tests.servers import Daphne, Uvicorn, free_port, server, wait_for_port
 from tests.store.plays import QUIET, new_match, open_game, play
 
 WAIT_S = 5.0  # the longest a test waits for one message that must come
@@ -122,7 +122,11 @@ def test_a_viewer_of_one_server_gets_a_shot_recorded_through_another(redis_url):
     match_id, head = a_match()
     key = staff_token()
     # The clock would catch up within a minute: what arrives sooner came through Redis.
-    with server(redis_url, head_seconds=60) as one, server(redis_url, head_seconds=60) as other:
+    # One server of each kind carambole is served with: they share the layer alike.
+    with (
+        server(redis_url, head_seconds=60, kind=Uvicorn) as one,
+        server(redis_url, head_seconds=60) as other,
+    ):
         with viewer(one, match_id, after=0) as watching:
             assert [next_event(watching)["seq"] for _ in range(head)] == list(range(1, head + 1))
             status, _ = record_through_api(other, key, match_id, head)
@@ -152,10 +156,18 @@ def test_with_redis_stopped_recording_answers_at_once_and_viewers_catch_up_when_
                     assert next_event(watching, timeout=10)["seq"] == head + 2
 
 
-def test_a_viewer_that_does_not_read_is_closed_by_the_servers_ping_and_others_go_on():
+@pytest.mark.parametrize(
+    ("kind", "ping"),
+    [
+        (Daphne, ("--ping-interval", "1", "--ping-timeout", "2")),
+        (Uvicorn, ("--ws-ping-interval", "1", "--ws-ping-timeout", "2")),
+    ],
+    ids=["daphne", "uvicorn"],
+)
+def test_a_viewer_that_does_not_read_is_closed_by_the_servers_ping_and_others_go_on(kind, ping):
     match_id, head = a_match()
     key = staff_token()
-    with server(None, 15, "--ping-interval", "1", "--ping-timeout", "2") as port:
+    with server(None, 15, *ping, kind=kind) as port:
         with closing(socket.create_connection(("127.0.0.1", port))) as deaf:
             # A client that completes the handshake, then never reads (nor answers a ping).
             deaf.sendall(
