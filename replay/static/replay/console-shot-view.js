@@ -1,7 +1,12 @@
 // The console's shot panel drawn from the draft: what may be tapped, the contacts, the preview.
 
 import { rulingInWords } from "./words.js";
-import { ballWord, contactInWords } from "./console-words.js";
+import { contactInWords } from "./console-words.js";
+
+/** Return "NAME plays the white/yellow ball" whole, so that each language inflects the ball its way. */
+function playsWith(ball) {
+  return ball === "white" ? gettext("%(name)s plays the white ball") : gettext("%(name)s plays the yellow ball");
+}
 
 /** Draw the shot panel: the moving ball, what may be tapped, the contacts so far, the fouls. */
 export function renderShotPanel(root, view) {
@@ -11,7 +16,7 @@ export function renderShotPanel(root, view) {
   const name = names[player] || "";
   $("#shot-who").textContent = amending
     ? interpolate(gettext("Amending shot %(seq)s by %(name)s"), { seq: amending.seq, name }, true)
-    : player ? interpolate(gettext("%(name)s plays the %(ball)s ball"), { name, ball: ballWord(cueBalls[player]) }, true)
+    : player ? interpolate(playsWith(cueBalls[player]), { name }, true)
       : gettext("No shot is due");
   const moving = draft.movingBalls();
   const off = draft.offBalls();
