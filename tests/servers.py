@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,3 +198,28 @@ def serving(
         yield served
     finally:
         served.close()
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen]:
+    """Run a redis-server of this test's own on a loopback port (never CI's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.getenv("CI") == "true":
+            pytest.fail("CI=true but redis-server is not installed")
+        pytest.skip("needs redis-server")
+    process = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

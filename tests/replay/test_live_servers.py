@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
-import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -21,7 +18,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from replay.tokens import token_issue, user_for_token
-from tests.servers import Daphne, Uvicorn, free_port, server, wait_for_port
+from tests.servers import Daphne, Uvicorn, free_port, own_redis, server
 from tests.store.plays import QUIET, new_match, open_game, play
 
 WAIT_S = 5.0  # the longest a test waits for one message that must come
@@ -39,27 +36,6 @@ def redis_url() -> str:
             pytest.fail("CI=true but REDIS_URL is unset: Redis is missing")
         pytest.skip("needs Redis (REDIS_URL)")
     return url
-
-
-@contextmanager
-def own_redis(port: int) -> Iterator[subprocess.Popen]:
-    """Run a redis-server of this test's own on a loopback port (never CI's)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but redis-server is not installed")
-        pytest.skip("needs redis-server")
-    process = subprocess.Popen(
-        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, process, "redis-server")
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 # -- Clients ----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Real processes for the slow standings tests: daphne, Celery workers and a redis-server.
+"""Real processes for the slow standings tests: a server, Celery workers and a redis-server.
 
 Each shares the test's database (the test must use `event_db`, so its transactions
 commit) and is stopped when its block ends, whatever happens.
@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,41 +17,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-from django.db import connection
+from tests.servers import database_url, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_S = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited with {process.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on {port} within {STARTUP_S} s")
-
-
-def database_url() -> str:
-    """Return a URL of the database this test uses, for the processes to share it."""
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{Path(settings['NAME']).resolve()}"
-    return (
-        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or '127.0.0.1'}"
-        f":{settings['PORT'] or 5432}/{settings['NAME']}"
-    )
 
 
 def environment(redis_url: str, **extra: str) -> dict[str, str]:
@@ -81,21 +48,9 @@ def stop(process: subprocess.Popen) -> None:
 
 @contextmanager
 def server(redis_url: str) -> Iterator[int]:
-    """Serve carambole with daphne on a free loopback port; yield the port."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        + ["carambole.asgi:application"],
-        cwd=ROOT,
-        env=environment(redis_url),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, process, "daphne")
-        yield port
-    finally:
-        stop(process)
+    """Serve carambole on a free loopback port, its sweep every 2 s; yield the port."""
+    with serving(redis_url, environ={"PROJECTOR_SWEEP_SECONDS": "2"}) as served:
+        yield served.port
 
 
 class Worker:
@@ -172,23 +127,3 @@ def worker(redis_url: str, schedule: Path, **extra: str) -> Iterator[Worker]:
         yield started
     finally:
         started.stop()
-
-
-@contextmanager
-def own_redis(port: int) -> Iterator[subprocess.Popen]:
-    """Run a redis-server of this test's own on a loopback port (never CI's)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but redis-server is not installed")
-        pytest.skip("needs redis-server")
-    process = subprocess.Popen(
-        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, process, "redis-server")
-        yield process
-    finally:
-        stop(process)

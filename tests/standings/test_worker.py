@@ -17,8 +17,9 @@ from websockets.sync.client import connect as websocket
 from replay import projector
 from replay.standings import standings_get
 from replay.tokens import token_issue, user_for_token
+from tests.servers import free_port, own_redis
 from tests.standings.league import CAROM_A, league, win
-from tests.standings.processes import free_port, own_redis, server, worker
+from tests.standings.processes import server, worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
 
