@@ -77,6 +77,12 @@ class MatchSummary(models.Model):
     points_b = models.PositiveIntegerField(default=0)
     average_a = models.FloatField(default=0.0)  # points from own shots / counted shots
     average_b = models.FloatField(default=0.0)
+    # What the averages are made of, so that a career average is the points of every
+    # counted shot over those shots (not a mean of the matches' averages).
+    own_points_a = models.PositiveIntegerField(default=0)  # points from A's own shots
+    own_points_b = models.PositiveIntegerField(default=0)
+    shots_a = models.PositiveIntegerField(default=0)  # A's counted shots
+    shots_b = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True)  # "A", "B" or "" while undecided
     winner_player = models.ForeignKey(
         Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+"

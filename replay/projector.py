@@ -285,6 +285,10 @@ SUMMARY_FIELDS = [
     "points_b",
     "average_a",
     "average_b",
+    "own_points_a",
+    "own_points_b",
+    "shots_a",
+    "shots_b",
     "winner",
     "winner_player",
     "needs_review",
@@ -380,6 +384,8 @@ def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:
     summary.points_a = sum(game.score["A"] for game in games)
     summary.points_b = sum(game.score["B"] for game in games)
     summary.average_a, summary.average_b = (_average(state, side) for side in ("A", "B"))
+    summary.own_points_a, summary.own_points_b = (state.stats[side]["points"] for side in "AB")
+    summary.shots_a, summary.shots_b = (state.stats[side]["shots"] for side in "AB")
     summary.winner = state.winner or ""
     summary.winner_player_id = {"A": match.player_a_id, "B": match.player_b_id}.get(
         state.winner or ""

@@ -47,6 +47,8 @@ def player_line(summary: MatchSummary, player: Player) -> dict[str, Any]:
         "games": (getattr(summary, f"games_won_{mine}"), getattr(summary, f"games_won_{theirs}")),
         "points": (getattr(summary, f"points_{mine}"), getattr(summary, f"points_{theirs}")),
         "average": getattr(summary, f"average_{mine}"),
+        "own_points": getattr(summary, f"own_points_{mine}"),
+        "shots": getattr(summary, f"shots_{mine}"),
         "outcome": _outcome(summary, side),
         "status": summary.status,
         "status_name": STATUS_NAMES.get(summary.status, summary.status),
@@ -56,7 +58,7 @@ def player_line(summary: MatchSummary, player: Player) -> dict[str, Any]:
 def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
     played = [line for line in lines if line["outcome"]]
     won = sum(line["outcome"] == "won" for line in played)
-    averages = [line["average"] for line in lines if line["status"] != "scheduled"]
+    shots = sum(line["shots"] for line in lines)
     return {
         "matches": len(lines),
         "decided": len(played),
@@ -65,7 +67,7 @@ def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
         "games_won": sum(line["games"][0] for line in lines),
         "games_lost": sum(line["games"][1] for line in lines),
         "points": sum(line["points"][0] for line in lines),
-        "average": round(sum(averages) / len(averages), 3) if averages else 0.0,
+        "average": round(sum(line["own_points"] for line in lines) / shots, 3) if shots else 0.0,
     }
 
 

@@ -47,6 +47,10 @@ def summarise(match: Match, number: int) -> MatchSummary:
         points_b=90 + number,
         average_a=1.5 + number / 100,
         average_b=1.25,
+        own_points_a=0 if status == "scheduled" else 30 + number,
+        own_points_b=0 if status == "scheduled" else 25,
+        shots_a=0 if status == "scheduled" else 20 + number % 4,
+        shots_b=0 if status == "scheduled" else 20,
         winner=winner,
         winner_player_id=match.player_a_id if winner == "A" else match.player_b_id,
         amendments=number % 3,
@@ -240,6 +244,20 @@ def test_a_players_page_counts_their_results_from_their_side_of_the_table(db, cl
     assert totals["lost"] == sum(1 for s in mine if s.winner) - won
     assert response.context["chart"] is not None
     assert '<svg viewBox="0 0 640 240" role="img"' in response.content.decode()
+
+
+def test_a_players_average_is_the_points_of_all_their_shots_over_those_shots(db, client):
+    made = make_archive(20)
+    points = shots = 0
+    for summary in made:
+        for side in "ab":
+            if getattr(summary, f"player_{side}").federation_id == "UA-101":
+                points += getattr(summary, f"own_points_{side}")
+                shots += getattr(summary, f"shots_{side}")
+
+    totals = client.get("/players/UA-101/").context["totals"]
+
+    assert shots and totals["average"] == round(points / shots, 3)
 
 
 def test_a_player_without_a_federation_id_has_a_stable_page_of_their_own(db, client):

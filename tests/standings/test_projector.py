@@ -268,6 +268,7 @@ def test_a_summary_holds_what_the_archive_searches_and_shows(cup):
     assert (summary.games_won_a, summary.games_won_b) == (1, 0)
     assert (summary.points_a, summary.points_b) == (4, 0)
     assert summary.average_a == 4.0 and not summary.needs_review
+    assert (summary.own_points_a, summary.shots_a) == (4, 1)
     assert (summary.amendments, summary.seq, summary.event_id) == (1, last.seq, last.id)
     assert summary.head_hash == last.hash
 
