@@ -57,19 +57,10 @@ STARTUP_S = 60.0
 SETTLE_S = 1.5  # after the last shot, for its last messages to arrive
 # As the README serves carambole in production (`--no-access-log`: the bench's requests
 # are not what it measures).
-SERVE = [
-    "--ws",
-    "websockets-sansio",
-    "--ws-ping-interval",
-    "5",
-    "--ws-ping-timeout",
-    "10",
-    "--lifespan",
-    "off",
-    "--log-level",
-    "warning",
-    "--no-access-log",
-]
+SERVE = (
+    "--ws websockets-sansio --ws-ping-interval 5 --ws-ping-timeout 10 "
+    "--lifespan off --log-level warning --no-access-log"
+).split()
 
 
 @dataclass(frozen=True)
