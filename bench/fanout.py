@@ -534,7 +534,7 @@ def table(results: dict[str, Any]) -> str:
     target = results["target"]
     options = results["options"]
     lines = [
-        f"(d) fan-out of a recorded shot to {options['viewers']} viewers: its commit to the last "
+        f"(f) fan-out of a recorded shot to {options['viewers']} viewers: its commit to the last "
         f"viewer's receipt, p50 and p99 over the shots (target: p99 <= {target}x the bare "
         "server's with the same viewers)"
     ]

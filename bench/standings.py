@@ -216,7 +216,7 @@ def standings_table(results: dict[str, Any], row: Callable[[str, str, str], str]
     """Return the lines `make bench` prints for the standings."""
     verdict = "PASS" if results["meets_target"] else "ABOVE TARGET"
     return [
-        f"(f) standings after one amendment: {results['players']} players, "
+        f"(g) standings after one amendment: {results['players']} players, "
         f"{results['matches']:,} matches, {results['events']:,} events "
         f"(best of {results['rounds']} amendments; first projection "
         f"{results['first_projection_s']:.1f} s)",

@@ -160,7 +160,7 @@ def _long_match(seed: int, competition: str) -> dict[str, Any]:
     return fallback
 
 
-# -- (a) Rebuild every match state ------------------------------------------------------
+# -- (b) Rebuild every match state ------------------------------------------------------
 
 
 def _measure_rebuild(path: Path, ids: list[str], repeat: int) -> dict[str, Any]:
@@ -223,7 +223,7 @@ def _read_raw(raw: sqlite3.Connection, ids: Iterable[str]) -> int:
     return count
 
 
-# -- (b) State on demand for one long match ----------------------------------------------
+# -- (c) State on demand for one long match ----------------------------------------------
 
 
 def _measure_on_demand(path: Path, match_id: str, repeat: int) -> dict[str, Any]:

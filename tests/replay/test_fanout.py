@@ -70,4 +70,4 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
             assert figures["samples"] > 0, (layer, scenario)
             faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
             assert faults == [0, 0, 0, 0], (layer, scenario, figures)
-    assert "(d) fan-out of a recorded shot to 40 viewers" in done.stdout
+    assert "(f) fan-out of a recorded shot to 40 viewers" in done.stdout
