@@ -13,6 +13,14 @@ def is_staff(user: Any) -> bool:
     return bool(user and user.is_authenticated and user.is_staff)
 
 
+def may_record(user: Any, match: Any) -> bool:
+    """Return whether a login may record a match: staff, or the referee assigned to it."""
+    if is_staff(user):
+        return True
+    assigned = assigned_referee(match)
+    return assigned is not None and user.is_authenticated and assigned.pk == user.pk
+
+
 class IsStaff(BasePermission):
     """Staff only: creating competitions and matches, assigning referees, revoking tokens."""
 
@@ -31,7 +39,4 @@ class MayRecord(BasePermission):
         return bool(request.user and request.user.is_authenticated)
 
     def has_object_permission(self, request: Any, view: Any, match: Any) -> bool:
-        if is_staff(request.user):
-            return True
-        assigned = assigned_referee(match)
-        return assigned is not None and assigned.pk == request.user.pk
+        return may_record(request.user, match)

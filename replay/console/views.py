@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
@@ -16,8 +15,8 @@ from django.views.decorators.http import require_GET
 from matches.errors import NotFound
 from matches.notation import SLUG
 from matches.records import record_header
-from matches.selectors import assigned_referee, match_get
-from replay.api.permissions import is_staff
+from matches.selectors import match_get
+from replay.api.permissions import is_staff, may_record
 from replay.projection import match_state
 
 SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / "console-sw.js"
@@ -39,14 +38,6 @@ CONSOLE_SCRIPTS = (
     "replay/live.js",
     "replay/console.css",
 )
-
-
-def may_record(user: Any, match: Any) -> bool:
-    """Return whether a login may record a match: staff, or the referee assigned to it."""
-    if is_staff(user):
-        return True
-    assigned = assigned_referee(match)
-    return assigned is not None and user.is_authenticated and assigned.pk == user.pk
 
 
 @never_cache
