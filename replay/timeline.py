@@ -20,7 +20,7 @@ from matches.fold import evolve
 from matches.header import Header
 from matches.models import Event, Match
 from matches.render import render
-from matches.state import Corrections, MatchState
+from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import fact_of
 
 # What one frame of the replay holds: the scoreboard, not the whole state.
@@ -105,7 +105,9 @@ def match_timeline(match: Match) -> dict[str, Any]:
     facts = [fact_of(entry.event) for entry in logged]
     try:
         amended, final = frames(header, facts, "amended")
-        live, _ = frames(header, facts, "live")
+        corrected = any(fact["type"] in CORRECTIONS for fact in facts)
+        # Without a correction the match as seen live is the match as amended: one fold.
+        live = frames(header, facts, "live")[0] if corrected else amended
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         # Events reach the store checked: only a row changed behind its back gets here.
         raise Refused(f"a stored event cannot be folded ({type(error).__name__})", "data") from None
@@ -121,7 +123,7 @@ def match_timeline(match: Match) -> dict[str, Any]:
         "live": {
             str(seq): seen
             for seq, (seen, now) in enumerate(zip(live, amended, strict=True))
-            if seen != now
+            if seen is not now and seen != now
         },
         "shots": [_shot(shot, by_seq) for shot in final.shots],
         "games": _games(final, facts),
