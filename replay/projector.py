@@ -370,9 +370,10 @@ def _fold_at(match: Match, summary: MatchSummary, first: LoggedEvent) -> MatchSt
     # The hash seals the header and every event before it: the same log, surely.
     if kept is not None and kept[0] == summary.head_hash and kept[1].seq == summary.seq:
         return kept[1]
-    if first.seq == summary.seq + 1:
-        return replay(match.header(), store.load_facts(match)[: first.seq])
+    # A match new to the summaries (a rebuild reads every one so) needs no read of its log.
     events = store.load_facts(match)[: summary.seq] if summary.seq else []
+    if first.seq == summary.seq + 1:
+        events.append(first.fact())
     return replay(match.header(), events)
 
 
