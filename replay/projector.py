@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -397,8 +397,3 @@ def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:
 def _average(state: MatchState, side: str) -> float:
     counted = state.stats[side]
     return round(counted["points"] / counted["shots"], 3) if counted["shots"] else 0.0
-
-
-def summaries_of(competition_id: str) -> Iterable[MatchSummary]:
-    """Return a competition's match summaries, in schedule order."""
-    return MatchSummary.objects.filter(competition_id=competition_id).order_by("date", "match_id")

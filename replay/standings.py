@@ -70,13 +70,6 @@ def competition_get(competition_id: Any) -> Competition:
     return found
 
 
-def standings_history(competition_id: str, limit: int = 20) -> list[StandingsChange]:
-    """Return the newest versions' changes of a competition, newest first."""
-    return list(
-        StandingsChange.objects.filter(competition_id=competition_id).order_by("-version")[:limit]
-    )
-
-
 # -- Writing (the projector's, inside its transaction) -------------------------------------
 
 
