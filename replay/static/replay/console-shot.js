@@ -5,8 +5,8 @@
 // one (the ricochet and the pins after it take no extra tap); tapping the moving-ball
 // chips picks another ball that is already moving (the cue ball again, for a kiss).
 
-export const BALLS = ["white", "yellow", "red"];
-export const PINS = ["center", "top", "bottom", "left", "right"];
+import { BALLS } from "./table.js";
+
 export const CALLED_FOULS = [
   "balls_moving", "not_tip", "double_hit", "cleaning", "displaced", "contact_push",
   "feet", "placement", "jump", "touched", "push_shot",

@@ -1,5 +1,6 @@
 // The console's own words: a submission, a tapped contact, a ball, a pin.
 
+import { ballName } from "./table.js";
 import { eventInWords } from "./words.js";
 
 /** Return a submission in words, for the queue's list. */
@@ -13,12 +14,8 @@ export function describe(event, names) {
 export function contactInWords(contact) {
   const what = contact.hit === "pins" ? contact.pins.map(pinWord).join("+")
     : contact.hit === "cushion" ? gettext("cushion")
-      : contact.hit === "off" ? gettext("off the table") : ballWord(contact.hit);
-  return `${ballWord(contact.ball)} → ${what}${contact.same_time ? " (=)" : ""}`;
-}
-
-export function ballWord(ball) {
-  return { white: gettext("white"), yellow: gettext("yellow"), red: gettext("red") }[ball] || ball;
+      : contact.hit === "off" ? gettext("off the table") : ballName(contact.hit);
+  return `${ballName(contact.ball)} → ${what}${contact.same_time ? " (=)" : ""}`;
 }
 
 export function pinWord(pin) {

@@ -6,14 +6,14 @@
 // the server is back. The preview asks the engine (POST .../judge) before each confirm.
 
 import { connectLive } from "./live.js";
-import { drawTable, onSurface, pointFromEvent, BALL_RADIUS } from "./table.js";
+import { BALLS, ballName, drawTable, onSurface, pointFromEvent, BALL_RADIUS } from "./table.js";
 import { eventInWords, foulName } from "./words.js";
 import { SubmissionQueue, storageKeyOf } from "./queue.js";
 import { CALLED_FOULS, ShotDraft } from "./console-shot.js";
 import { eventFromForm } from "./console-forms.js";
 import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
 import { api as callApi } from "./console-api.js";
-import { ballWord, describe } from "./console-words.js";
+import { describe } from "./console-words.js";
 import { renderQueue } from "./console-queue-view.js";
 import { gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
 import { registerServiceWorker } from "./console-offline.js";
@@ -285,7 +285,7 @@ function renderScoreline(moment) {
   const note = $("#unknown-balls");
   note.hidden = !unknown.length || state.status === "lag" || state.status === "finished";
   note.textContent = interpolate(gettext("Position unknown: %s. Tap where it lies when you record its rest or placement."),
-    [unknown.map(ballWord).join(", ")]);
+    [unknown.map(ballName).join(", ")]);
   const connection = $("#connection");
   const down = !online || liveStatus === "reconnecting";
   connection.dataset.state = down ? "offline" : "live";
@@ -469,7 +469,7 @@ function tableTapped(event) {
     if (!ball) return;
     draft.setRest(ball, point);
     // The next tap marks the next ball that has no rest yet.
-    restBall = ["white", "yellow", "red"].find((b) => !draft.rest[b]) || null;
+    restBall = BALLS.find((b) => !draft.rest[b]) || null;
     renderShot();
     schedulePreview();
   }
@@ -528,11 +528,12 @@ function follow() {
   connectLive(matchId, {
     after: state.seq,
     onEvent: (message) => {
+      // This console's own event comes back here too, after its answer brought the full state.
       if (message.seq > state.seq) {
         state = { ...state, ...message.state, seq: message.seq };
         render();
+        scheduleRefresh();
       }
-      scheduleRefresh();
     },
     onHead: (seq) => {
       if (seq > state.seq) scheduleRefresh();
