@@ -64,7 +64,7 @@ def board(match: Match) -> dict[str, Any]:
             }
             for shot in reversed(shots)
         ],
-        "table": drawing(state["positions"], fallen, zone, ruleset.pin_pitch, balls, names),
+        "table": drawing(state["positions"], fallen, zone, ruleset, balls, names),
         "legend": legend(state["positions"], balls, names),
         "data": {
             "match": match.pk,

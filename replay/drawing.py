@@ -10,6 +10,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from matches.rules.ruleset import Ruleset, pin_positions
 from matches.rules.table import (
     BALL_RADIUS,
     BALLS,
@@ -51,19 +52,12 @@ def drawing(
     positions: Mapping[str, Any],
     fallen: list[str],
     zone: str | None,
-    pitch: float,
+    ruleset: Ruleset,
     balls: Mapping[str, str],
     names: Mapping[str, str],
 ) -> dict[str, Any]:
     """Return the table as the SVG template draws it: the same figure table.js draws."""
-    cx, cy = SPOTS["centre"]
-    pins = {
-        "center": (cx, cy),
-        "top": (cx, cy + pitch),
-        "bottom": (cx, cy - pitch),
-        "left": (cx - pitch, cy),
-        "right": (cx + pitch, cy),
-    }
+    pins = pin_positions(ruleset)
     owner = {ball: player for player, ball in balls.items()}
     halves = {
         "lower": [(0, 0, TABLE_WIDTH, CENTRE_LINE)],
