@@ -51,6 +51,17 @@ def _events_immutable(request, django_db_blocker):
 
 
 @pytest.fixture
+def redis_url() -> str:
+    """Return CI's Redis (REDIS_URL); without it a test skips, or fails under CI=true."""
+    url = os.getenv("REDIS_URL")
+    if not url:
+        if os.getenv("CI") == "true":
+            pytest.fail("CI=true but REDIS_URL is unset: Redis is missing")
+        pytest.skip("needs Redis (REDIS_URL)")
+    return url
+
+
+@pytest.fixture
 def event_db(transactional_db):
     """A database whose transactions really commit (several connections, threads).
 

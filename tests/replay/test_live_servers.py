@@ -6,7 +6,6 @@ Slow (seconds each); CI runs them with its Redis, and a missing Redis fails ther
 from __future__ import annotations
 
 import json
-import os
 import socket
 import time
 import urllib.request
@@ -23,19 +22,6 @@ from tests.store.plays import QUIET, new_match, open_game, play
 
 WAIT_S = 5.0  # the longest a test waits for one message that must come
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
-
-
-# -- Redis ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.getenv("REDIS_URL")
-    if not url:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but REDIS_URL is unset: Redis is missing")
-        pytest.skip("needs Redis (REDIS_URL)")
-    return url
 
 
 # -- Clients ----------------------------------------------------------------------------

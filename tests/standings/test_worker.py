@@ -6,7 +6,6 @@ Slow (seconds each). CI runs them with its Redis; a missing Redis fails there.
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from typing import Any
@@ -25,16 +24,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
 
 FLIP_S = 10.0  # an amendment's new standings reach a viewer within this
 CATCH_UP_S = 60.0
-
-
-@pytest.fixture
-def redis_url() -> str:
-    url = os.getenv("REDIS_URL")
-    if not url:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but REDIS_URL is unset: Redis is missing")
-        pytest.skip("needs Redis (REDIS_URL)")
-    return url
 
 
 @pytest.fixture
