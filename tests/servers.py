@@ -6,6 +6,7 @@ process sees them); on SQLite the test database is then a file (settings.py name
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -14,10 +15,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, NamedTuple
 
 import pytest
 from django.db import connection
@@ -223,3 +225,25 @@ def own_redis(port: int) -> Iterator[subprocess.Popen]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def post_event(url: str, key: str, body: Mapping[str, Any], timeout: float = 30) -> Posted:
+    """POST a command to a served `.../events` as a program would (a token, no proxy)."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Token {key}"},
+        method="POST",
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    started = time.monotonic()
+    with opener.open(request, timeout=timeout) as answer:
+        return Posted(answer.status, json.loads(answer.read()), time.monotonic() - started)
+
+
+class Posted(NamedTuple):
+    """A served server's answer to a command: its status, its body, how long it took."""
+
+    status: int
+    body: Any
+    seconds: float

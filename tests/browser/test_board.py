@@ -6,9 +6,6 @@ The match: A (white) broke from (700, 400); yellow on the top spot, red on the r
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -17,6 +14,7 @@ from matches import services
 from matches.models import Match
 from replay.tokens import token_issue, user_for_token
 from tests.browser.conftest import wait_until
+from tests.servers import post_event
 from tests.store.plays import BY, QUIET, new_match, open_game, play
 
 OUTAGE_WAIT_S = 30.0  # the board retries after 1, 2, 4, 8 s...: back within this
@@ -84,16 +82,10 @@ def white_cx(board: WebDriver) -> float | None:
 
 
 def record_through_the_api(url: str, token: str, expected_seq: int, facts: dict) -> int:
-    body = json.dumps({"expected_seq": expected_seq, "event": {"type": "shot", **facts}})
-    request = urllib.request.Request(
-        f"{url}/events",
-        data=body.encode(),
-        method="POST",
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        assert answer.status == 201
-        return json.loads(answer.read())["seq"]
+    body = {"expected_seq": expected_seq, "event": {"type": "shot", **facts}}
+    posted = post_event(f"{url}/events", token, body, timeout=10)
+    assert posted.status == 201
+    return posted.body["seq"]
 
 
 def test_a_shot_recorded_through_the_api_moves_the_score_and_the_ball_without_a_reload(

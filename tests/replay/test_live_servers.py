@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import socket
 import time
-import urllib.request
 from contextlib import closing
 from typing import Any
 
@@ -17,7 +16,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from replay.tokens import token_issue, user_for_token
-from tests.servers import Daphne, Uvicorn, free_port, own_redis, server
+from tests.servers import Daphne, Uvicorn, free_port, own_redis, post_event, server
 from tests.store.plays import QUIET, new_match, open_game, play
 
 WAIT_S = 5.0  # the longest a test waits for one message that must come
@@ -59,17 +58,9 @@ def staff_token() -> str:
 
 def record_through_api(port: int, key: str, match_id: str, expected_seq: int) -> tuple[int, float]:
     """Record a shot through `POST /api/matches/{id}/events`; return the status and seconds."""
-    body = json.dumps({"expected_seq": expected_seq, "event": {"type": "shot", **QUIET}})
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/matches/{match_id}/events",
-        data=body.encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Token {key}"},
-        method="POST",
-    )
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
-    started = time.monotonic()
-    with opener.open(request, timeout=30) as answer:
-        return answer.status, time.monotonic() - started
+    body = {"expected_seq": expected_seq, "event": {"type": "shot", **QUIET}}
+    posted = post_event(f"http://127.0.0.1:{port}/api/matches/{match_id}/events", key, body)
+    return posted.status, posted.seconds
 
 
 def a_match() -> tuple[str, int]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from websockets.sync.client import connect as websocket
 from replay import projector
 from replay.standings import standings_get
 from replay.tokens import token_issue, user_for_token
-from tests.servers import free_port, own_redis
+from tests.servers import free_port, own_redis, post_event
 from tests.standings.league import CAROM_A, league, win
 from tests.standings.processes import server, worker
 
@@ -44,16 +43,8 @@ def amend_through_api(port: int, key: str, match_id: str, seq: int) -> tuple[int
         "expected_seq": seq,
         "event": {"type": "shot_amended", "shot": 4, "facts": CAROM_A, "reason": "video"},
     }
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/matches/{match_id}/events",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Token {key}"},
-        method="POST",
-    )
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    started = time.monotonic()
-    with opener.open(request, timeout=30) as answer:
-        return answer.status, time.monotonic() - started
+    posted = post_event(f"http://127.0.0.1:{port}/api/matches/{match_id}/events", key, body)
+    return posted.status, posted.seconds
 
 
 def wait_for_version(newer_than: int, timeout: float) -> dict[str, Any]:
