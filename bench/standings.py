@@ -124,10 +124,8 @@ def _measure(path: Path, options: StandingsOptions) -> dict[str, Any]:
     ratios = []
     versions = 0
     with sqlite3.connect(path) as raw:
-        # One untimed round first: the interpreter's warm-up and the memo of rulings.
-        _read(raw)
-        _full()
-        for match in [finished[0], *finished[1 : options.rounds + 1]]:
+        # The first round is untimed: the interpreter's warm-up and the memo of rulings.
+        for match in finished[: options.rounds + 1]:
             version = standings_get(COMPETITION)["version"]
             _amend(match)
             incremental = _timed(projector.catch_up)
