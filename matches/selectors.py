@@ -10,9 +10,31 @@ from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.evolve import judged
 from matches.fold import decide, replay
-from matches.models import Assignment, Event, Match
-from matches.notation import parse_shot
+from matches.models import Assignment, Competition, Event, Match
+from matches.notation import SLUG, parse_shot
 from matches.state import Corrections
+
+
+def check_id(value: Any, field: str, what: str) -> str:
+    """Return an id that may name a stored competition or match, before any query asks.
+
+    Every stored id is a slug: other text names nothing, and some of it (a NUL, a lone
+    surrogate) a database cannot even be asked about.
+    """
+    if not isinstance(value, str):
+        raise Refused(f"must be a {what} id", field)
+    if not SLUG.match(value):
+        raise NotFound(f"no {what} {excerpt(value)}", field)
+    return value
+
+
+def competition_get(competition_id: Any, field: str = "id") -> Competition:
+    """Return a competition, or refuse naming the field that holds its id."""
+    check_id(competition_id, field, "competition")
+    found = Competition.objects.filter(pk=competition_id).first()
+    if found is None:
+        raise NotFound(f"no competition {excerpt(competition_id)}", field)
+    return found
 
 
 def match_get(match_id: Any) -> Match:

@@ -18,9 +18,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
-from matches.errors import NotFound, excerpt
-from matches.models import Competition, Player
-from matches.services.competitions import check_id
+from matches.models import Player
+from matches.selectors import competition_get
 from matches.standings import Result, Table, moves
 from replay import plain_sql
 from replay.models import MatchSummary, Standings, StandingsChange
@@ -59,15 +58,6 @@ def standings_get(competition_id: Any) -> dict[str, Any]:
         "pending": found.pending,
         "rows": found.rows,
     }
-
-
-def competition_get(competition_id: Any) -> Competition:
-    """Return a competition, or refuse naming the id."""
-    check_id(competition_id, "id", "competition")
-    found = Competition.objects.filter(pk=competition_id).first()
-    if found is None:
-        raise NotFound(f"no competition {excerpt(competition_id)}", "id")
-    return found
 
 
 # -- Writing (the projector's, inside its transaction) -------------------------------------

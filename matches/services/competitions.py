@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from matches.errors import NotFound, Refused, excerpt, join_field
+from matches.errors import Refused, excerpt, join_field
 from matches.header import Header, parse_header
 from matches.models import (
     NAME_LENGTH,
@@ -24,7 +24,7 @@ from matches.models import (
 )
 from matches.notation import SLUG, is_date
 from matches.rules import Ruleset
-from matches.selectors import match_get
+from matches.selectors import check_id, competition_get, match_get
 
 
 def competition_create(
@@ -57,9 +57,7 @@ def match_create(
     check_id(competition, "competition", "competition")
     if ruleset is not None and not isinstance(ruleset, Mapping):
         raise Refused("must be an object", "ruleset")
-    found = Competition.objects.filter(pk=competition).first()
-    if found is None:
-        raise NotFound(f"no competition {excerpt(competition)}", "competition")
+    found = competition_get(competition, "competition")
     overrides = {**found.ruleset, **(ruleset or {})}
     header_fields = {
         "players": players,
@@ -126,19 +124,6 @@ def match_store(
         referee_name=referee_name,
         status=status,
     )
-
-
-def check_id(value: Any, field: str, what: str) -> str:
-    """Return an id that may name a stored competition or match, before any query asks.
-
-    Every stored id is a slug: other text names nothing, and some of it (a NUL, a lone
-    surrogate) a database cannot even be asked about.
-    """
-    if not isinstance(value, str):
-        raise Refused(f"must be a {what} id", field)
-    if not SLUG.match(value):
-        raise NotFound(f"no {what} {excerpt(value)}", field)
-    return value
 
 
 def _check_slug(value: Any, field: str) -> None:

@@ -8,18 +8,17 @@ from typing import Any
 
 from django.db import transaction
 
-from matches.errors import NotFound, Refused, excerpt
+from matches.errors import Refused
 from matches.models import (
     FEDERATION_ID_LENGTH,
     NAME_LENGTH,
     USERNAME_LENGTH,
-    Competition,
     Entry,
     Match,
 )
+from matches.selectors import competition_get
 from matches.services.competitions import (
     _player,
-    check_id,
     check_text,
     match_create,
     referee_assign,
@@ -34,7 +33,7 @@ def player_enter(*, competition_id: str, player: Mapping[str, Any], by: str) -> 
     Entering the same player twice changes nothing and returns the first entry.
     """
     check_text(by, "by", USERNAME_LENGTH, required=True)
-    competition = _competition(competition_id)
+    competition = competition_get(competition_id)
     if not isinstance(player, Mapping):
         raise Refused("must be an object", "player")
     name = check_text(player.get("name"), "name", NAME_LENGTH, required=True)
@@ -66,7 +65,7 @@ def round_robin_create(
     entering more players adds only their matches. All or nothing.
     """
     check_text(by, "by", USERNAME_LENGTH, required=True)
-    competition = _competition(competition_id)
+    competition = competition_get(competition_id)
     start = _date(first_date)
     entrants = [
         entry.player
@@ -112,14 +111,6 @@ def pairings(n_players: int) -> list[tuple[int, int, int]]:
                 rounds.append((round_number, a, b) if round_number % 2 else (round_number, b, a))
         slots = [slots[0], slots[-1], *slots[1:-1]]
     return rounds
-
-
-def _competition(competition_id: Any) -> Competition:
-    check_id(competition_id, "id", "competition")
-    found = Competition.objects.filter(pk=competition_id).first()
-    if found is None:
-        raise NotFound(f"no competition {excerpt(competition_id)}", "id")
-    return found
 
 
 def _date(value: Any) -> date | None:
