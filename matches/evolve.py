@@ -176,13 +176,17 @@ def _score_shot(state: MatchState, game: Game, player: str, ruling: Ruling, firs
     added = _award(state, game, receiver, ruling.points) if ruling.points else 0
     if first is ruling and not state.corrections.amendments:
         return added  # as recorded is as amended: the game's score tells it all
-    # The score with the rulings first recorded: did the game end as it was played?
     first_receiver = player if first.scorer == "shooter" else other(player)
-    target, score = state.ruleset.target, game.recorded_score
-    score[first_receiver] = min(target, score[first_receiver] + first.points)
-    if score[first_receiver] >= target:
-        game.reached_as_recorded = True
+    _add_as_recorded(state, game, first_receiver, first.points)
     return added
+
+
+def _add_as_recorded(state: MatchState, game: Game, player: str, points: int) -> None:
+    """Keep the score with the rulings first recorded: did the game end as it was played?"""
+    target, score = state.ruleset.target, game.recorded_score
+    score[player] = min(target, score[player] + points)
+    if score[player] >= target:
+        game.reached_as_recorded = True
 
 
 def _award(state: MatchState, game: Game, player: str, points: int) -> int:
@@ -248,6 +252,9 @@ def foul(state: MatchState, event: Mapping[str, Any]) -> None:
         state.due = other(player)
     state.in_hand, state.offender = "foul", player
     added = _award(state, game, other(player), state.ruleset.foul)
+    if state.corrections.amendments:
+        # Its points count in the score as played too, whatever an amendment does later.
+        _add_as_recorded(state, game, other(player), state.ruleset.foul)
     state.stats[player]["fouls"] += 1
     state.stats[player]["foul_points_conceded"] += added
     state.stats[other(player)]["points_received"] += added

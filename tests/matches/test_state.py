@@ -626,6 +626,24 @@ def test_amendment_that_leaves_the_winning_shot_short_needs_review_until_the_gam
     assert resolved["games"][0]["winner"] == "A"
 
 
+def test_a_game_won_with_a_foul_outside_a_stroke_among_its_points_needs_review_once_amended_short():
+    events = [
+        start(1, "B"),  # 1
+        shot("B", c(Y, W), c(W, "pins", "left")),  # 2: 2 to B
+        foul("A"),  # 3: 2 more to B, outside a stroke
+        shot("B", c(Y, W), c(W, "pins", "center")),  # 4: the red pin alone, B reaches 12
+        amend(4, c(Y, W)),  # 5: no points after all
+    ]
+
+    as_played = fold(header(target=12, best_of=1), events[:4])
+    amended = fold(header(target=12, best_of=1), events)
+
+    assert as_played["status"] == "finished"
+    assert amended["games"][0]["score"] == {"A": 0, "B": 4}
+    assert amended["games"][0]["flags"] == ["needs_review"]
+    assert amended["status"] == "review"
+
+
 def test_amendment_that_restores_the_target_resolves_the_review():
     events = [
         start(1, "A"),
