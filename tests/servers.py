@@ -25,7 +25,7 @@ import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
-STARTUP_S = 30.0
+STARTUP_S = 60.0
 
 
 def free_port() -> int:

@@ -11,6 +11,7 @@ and `chromium` (a browser window; `browsers()` opens more, each with cookies of 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,10 +29,11 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.servers import Daphne
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+# Debian's, or whichever the PATH names first.
+CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
+CHROMEDRIVER = Path(shutil.which("chromedriver") or "/usr/bin/chromedriver")
 WINDOW = (1280, 800)
-WAIT_S = 20.0  # the longest a test waits for a page to show what it must (a busy machine)
+WAIT_S = 30.0  # the longest a test waits for a page to show what it must (a busy machine)
 # The server reads the store for what it was not told of every this many seconds: a shot
 # recorded by the test itself (not through the server) reaches the pages within it.
 HEAD_SECONDS = 1

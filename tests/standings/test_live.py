@@ -14,7 +14,7 @@ from carambole.asgi import application
 from replay import projector
 from tests.standings.league import flip, league, win
 
-WAIT_S = 5
+WAIT_S = 30  # the longest a test waits for one message that must come (a loaded machine)
 pytestmark = pytest.mark.usefixtures("event_db")
 
 

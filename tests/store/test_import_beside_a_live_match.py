@@ -12,8 +12,6 @@ from matches.records import record_import
 from matches.simulator import simulate_match
 from tests.store.plays import new_match, open_game, play
 
-LONGEST_WAIT_S = 2.0  # what a referee may wait for a shot to be recorded, import or not
-
 
 def archive(copies: int) -> list[dict]:
     """Return simulated records under distinct ids: an archive of some thousands of events."""
@@ -28,7 +26,7 @@ def archive(copies: int) -> list[dict]:
 
 
 @pytest.mark.slow
-def test_a_shot_recorded_while_a_large_archive_imports_is_stored_within_two_seconds(event_db):
+def test_a_shot_recorded_while_a_large_archive_imports_commits_between_its_records(event_db):
     match = new_match()
     seq = open_game(match.id)
     records = archive(120)
@@ -47,16 +45,22 @@ def test_a_shot_recorded_while_a_large_archive_imports_is_stored_within_two_seco
     thread.start()
     while not Match.objects.filter(competition="old-league").exists():
         time.sleep(0.01)
-    waits = []
+    shots = 0
     while thread.is_alive():
-        started = time.monotonic()
         seq = play(match.id, seq)
-        waits.append(time.monotonic() - started)
+        shots += 1
         time.sleep(0.05)
     thread.join()
 
     assert importing_errors == []
     assert Match.objects.filter(competition="old-league").count() == len(records)
-    assert len(waits) >= 3, "the import ended before the referee could record beside it"
-    assert max(waits) < LONGEST_WAIT_S, f"a shot waited {max(waits):.2f} s for the import"
+    assert shots >= 3, "the import ended before the referee could record beside it"
     assert Event.objects.filter(match=match).count() == seq
+    # The log's one order is the commit order: a shot that waited for the whole import
+    # would come after all of it. Each was stored between two records instead.
+    imported = Event.objects.filter(match__competition="old-league")
+    first, last = (
+        imported.order_by(order).values_list("id", flat=True)[0] for order in ("id", "-id")
+    )
+    during = Event.objects.filter(match=match, id__gt=first, id__lt=last).count()
+    assert during >= shots - 1, f"{during} of {shots} shots were stored during the import"
