@@ -1,6 +1,8 @@
 """Shared fixtures for the whole suite."""
 
 import os
+import shutil
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings as django_settings
@@ -8,6 +10,7 @@ from django.db import connection
 from hypothesis import settings
 
 from matches.immutability import install_triggers, remove_triggers
+from tests.servers import free_port, own_redis
 
 DATABASE_FIXTURES = {"db", "transactional_db", "event_db", "live_server"}
 
@@ -30,7 +33,11 @@ def pytest_report_header():
     vendor = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}.get(
         connection.vendor, connection.vendor
     )
-    redis = os.getenv("REDIS_URL") or "none (in-memory channel layer, eager Celery)"
+    redis = os.getenv("REDIS_URL") or (
+        "none for the app (in-memory layer, eager Celery); the Redis tests start their own"
+        if shutil.which("redis-server")
+        else "none (the Redis tests skip: no REDIS_URL, no redis-server)"
+    )
     return [
         f"carambole: database {vendor}, Redis {redis}, CI={os.getenv('CI', '')}, "
         f"hypothesis profile {settings.get_current_profile_name()}"
@@ -50,15 +57,20 @@ def _events_immutable(request, django_db_blocker):
     yield
 
 
-@pytest.fixture
-def redis_url() -> str:
-    """Return CI's Redis (REDIS_URL); without it a test skips, or fails under CI=true."""
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """Return a Redis for the tests that need one: `REDIS_URL`, else a redis-server of their own.
+
+    With neither (no `REDIS_URL`, no `redis-server` on the PATH) a test skips, and fails
+    under `CI=true`. The suite's own server is started once, on a free loopback port.
+    """
     url = os.getenv("REDIS_URL")
-    if not url:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but REDIS_URL is unset: Redis is missing")
-        pytest.skip("needs Redis (REDIS_URL)")
-    return url
+    if url:
+        yield url
+        return
+    port = free_port()
+    with own_redis(port):
+        yield f"redis://127.0.0.1:{port}/0"
 
 
 @pytest.fixture
