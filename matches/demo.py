@@ -84,15 +84,22 @@ OPENING: list[tuple[str, dict[str, Any]]] = [
 
 
 def logins_ensure() -> list[Login]:
-    """Create the demo logins, or give them back their published passwords and rights."""
+    """Create the demo logins, or give them back their published passwords and rights.
+
+    A login that has them already is left as it is: setting even the same password anew
+    would end its sessions, and a referee whose server restarts must stay logged in.
+    """
     users = get_user_model()
     for login in (REFEREE, STAFF):
         user = users.objects.filter(username=login.username).first() or users(
             username=login.username
         )
+        if user.is_staff == login.staff and user.is_active and user.check_password(login.password):
+            continue
         user.is_staff = login.staff
         user.is_active = True
-        user.set_password(login.password)
+        if not user.check_password(login.password):
+            user.set_password(login.password)
         user.save()
     return [REFEREE, STAFF]
 

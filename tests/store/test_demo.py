@@ -5,7 +5,7 @@ from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
 from matches import demo, services
-from matches.models import Assignment, Event, Match
+from matches.models import Assignment, Competition, Entry, Event, Match
 from matches.records import archive_verify
 from matches.selectors import assigned_referee
 from replay.projection import match_state
@@ -32,9 +32,39 @@ def test_demo_loads_a_verified_round_robin_once(capsys):
     call_command("load_demo", matches=4)
     call_command("load_demo", matches=4)
 
-    assert Match.objects.filter(competition_id="demo-cup").count() == 4
+    played = Match.objects.filter(competition_id="demo-cup", events__isnull=False).distinct()
+    assert played.count() == 4
     assert all(problems == [] for problems in archive_verify().values())
     assert "no demo loaded" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_the_demo_competition_is_named_its_players_entered_and_every_pair_has_one_match():
+    call_command("load_demo", matches=4)
+
+    cup = Competition.objects.get(pk="demo-cup")
+    entrants = {entry.player.pk for entry in Entry.objects.filter(competition=cup)}
+    pairs = [
+        frozenset(pair)
+        for pair in Match.objects.filter(competition=cup).values_list("player_a", "player_b")
+    ]
+    assert cup.name == "Demo Cup 2026"
+    assert len(entrants) == 6
+    assert len(pairs) == len(set(pairs))  # no pair twice
+    assert set(pairs) == {frozenset((a, b)) for a in entrants for b in entrants if a != b}
+    scheduled = Match.objects.filter(competition=cup, events__isnull=True)
+    assert scheduled.count() == 15 - 4
+    last_played = max(m.date for m in Match.objects.filter(competition=cup, events__isnull=False))
+    assert all(match.date > last_played for match in scheduled)
+
+
+@pytest.mark.django_db
+def test_by_default_the_demo_plays_the_whole_round_robin_and_schedules_nothing():
+    call_command("load_demo")
+
+    matches = Match.objects.filter(competition_id="demo-cup")
+    assert matches.count() == 15
+    assert not matches.filter(events__isnull=True).exists()
 
 
 @pytest.mark.django_db
@@ -93,6 +123,17 @@ def test_a_second_run_gives_the_demo_logins_back_their_passwords_and_the_match(d
 
     assert authenticate(username="demo-referee", password="demo-referee-pass") == referee
     assert assigned_referee(Match.objects.get(pk="demo-live-1")) == referee
+
+
+@pytest.mark.django_db
+def test_a_second_run_keeps_the_demo_logins_sessions(debug):
+    call_command("load_demo", matches=2)
+    users = get_user_model().objects
+    sessions = {user.username: user.get_session_auth_hash() for user in users.all()}
+
+    call_command("load_demo", matches=2)
+
+    assert {user.username: user.get_session_auth_hash() for user in users.all()} == sessions
 
 
 @pytest.mark.django_db
