@@ -24,10 +24,12 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 
-# Debug on: the development server, its key, and plain HTTP on this machine.
+# Debug on: the development server, its key, and plain HTTP on this machine. A port taken
+# (carambole serving there already) is refused before anything is loaded; SIGTERM stops it.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: migrate
-	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo
-	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=1 exec $(BIN)/python manage.py run_demo --host $(HOST) --port $(PORT)
 
 test: venv
 	$(BIN)/python -m pytest

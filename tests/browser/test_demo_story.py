@@ -57,11 +57,13 @@ def test_the_printed_referee_login_records_on_the_printed_console_and_the_board_
     wait_until(board, lambda d: score(d, "A") == "18", "A's 18 on the board")
     assert ball_at(board, "white") == pytest.approx((700, 300), abs=15)
 
+    # The README's offline story: stop the server, record on, `make run` again.
     watch_seq(board)
     served.stop()
     record_shot(console, ["white", "pin:right"])  # B: yellow on white, white knocks a pin: 2
     record_shot(console, ["yellow"])  # A: white on yellow, nothing more
     wait_until(console, lambda d: pending(d) == 2, "both shots waiting")
+    call_command("load_demo", matches=1, demo_logins=True, address=served.url, stdout=StringIO())
     served.start()
 
     wait_until(board, lambda d: board_seq(d) == 10, "the board at seq 10", timeout=OUTAGE_WAIT_S)

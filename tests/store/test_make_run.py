@@ -1,0 +1,140 @@
+"""`make run` as a newcomer uses it: serve, refuse a second one on the port, stop, start again.
+
+Slow: each test starts the real command (`manage.py run_demo`, what `make run` runs once
+migrated) on a database file of its own and a free port.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.servers import ROOT, free_port, wait_for_port
+
+pytestmark = pytest.mark.slow
+
+STOP_S = 30.0  # how long a test waits for a server to stop once told
+
+
+@pytest.fixture
+def environ(tmp_path: Path) -> dict[str, str]:
+    """The environment of `make run`, on a database file of this test's own, migrated."""
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    manage(env, "migrate", "--no-input")
+    return env
+
+
+def manage(env: dict[str, str], *arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@contextmanager
+def running(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen]:
+    """Run `manage.py run_demo --port PORT` until the test is done with it."""
+    with log.open("a") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "run_demo", "--port", str(port), "--matches", "1"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, process, "run_demo", log.read_text)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def stopped_by_sigterm(process: subprocess.Popen) -> int:
+    process.send_signal(signal.SIGTERM)
+    return process.wait(timeout=STOP_S)
+
+
+def logged_in_opener(port: int, username: str, password: str) -> urllib.request.OpenerDirector:
+    """Log in through the login page, as a browser does; return an opener with its cookies."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(
+        urllib.request.ProxyHandler({}), urllib.request.HTTPCookieProcessor(jar)
+    )
+    login = f"http://127.0.0.1:{port}/login/"
+    page = opener.open(login, timeout=30).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    form = {"csrfmiddlewaretoken": token, "username": username, "password": password}
+    opener.open(
+        urllib.request.Request(login, data=urllib.parse.urlencode(form).encode(), method="POST"),
+        timeout=30,
+    )
+    return opener
+
+
+def console_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}/referee/matches/demo-live-1/"
+
+
+def test_a_second_run_on_a_taken_port_says_so_and_exits_non_zero(environ, tmp_path):
+    port = free_port()
+    with running(environ, port, tmp_path / "first.log"):
+        second = manage(environ, "run_demo", "--port", str(port), "--matches", "1")
+
+    assert second.returncode != 0
+    assert f"port {port} on 127.0.0.1 is taken" in second.stderr
+    assert f"make run PORT={port + 1}" in second.stderr
+    assert "demo match" not in second.stdout  # refused before loading anything
+
+
+def test_sigterm_stops_the_server_and_frees_its_port(environ, tmp_path):
+    port = free_port()
+    with running(environ, port, tmp_path / "run.log") as served:
+        assert stopped_by_sigterm(served) is not None
+
+    with running(environ, port, tmp_path / "again.log") as again:  # the port is free again
+        assert again.poll() is None
+
+
+def test_the_referee_stays_logged_in_across_a_restart(environ, tmp_path):
+    port = free_port()
+    with running(environ, port, tmp_path / "run.log") as served:
+        referee = logged_in_opener(port, "demo-referee", "demo-referee-pass")
+        assert referee.open(console_url(port), timeout=30).url == console_url(port)
+        stopped_by_sigterm(served)
+
+    with running(environ, port, tmp_path / "run.log"):
+        answer = referee.open(console_url(port), timeout=30)
+
+    assert answer.url == console_url(port), "the restart sent the referee to the login page"
+    assert "demo-live-1" in answer.read().decode()
+
+
+def test_make_run_serves_on_the_port_it_is_given():
+    planned = subprocess.run(
+        ["make", "-n", "run", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+    assert planned.returncode == 0, planned.stderr
+    # `exec`: the server is make's own child, so a SIGTERM to make reaches it.
+    assert "exec .venv/bin/python manage.py run_demo --host 127.0.0.1 --port 8123" in planned.stdout
