@@ -4,17 +4,23 @@ A development command (`make run` calls it): the demo logins' passwords are publ
 so it creates them only with DEBUG on, or when asked with --demo-logins.
 """
 
+from datetime import date, timedelta
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 from tqdm import tqdm
 
-from matches import demo
-from matches.models import Match
+from matches import demo, services
+from matches.models import Competition, Match
 from matches.records import record_import
-from matches.simulator import iter_competition
+from matches.simulator import DEFAULT_PLAYERS, iter_competition
 
 DEMO_COMPETITION = "demo-cup"
+DEMO_NAME = "Demo Cup 2026"
+DEMO_PLAYERS = DEFAULT_PLAYERS[:6]  # a round robin of 15 matches
+FULL_ROUND_ROBIN = len(DEMO_PLAYERS) * (len(DEMO_PLAYERS) - 1) // 2
+BY = "demo"
 
 
 class Command(BaseCommand):
@@ -25,7 +31,15 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--matches", type=int, default=15, help="matches to simulate")
+        parser.add_argument(
+            "--matches",
+            type=int,
+            default=FULL_ROUND_ROBIN,
+            help=(
+                f"matches of the round robin of {len(DEMO_PLAYERS)} players played (default: "
+                f"all {FULL_ROUND_ROBIN}); the others are scheduled, not played"
+            ),
+        )
         parser.add_argument("--seed", type=int, default=2026)
         parser.add_argument("--force", action="store_true", help="load even if matches exist")
         parser.add_argument(
@@ -56,11 +70,25 @@ class Command(BaseCommand):
             self.stdout.write("matches are stored already: no demo loaded")
             return
         seed, count = options["seed"], options["matches"]
-        records = iter_competition(seed, count, competition=DEMO_COMPETITION)
-        imported = 0
+        if not Competition.objects.filter(pk=DEMO_COMPETITION).exists():
+            services.competition_create(id=DEMO_COMPETITION, name=DEMO_NAME)
+        for player in DEMO_PLAYERS:
+            services.player_enter(competition_id=DEMO_COMPETITION, player=player, by=BY)
+        records = iter_competition(seed, count, DEMO_PLAYERS, competition=DEMO_COMPETITION)
+        imported, days = 0, []
         for record in tqdm(records, total=count, desc="demo", unit="match"):
-            imported += record_import(record, by="demo").outcome != "unchanged"
-        self.stdout.write(f"demo competition {DEMO_COMPETITION!r}: {imported} matches loaded")
+            imported += record_import(record, by=BY).outcome != "unchanged"
+            days.append(date.fromisoformat(record["match"]["date"]))
+        # The pairs not played yet, from the day after: the schedule shows what is to come.
+        scheduled = services.round_robin_create(
+            competition_id=DEMO_COMPETITION,
+            by=BY,
+            first_date=max(days) + timedelta(days=1) if days else None,
+        )
+        self.stdout.write(
+            f"demo competition {DEMO_COMPETITION!r} ({DEMO_NAME}): {len(DEMO_PLAYERS)} players, "
+            f"{imported} matches played, {len(scheduled)} scheduled"
+        )
 
     def describe(self, match, logins, address):
         players = f"{match.players['A']['name']} v {match.players['B']['name']}"
