@@ -6,7 +6,7 @@ PURE_MODULES := matches.errors matches.rules matches.notation matches.header mat
 	matches.events matches.state matches.evolve matches.decide matches.render matches.fold \
 	matches.simulator matches.judging matches.standings
 
-.PHONY: venv run test test-sqlite check bench migrate
+.PHONY: venv run test test-core test-sqlite check bench migrate
 
 # The stamps make the venv re-install only when a requirements file changes: the runtime
 # set (requirements.txt) for `make run`, the development set on top of it for the rest.
@@ -31,12 +31,20 @@ PORT ?= 8000
 run: migrate
 	DJANGO_DEBUG=1 exec $(BIN)/python manage.py run_demo --host $(HOST) --port $(PORT)
 
+# The whole suite, in one process per core (pytest-xdist), browser, Redis and worker tests
+# included wherever Chromium and redis-server are installed.
 test: venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist worksteal
 
-# The store's guarantees on the embedded database too (CI's `make test` runs on PostgreSQL).
+# The pure core alone (rules, notation, the fold, the simulator): no server, no browser.
+test-core: venv
+	$(BIN)/python -m pytest -p no:xdist -q tests/matches tests/test_simulator.py tests/test_purity.py
+
+# The store, the projector and the standings on the embedded database too (what `make run`
+# serves; CI's `make test` runs on PostgreSQL).
 test-sqlite: venv
-	env -u DATABASE_URL -u REDIS_URL -u CI $(BIN)/python -m pytest tests/store -q
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist worksteal -q \
+		tests/store tests/standings
 
 check: venv
 	$(BIN)/ruff check .
