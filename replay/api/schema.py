@@ -15,6 +15,7 @@ from rest_framework import serializers
 from matches.events import KINDS
 from matches.rules import BALLS, FOULS, PINS, PLAYERS
 from replay.api.serializers import Body, slug_pattern
+from replay.listing import STATUSES as LISTED_STATUSES
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -155,6 +156,33 @@ class Record(serializers.Serializer):
     format = serializers.ChoiceField(choices=("carambole.match/1",))
     match = RecordHeader()
     events = RecordedEvent(many=True)
+
+
+class MatchItem(serializers.Serializer):
+    """One match of the list: its header's names and the archive's summary of it."""
+
+    id = serializers.CharField()
+    competition = serializers.CharField()
+    date = serializers.DateField(allow_null=True)
+    stage = serializers.CharField(allow_null=True)
+    table = serializers.CharField(allow_null=True)
+    players = serializers.DictField(
+        child=serializers.DictField(), help_text="A and B as the match's record names them"
+    )
+    status = serializers.ChoiceField(
+        choices=LISTED_STATUSES,
+        help_text="scheduled before the first event; unreadable when a stored event cannot "
+        "be folded; else the match state's",
+    )
+    games_won = serializers.DictField(child=serializers.IntegerField())
+    winner = serializers.ChoiceField(choices=PLAYERS, allow_null=True)
+    seq = serializers.IntegerField(help_text="the seq of its last event (0: none yet)")
+    url = serializers.URLField(help_text="the match itself: GET /api/matches/{id}")
+
+
+class Matches(serializers.Serializer):
+    matches = MatchItem(many=True)
+    next = serializers.URLField(allow_null=True, help_text="the next page, or null at the last")
 
 
 class Assignment(serializers.Serializer):
