@@ -139,6 +139,11 @@ class RecordedEvent(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=tuple(KINDS))
     at = serializers.CharField(help_text="when it was recorded: ISO 8601 in UTC with Z")
+    confirmed_at = serializers.CharField(
+        required=False,
+        help_text="when the referee confirmed it at the table, where that differs from at "
+        "(it waited in a queue offline): ISO 8601 in UTC to the millisecond, never after at",
+    )
     by = serializers.CharField(help_text="the username of who recorded it")
     hash = serializers.CharField(help_text="SHA-256 chaining it to the event before")
 
@@ -149,6 +154,7 @@ class Events(serializers.Serializer):
 
 class Recorded(serializers.Serializer):
     seq = serializers.IntegerField(help_text="the new event's seq")
+    at = serializers.CharField(help_text="when it was recorded: the event's at")
     state = MatchState(help_text="the match state after it")
 
 

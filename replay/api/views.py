@@ -175,7 +175,7 @@ class EventsView(APIView):
         )
         headers = {"Idempotent-Replayed": "true"} if recorded.replayed else None
         return Response(
-            {"seq": recorded.seq, "state": recorded.state},
+            {"seq": recorded.seq, "at": recorded.at, "state": recorded.state},
             status=status.HTTP_201_CREATED,
             headers=headers,
         )
