@@ -15,6 +15,7 @@ from matches import decide, evolve
 from matches.errors import Refused
 from matches.header import Header, parse_header
 from matches.notation import (
+    CONFIRMED,
     ENVELOPE,
     LONGEST,
     LONGEST_INTERMISSION,
@@ -234,7 +235,7 @@ def parse_event(written: Any, header: Header, seq: int) -> dict[str, Any]:
         if kind.name == "ball_placed" and "pos" not in raw and isinstance(raw.get("at"), list):
             # Older records wrote the position of a placement under "at".
             raw["pos"] = raw.pop("at")
-        refuse_unknown_keys(raw, ("type",) + kind.fields + ENVELOPE, "")
+        refuse_unknown_keys(raw, ("type",) + kind.fields + (CONFIRMED,) + ENVELOPE, "")
         check_envelope(raw, seq)
         kind.shape(raw, header)
     except Refused as error:

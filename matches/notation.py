@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from matches.errors import EXCERPT, Refused, excerpt, join_field
@@ -28,12 +28,17 @@ from matches.rules import (
 RECORD_FORMAT = "carambole.match/1"
 SHOT_FACTS = ("struck", "contacts", "called", "rest")
 CONTACT_TARGETS = BALLS + ("pins", "cushion", "off")
-# Keys any event may carry besides its own.
+# Keys any event may carry besides its own: the server's stamps, set when it is recorded
+# (an import without them gets them anew), and `CONFIRMED`, the client's: when the referee
+# confirmed it at the table, part of the event as written (hashed, exported, compared).
 ENVELOPE = ("seq", "at", "by", "hash")
+CONFIRMED = "confirmed_at"
 # Each ends at \Z: `$` would let a newline follow (an id one longer than its column).
 SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\Z")
 # `at`: ISO 8601 in UTC with Z, to the second or finer.
 UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z\Z")
+# `confirmed_at`: as the server writes `at`, to the millisecond.
+UTC_MILLISECONDS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\Z")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
 # The longest texts a header and an event may carry; the models' columns are as long
 # (matches/models.py takes these numbers). README, "Limits", lists every limit.
@@ -347,3 +352,40 @@ def check_envelope(raw: Mapping[str, Any], seq: int) -> None:
         not isinstance(raw["hash"], str) or not re.fullmatch(r"[0-9a-f]{64}", raw["hash"])
     ):
         raise Refused("must be 64 lowercase hex digits", "hash")
+    if CONFIRMED in raw:
+        confirmed = raw[CONFIRMED]
+        if not (isinstance(confirmed, str) and UTC_MILLISECONDS.match(confirmed)):
+            raise Refused(
+                "must be an ISO 8601 time in UTC to the millisecond, as 2026-11-29T14:03:07.250Z",
+                CONFIRMED,
+            )
+        if utc_time(confirmed) is None:
+            raise Refused(f"is not a real time: {excerpt(confirmed)}", CONFIRMED)
+
+
+def utc_time(text: str) -> datetime | None:
+    """Return the moment a time written as `at` is (ISO 8601, UTC, Z), or None if none is."""
+    if not UTC_TIME.match(text):
+        return None
+    try:
+        # Finer than microseconds is cut: fromisoformat keeps six digits at most.
+        whole, _, fraction = text[:-1].partition(".")
+        moment = datetime.fromisoformat(f"{whole}.{fraction[:6] or 0}")
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC)
+
+
+def check_confirmed(event: Mapping[str, Any], at: str) -> None:
+    """Refuse an event confirmed after it was recorded: its `confirmed_at` later than `at`.
+
+    No lower bound: an event may wait any time between the table and the server (a tablet
+    offline overnight, a scoresheet entered later), and the time it was confirmed is
+    the client's to say. Both are checked for shape before (`check_envelope`, `at`).
+    """
+    confirmed = event.get(CONFIRMED)
+    if confirmed is None:
+        return
+    confirmed_moment, at_moment = utc_time(confirmed), utc_time(at)
+    if confirmed_moment is not None and at_moment is not None and confirmed_moment > at_moment:
+        raise Refused(f"must not be later than the event's at, {at}", CONFIRMED)

@@ -10,7 +10,7 @@ from matches.errors import NotFound, Refused, excerpt
 from matches.events import Record, parse_record
 from matches.fold import check_log, checked_log
 from matches.models import USERNAME_LENGTH, Competition, Match
-from matches.notation import RECORD_FORMAT, canonical_json
+from matches.notation import CONFIRMED, RECORD_FORMAT, canonical_json, check_confirmed
 from matches.render import status
 from matches.selectors import match_get
 from matches.services import events_append, log_of, match_store
@@ -85,6 +85,12 @@ def _stamps(record: Record, by: str) -> list[Stamp]:
                 store.parse_time(event["at"])
             except ValueError:
                 raise Refused("must be an ISO 8601 time in UTC ending in Z", "at", seq) from None
+        if CONFIRMED in event:
+            try:
+                # Against the time of the import when the record gives none (as it is stamped).
+                check_confirmed(event, event.get("at") or store.now_text())
+            except Refused as error:
+                raise error.at(seq) from None
         stamps.append(Stamp(by=event.get("by", by), at=event.get("at"), hash=event.get("hash")))
     return stamps
 

@@ -14,7 +14,7 @@ from orjson import JSONDecodeError, dumps, loads
 from matches.chain import event_hash, header_hash
 from matches.errors import Conflict, Refused
 from matches.models import Event, Match
-from matches.notation import ENVELOPE
+from matches.notation import ENVELOPE, check_confirmed
 
 # Any constant will do: one advisory lock serialises every append to the log.
 LOG_LOCK = 0x63617261
@@ -154,6 +154,10 @@ def insert(
         seq = after + offset
         at = stamp.at or now_text()
         own = fact_of(fact) if ENVELOPE_KEYS.intersection(fact) else fact
+        try:
+            check_confirmed(own, at)  # here, where every event's `at` is final
+        except Refused as error:
+            raise error.at(seq) from None
         digest = event_hash(previous, {"seq": seq, **own, "at": at, "by": stamp.by})
         if stamp.hash is not None and stamp.hash != digest:
             raise Refused("hash does not match the chain", "hash", seq)

@@ -240,7 +240,7 @@ def _summarise_scheduled() -> None:
     """Give each match without a summary yet (no event so far) its scheduled one."""
     missing = list(Match.objects.filter(summary__isnull=True))
     if missing:
-        MatchSummary.objects.bulk_create([_new_summary(match) for match in missing])
+        MatchSummary.objects.bulk_create([new_summary(match) for match in missing])
 
 
 # -- One batch ------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, in
     for match_id, events in by_match.items():
         summary = summaries.get(match_id)
         if summary is None:
-            summary = _new_summary(matches[match_id])
+            summary = new_summary(matches[match_id])
             new.append(summary)
         else:
             old.append(summary)
@@ -309,7 +309,8 @@ def _update_summaries(summaries: list[MatchSummary]) -> None:
         plain_sql.update(MatchSummary, SUMMARY_FIELDS, summary)
 
 
-def _new_summary(match: Match) -> MatchSummary:
+def new_summary(match: Match) -> MatchSummary:
+    """Return a match's summary before its first event (not saved): what the sweep stores."""
     return MatchSummary(
         match=match,
         competition_id=match.competition_id,

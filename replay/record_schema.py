@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.notation import ENVELOPE, LONGEST, LONGEST_INTERMISSION, MAX_EVENTS, RECORD_FORMAT
+from matches import notation
+from matches.notation import (
+    CONFIRMED,
+    ENVELOPE,
+    LONGEST,
+    LONGEST_INTERMISSION,
+    MAX_EVENTS,
+    RECORD_FORMAT,
+)
 from matches.rules import (
     BALLS,
     CALLED_FOULS,
@@ -26,6 +34,7 @@ from matches.rules.ruleset import POINTS_RANGE, RANGES, Ruleset
 SCHEMA_ID = "/schemas/match-record.json"
 SLUG = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$"
 UTC_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"
+UTC_MILLISECONDS = notation.UTC_MILLISECONDS.pattern.replace("\\Z", "$")
 
 
 def _text(longest: int) -> dict[str, Any]:
@@ -48,10 +57,8 @@ def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
 
 def _event(kind: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict:
     """Return one kind of event: its own fields and the envelope any event may carry."""
-    return _object(
-        {"type": {"const": kind}, **properties, **{k: {"$ref": f"#/$defs/{k}"} for k in ENVELOPE}},
-        ("type", *required),
-    )
+    stamps = {k: {"$ref": f"#/$defs/{k}"} for k in (CONFIRMED, *ENVELOPE)}
+    return _object({"type": {"const": kind}, **properties, **stamps}, ("type", *required))
 
 
 def _ruleset() -> dict[str, Any]:
@@ -210,6 +217,12 @@ def record_schema() -> dict[str, Any]:
         "$defs": {
             "seq": {"type": "integer", "minimum": 1, "maximum": MAX_EVENTS},
             "at": {"type": "string", "pattern": UTC_TIME},
+            CONFIRMED: {
+                "type": "string",
+                "pattern": UTC_MILLISECONDS,
+                "description": "when the referee confirmed the event at the table, when it "
+                "differs from at (a submission that waited offline); never later than at",
+            },
             "by": _text(LONGEST["username"]),
             "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
             "event": {

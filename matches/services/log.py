@@ -107,6 +107,7 @@ class Recorded:
     """The answer to a recorded event: its `seq` and the match state after it."""
 
     seq: int
+    at: str  # when it was recorded, as the event's `at`
     state: dict[str, Any]
     replayed: bool = False  # the idempotency key was seen before: nothing was appended
 
@@ -139,15 +140,16 @@ def event_record(
         running, checked = _checked(match.header(), events, event)
         running = evolve(running, checked)  # the match as it stands now, folded once
         state = render(running, detached=False)
+        at = store.now_text()
         events_append(
             log,
             [checked],
-            [store.Stamp(by=by)],
+            [store.Stamp(by=by, at=at)],
             status=state["status"],
             idempotency_key=idempotency_key,
             command_digest=digest,
         )
-    return Recorded(seq=expected_seq + 1, state=state)
+    return Recorded(seq=expected_seq + 1, at=at, state=state)
 
 
 def _json_of(value: Any, field: str) -> bytes:
@@ -184,4 +186,5 @@ def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
         )
     events = store.load_facts(match)
     # The first answer: the state as it was shown right after that event.
-    return Recorded(earlier.seq, fold(match.header(), events, upto=earlier.seq, view="live"), True)
+    state = fold(match.header(), events, upto=earlier.seq, view="live")
+    return Recorded(earlier.seq, earlier.at, state, replayed=True)

@@ -15,6 +15,7 @@ from rest_framework import serializers
 from matches.events import KINDS
 from matches.rules import BALLS, FOULS, PINS, PLAYERS
 from replay.api.serializers import Body, slug_pattern
+from replay.listing import STATUSES as LISTED_STATUSES
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -138,6 +139,11 @@ class RecordedEvent(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=tuple(KINDS))
     at = serializers.CharField(help_text="when it was recorded: ISO 8601 in UTC with Z")
+    confirmed_at = serializers.CharField(
+        required=False,
+        help_text="when the referee confirmed it at the table, where that differs from at "
+        "(it waited in a queue offline): ISO 8601 in UTC to the millisecond, never after at",
+    )
     by = serializers.CharField(help_text="the username of who recorded it")
     hash = serializers.CharField(help_text="SHA-256 chaining it to the event before")
 
@@ -148,6 +154,7 @@ class Events(serializers.Serializer):
 
 class Recorded(serializers.Serializer):
     seq = serializers.IntegerField(help_text="the new event's seq")
+    at = serializers.CharField(help_text="when it was recorded: the event's at")
     state = MatchState(help_text="the match state after it")
 
 
@@ -155,6 +162,33 @@ class Record(serializers.Serializer):
     format = serializers.ChoiceField(choices=("carambole.match/1",))
     match = RecordHeader()
     events = RecordedEvent(many=True)
+
+
+class MatchItem(serializers.Serializer):
+    """One match of the list: its header's names and the archive's summary of it."""
+
+    id = serializers.CharField()
+    competition = serializers.CharField()
+    date = serializers.DateField(allow_null=True)
+    stage = serializers.CharField(allow_null=True)
+    table = serializers.CharField(allow_null=True)
+    players = serializers.DictField(
+        child=serializers.DictField(), help_text="A and B as the match's record names them"
+    )
+    status = serializers.ChoiceField(
+        choices=LISTED_STATUSES,
+        help_text="scheduled before the first event; unreadable when a stored event cannot "
+        "be folded; else the match state's",
+    )
+    games_won = serializers.DictField(child=serializers.IntegerField())
+    winner = serializers.ChoiceField(choices=PLAYERS, allow_null=True)
+    seq = serializers.IntegerField(help_text="the seq of its last event (0: none yet)")
+    url = serializers.URLField(help_text="the match itself: GET /api/matches/{id}")
+
+
+class Matches(serializers.Serializer):
+    matches = MatchItem(many=True)
+    next = serializers.URLField(allow_null=True, help_text="the next page, or null at the last")
 
 
 class Assignment(serializers.Serializer):

@@ -19,6 +19,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 from matches.errors import EXCERPT, excerpt
 from matches.fold import VIEWS
 from matches.notation import LONGEST, MAX_EVENTS, SLUG
+from replay.listing import MAX_PAGE, PER_PAGE, STATUSES
 
 MESSAGES = {"required": "is required", "null": "must not be null"}
 UNCHECKED = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
@@ -58,8 +59,8 @@ class Whole(serializers.IntegerField):
         return data
 
 
-class Seq(serializers.IntegerField):
-    """A `seq` in a query string: digits, from 0 to the most events a match holds."""
+class Digits(serializers.IntegerField):
+    """A whole number in a query string: digits only (no sign, no point), within its range."""
 
     default_error_messages = {
         **MESSAGES,
@@ -69,13 +70,17 @@ class Seq(serializers.IntegerField):
         "max_value": "must be at most {max_value}",
     }
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(min_value=0, max_value=MAX_EVENTS, **kwargs)
-
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not data.isascii() or not data.isdigit():
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class Seq(Digits):
+    """A `seq` in a query string: from 0 to the most events a match holds."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=0, max_value=MAX_EVENTS, **kwargs)
 
 
 class Object(serializers.DictField):
@@ -236,6 +241,23 @@ class StateQuery(serializers.Serializer):
 
 class EventsQuery(serializers.Serializer):
     after = Seq(required=False, default=0, help_text="only the events after this seq")
+
+
+class MatchesQuery(serializers.Serializer):
+    competition = Text(required=False, help_text="only this competition's matches (its id)")
+    status = Choice(
+        choices=STATUSES,
+        required=False,
+        help_text="only the matches in this state: scheduled (no event yet), lag, playing, "
+        "finished, review (a game needs review after an amendment) or unreadable",
+    )
+    page = Digits(
+        min_value=1,
+        max_value=MAX_PAGE,
+        required=False,
+        default=1,
+        help_text=f"{PER_PAGE} matches a page, from 1; a page past the last is empty",
+    )
 
 
 class TokensQuery(serializers.Serializer):

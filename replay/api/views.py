@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -13,7 +15,7 @@ from rest_framework.views import APIView
 
 from matches import services
 from matches.records import record_export, record_header
-from matches.selectors import events_after, match_get, shot_preview
+from matches.selectors import competition_get, events_after, match_get, shot_preview
 from replay.api import examples, schema
 from replay.api.permissions import IsStaff, MayRecord
 from replay.api.serializers import (
@@ -22,11 +24,13 @@ from replay.api.serializers import (
     EventsQuery,
     JudgeBody,
     MatchBody,
+    MatchesQuery,
     RefereeBody,
     StateQuery,
     TokensQuery,
 )
 from replay.api.services import competition_open, match_open
+from replay.listing import matches_page
 from replay.projection import match_state
 from replay.tokens import token_revoke, tokens_of
 
@@ -61,7 +65,34 @@ class CompetitionsView(APIView):
 
 
 class MatchesView(APIView):
-    permission_classes = [IsStaff]
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method in ("GET", "HEAD") else [IsStaff()]
+
+    @extend_schema(
+        operation_id="matches_list",
+        summary="Every match, newest first, a page at a time: by competition and status",
+        description="Newest first, as the archive: by date, the latest first, a match "
+        "without a date before every dated one, then by id descending. Read from the "
+        "archive's summaries; a match with no event yet is listed as scheduled. An unknown "
+        "competition is a 404 naming it; a page past the last is empty.",
+        tags=["matches"],
+        parameters=[MatchesQuery],
+        responses={200: schema.Matches, **schema.errors(400, 401, 404)},
+    )
+    def get(self, request: Request) -> Response:
+        query = checked(MatchesQuery, request.query_params.dict())
+        if "competition" in query:
+            competition_get(query["competition"], "competition")
+        listed, more = matches_page(**query)
+        next_page = None
+        if more:
+            following = {**query, "page": query["page"] + 1}
+            next_page = request.build_absolute_uri(f"{request.path}?{urlencode(following)}")
+        items = [
+            entry.as_dict(request.build_absolute_uri(reverse("api:match", args=[entry.match.pk])))
+            for entry in listed
+        ]
+        return Response({"matches": items, "next": next_page})
 
     @extend_schema(
         operation_id="match_create",
@@ -144,7 +175,7 @@ class EventsView(APIView):
         )
         headers = {"Idempotent-Replayed": "true"} if recorded.replayed else None
         return Response(
-            {"seq": recorded.seq, "state": recorded.state},
+            {"seq": recorded.seq, "at": recorded.at, "state": recorded.state},
             status=status.HTTP_201_CREATED,
             headers=headers,
         )

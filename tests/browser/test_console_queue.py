@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+
+from matches import services
+from matches.models import Event
+from matches.notation import utc_time
+from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
+from tests.store.plays import new_match, open_game
+
+MATCH = "cup-queue-1"
+QUEUE_WAIT_S = 40.0  # the network back, the queue's backoff waits at most 15 s between tries
 
 # Runs in the page: imports queue.js, plays `scenario` against a fake server, returns a log.
 HARNESS = """
@@ -15,10 +27,12 @@ import("/static/replay/queue.js").then(async ({ SubmissionQueue }) => {
   const sent = [];
   let answers = [];
   const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+  // The queue's clock, which a scenario moves on by hand: {t} in ms since 1970.
+  const clock = { t: Date.parse("2026-03-09T10:00:00.000Z") };
   const make = () => new SubmissionQueue({
-    storage, storageKey: "q", delays: [10],
-    send: async (item) => {
-      sent.push({ key: item.key, expected_seq: item.expected_seq, event: item.event });
+    storage, storageKey: "q", delays: [10], now: () => clock.t,
+    send: async (item, body) => {
+      sent.push({ key: item.key, ...body });
       const answer = answers.shift() || { status: 201, body: {} };
       if (answer === "down") throw new TypeError("Failed to fetch");
       return answer;
@@ -26,9 +40,9 @@ import("/static/replay/queue.js").then(async ({ SubmissionQueue }) => {
   });
   const log = {};
   try {
-    const play = new Function("make", "answers", "settle", "log", "sent",
+    const play = new Function("make", "answers", "settle", "log", "sent", "clock",
       `return (async () => { ${scenario} })();`);
-    await play(make, (list) => { answers = list; }, settle, log, sent);
+    await play(make, (list) => { answers = list; }, settle, log, sent, clock);
     done({ log, sent });
   } catch (error) {
     done({ error: String(error) });
@@ -140,3 +154,85 @@ def test_the_queue_is_read_back_from_storage_as_it_was_left(page):
     )
     assert [item[:2] for item in result["log"]["items"]] == [[1, 2], [2, 3]]
     assert [item[2] for item in result["log"]["items"]] == result["log"]["keys"]
+
+
+def test_a_submission_that_waited_carries_when_it_was_confirmed_on_the_servers_clock(page):
+    result = run(
+        page,
+        """
+        // The server's clock is 5 s behind this browser's: its answer says so.
+        answers([{ status: 201, body: { seq: 3, at: "2026-03-09T09:59:55.000Z" } }]);
+        const queue = make();
+        queue.add({ type: "shot", n: 1 }, { head: 2 });
+        await settle();
+        answers(["down"]);
+        clock.t += 1000;
+        queue.add({ type: "shot", n: 2 }, { head: 3 });  // confirmed at 10:00:01, mine
+        clock.t += 2500;  // tried again 2.5 s later, and the server is back
+        await settle();
+        """,
+    )
+    first, second, resent = result["sent"]
+    assert "confirmed_at" not in first["event"]
+    assert "confirmed_at" not in second["event"]  # sent at once: the server's at will do
+    assert resent["event"] == {"type": "shot", "n": 2, "confirmed_at": "2026-03-09T09:59:56.000Z"}
+    assert resent["key"] == second["key"]
+
+
+def test_a_stamp_the_server_refuses_is_dropped_and_the_event_sent_again_without_it(page):
+    result = run(
+        page,
+        """
+        answers([
+          "down",
+          { status: 422, body: { error: "later than at", field: "confirmed_at", seq: 3 } },
+          { status: 201, body: { seq: 3 } },
+          // The first try of this one arrived without the stamp, its answer lost.
+          { status: 422, body: { error: "another command", field: "Idempotency-Key", seq: 4 } },
+        ]);
+        const queue = make();
+        queue.add({ type: "shot", n: 1 }, { head: 2 });
+        queue.add({ type: "shot", n: 2 }, { head: 2 });
+        clock.t += 3000;  // before the first try again
+        await settle(); await settle(); await settle();
+        log.paused = queue.paused;
+        log.left = queue.length;
+        """,
+    )
+    stamps = [("confirmed_at" in s["event"], s["event"]["n"]) for s in result["sent"]]
+    assert stamps == [(False, 1), (True, 1), (False, 1), (True, 2), (False, 2)]
+    assert result["log"] == {"paused": None, "left": 0}
+
+
+def test_a_shot_confirmed_offline_reaches_the_server_with_the_time_it_was_confirmed(
+    served, chromium
+):
+    new_match(MATCH)
+    referee = make_user("petrenko")
+    services.referee_assign(match_id=MATCH, username="petrenko", by="federation")
+    open_game(MATCH)
+    log_in(chromium, served, referee)
+    chromium.get(f"{served.url}/referee/matches/{MATCH}/")
+    console = chromium.find_element(By.ID, "console")
+    wait_until(chromium, lambda d: console.get_attribute("data-seq") == "3", "the console")
+    go_offline(chromium)
+    chromium.find_element(By.CSS_SELECTOR, '[data-hit="yellow"]').click()
+    confirm = chromium.find_element(By.ID, "confirm-shot")
+    wait_until(chromium, lambda d: confirm.is_enabled(), "Confirm enabled")
+
+    before = datetime.now(UTC).replace(microsecond=0)
+    confirm.click()
+    wait_until(chromium, lambda d: console.get_attribute("data-pending") == "1", "one pending")
+    after = datetime.now(UTC)
+    time.sleep(2.5)  # longer than a submission sent at once may take
+    go_online(chromium)
+    wait_until(
+        chromium, lambda d: console.get_attribute("data-pending") == "0", "sent", QUEUE_WAIT_S
+    )
+
+    shot = Event.objects.get(match_id=MATCH, seq=4).as_record()
+    confirmed = utc_time(shot["confirmed_at"])
+    assert before <= confirmed <= after < utc_time(shot["at"])
+    chromium.get(f"{served.url}/matches/{MATCH}/replay/?seq=4")
+    moment = chromium.find_element(By.ID, "moment")
+    wait_until(chromium, lambda d: "confirmed at the table at" in moment.text, moment.text)

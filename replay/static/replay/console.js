@@ -64,9 +64,8 @@ function setOnline(value) {
 const queue = new SubmissionQueue({
   storage: window.localStorage,
   storageKey: storageKeyOf(matchId),
-  send: (item) => api(`${setup.api}/events`, {
-    method: "POST", timeout: 10000, headers: { "Idempotency-Key": item.key },
-    body: { expected_seq: item.expected_seq, event: item.event },
+  send: (item, body) => api(`${setup.api}/events`, {
+    method: "POST", timeout: 10000, headers: { "Idempotency-Key": item.key }, body,
   }),
   onChange: () => {
     if (queue.paused && queue.paused.reason === "conflict") scheduleRefresh(0);

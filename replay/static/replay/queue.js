@@ -7,8 +7,18 @@
 // survives a reload and a browser restart) and sent in order, one at a time. A network
 // failure waits 1 s, 2 s, 4 s, ... at most 15 s and tries again; a 409 (another console
 // recorded first) or a refusal pauses the queue until the referee resends or drops.
+//
+// A submission that waited keeps the time it was confirmed: sent more than STAMP_AFTER_MS
+// after the Confirm (offline, retried, behind others), its event carries `confirmed_at`,
+// on the server's clock as this browser last measured it (from the `at` of an answer, which
+// errs early by the answer's trip: never after the server's own `at`). Sent sooner, the
+// server's `at` is the time near enough and the event is as it always was. If the server
+// refuses the stamp (a clock that jumped) or says the key went with the unstamped body (a
+// first try that arrived though its answer was lost), the event goes again without it.
 
 const DELAYS = [1000, 2000, 4000, 8000, 15000];
+const STAMP_AFTER_MS = 2000;
+const UNSTAMPED_WHEN = ["confirmed_at", "Idempotency-Key"]; // the field of a 422 that says so
 
 /** Return a new idempotency key: 32 random hex digits (plain HTTP has no randomUUID). */
 export function newKey() {
@@ -25,13 +35,15 @@ export function storageKeyOf(matchId) {
 /**
  * A match's waiting submissions, sent in order.
  *
- * send(item) → Promise<{status, body}>, rejecting when the server was not reached;
- * onChange(queue) after any change; onRecorded(item, body) after each 201.
+ * send(item, body) → Promise<{status, body}>, rejecting when the server was not reached;
+ * body is what to POST: {expected_seq, event}. onChange(queue) after any change;
+ * onRecorded(item, body) after each 201.
  * paused: null, or {reason: "conflict" | "refused" | "login", key, status, error, seq}.
  */
 export class SubmissionQueue {
   constructor({ storage, storageKey, send, onChange, onRecorded, delays = DELAYS,
-    setTimer = setTimeout, clearTimer = clearTimeout }) {
+    setTimer = setTimeout, clearTimer = clearTimeout, now = () => Date.now() }) {
+    this.now = now;
     this.storage = storage;
     this.storageKey = storageKey;
     this.send = send;
@@ -47,20 +59,25 @@ export class SubmissionQueue {
     const saved = this.load();
     this.items = saved.items;
     this.paused = saved.paused;
+    this.offset = saved.offset; // ms from this browser's clock to the server's: short, never long
   }
 
   load() {
     try {
       const saved = JSON.parse(this.storage.getItem(this.storageKey) || "null");
-      if (saved && Array.isArray(saved.items)) return { items: saved.items, paused: saved.paused || null };
+      if (saved && Array.isArray(saved.items)) {
+        const offset = Number.isFinite(saved.offset) ? saved.offset : 0;
+        return { items: saved.items, paused: saved.paused || null, offset };
+      }
     } catch {
       // An unreadable queue is no queue: nothing can be sent from it anyway.
     }
-    return { items: [], paused: null };
+    return { items: [], paused: null, offset: 0 };
   }
 
   save() {
-    this.storage.setItem(this.storageKey, JSON.stringify({ items: this.items, paused: this.paused }));
+    const saved = { items: this.items, paused: this.paused, offset: this.offset };
+    this.storage.setItem(this.storageKey, JSON.stringify(saved));
     this.onChange(this);
   }
 
@@ -76,9 +93,11 @@ export class SubmissionQueue {
 
   /** Keep an event to send after the match's `head` (and after what waits); send it. */
   add(event, { head, label = "" } = {}) {
+    const now = this.now();
     const item = {
       key: newKey(), expected_seq: this.nextExpected(head), event, label,
-      created_at: new Date().toISOString(),
+      created_at: new Date(now).toISOString(),
+      confirmed_at: new Date(now + this.offset).toISOString(), tries: 0,
     };
     this.items.push(item);
     this.save();
@@ -96,13 +115,25 @@ export class SubmissionQueue {
     this.sendFirst();
   }
 
+  /** Return what an item sends now: its event, stamped once it has waited (see above). */
+  bodyOf(item) {
+    const waited = this.now() - Date.parse(item.created_at) > STAMP_AFTER_MS;
+    const stamped = Boolean(item.confirmed_at) && (item.stamped ?? waited);
+    const event = stamped ? { ...item.event, confirmed_at: item.confirmed_at } : item.event;
+    return { expected_seq: item.expected_seq, event };
+  }
+
   async sendFirst() {
     const item = this.items[0];
     this.sending = true;
-    this.onChange(this);
+    const sent = this.bodyOf(item);
+    // Once sent stamped, always: a resend must be the same body, or its key is refused.
+    if ("confirmed_at" in sent.event) item.stamped = true;
+    item.tries = (item.tries || 0) + 1;
+    this.save();
     let answer;
     try {
-      answer = await this.send(item);
+      answer = await this.send(item, sent);
     } catch {
       answer = null;
     }
@@ -120,9 +151,18 @@ export class SubmissionQueue {
     this.failures = 0;
     const body = answer.body || {};
     if (answer.status === 201 || answer.status === 200) {
+      // Only a first try's answer: a resend may be answered the first answer, `at` and all.
+      const at = Date.parse(body.at);
+      if (item.tries === 1 && Number.isFinite(at)) this.offset = at - this.now();
       this.items.shift();
       this.save();
       this.onRecorded(item, body);
+      this.flush();
+      return;
+    }
+    if (answer.status === 422 && item.stamped && UNSTAMPED_WHEN.includes(body.field)) {
+      item.stamped = false;
+      this.save();
       this.flush();
       return;
     }

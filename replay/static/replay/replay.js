@@ -16,6 +16,11 @@ function data(id) {
   return node ? JSON.parse(node.textContent) : null;
 }
 
+function timeInWords(text) {
+  const moment = new Date(text);
+  return Number.isNaN(moment.getTime()) ? "" : moment.toLocaleTimeString(document.documentElement.lang);
+}
+
 class Replay {
   constructor(root, page, timeline) {
     this.root = root;
@@ -177,15 +182,20 @@ class Replay {
 
   momentInWords(seq, event, shot) {
     if (!event) return gettext("Before the first event");
-    const at = new Date(event.at);
-    const time = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(document.documentElement.lang);
+    const time = timeInWords(event.at);
+    let words;
     if (shot) {
       const name = this.page.names[shot.player] || shot.player;
-      return interpolate(gettext("Event %(seq)s of %(head)s · game %(game)s · shot by %(name)s · %(time)s"),
+      words = interpolate(gettext("Event %(seq)s of %(head)s · game %(game)s · shot by %(name)s · %(time)s"),
         { seq, head: this.head, game: shot.game, name, time }, true);
+    } else {
+      words = interpolate(gettext("Event %(seq)s of %(head)s · %(time)s"),
+        { seq, head: this.head, time }, true);
     }
-    return interpolate(gettext("Event %(seq)s of %(head)s · %(time)s"),
-      { seq, head: this.head, time }, true);
+    // An event that waited in the console's queue: when it was confirmed at the table too.
+    const confirmed = event.confirmed_at ? timeInWords(event.confirmed_at) : "";
+    if (!confirmed || confirmed === time) return words;
+    return words + " " + interpolate(gettext("(confirmed at the table at %(time)s)"), { time: confirmed }, true);
   }
 
   showScores(frame) {
@@ -291,7 +301,8 @@ class Replay {
     const now = this.event(seq);
     const next = this.event(seq + 1);
     if (!now || !next) return SHORTEST_WAIT;
-    const gap = Date.parse(next.at) - Date.parse(now.at);
+    // Played at the table's pace: an event that waited in a queue was confirmed earlier.
+    const gap = Date.parse(next.confirmed_at || next.at) - Date.parse(now.confirmed_at || now.at);
     const speed = Number(this.els.speed.value) || 1;
     if (!Number.isFinite(gap) || gap <= 0) return SHORTEST_WAIT;
     return Math.max(SHORTEST_WAIT, Math.min(LONGEST_WAIT, gap / speed));
