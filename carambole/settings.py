@@ -231,6 +231,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("uk", "Українська"), ("en", "English")]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LOCALE_PATHS = [BASE_DIR / "carambole" / "locale"]
+# English dates as 9 Mar 2026 (carambole/formats/en), never the ambiguous 03/09/2026.
+FORMAT_MODULE_PATH = ["carambole.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

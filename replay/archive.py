@@ -23,6 +23,7 @@ class MatchLine:
     winner: str | None
     scores: tuple[tuple[int, int], ...] = ()  # each game's score, A then B
     problem: str = ""  # why the match cannot be shown (a corrupt stored event)
+    seq: int = 0  # the last event in the state shown
 
 
 def lines_of(matches: QuerySet[Match]) -> list[MatchLine]:
@@ -36,7 +37,16 @@ def lines_of(matches: QuerySet[Match]) -> list[MatchLine]:
             lines.append(MatchLine(match, {"A": 0, "B": 0}, "unreadable", None, (), str(error)))
             continue
         scores = tuple((game["score"]["A"], game["score"]["B"]) for game in state["games"])
-        lines.append(MatchLine(match, state["games_won"], state["status"], state["winner"], scores))
+        lines.append(
+            MatchLine(
+                match,
+                state["games_won"],
+                state["status"],
+                state["winner"],
+                scores,
+                seq=state["seq"],
+            )
+        )
     return lines
 
 

@@ -65,9 +65,10 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
 
 
 def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:
-    """Return the history list alone: the page fetches it again at each new version."""
+    """Show what changed the standings; the competition's page takes its list at each version."""
     competition = _competition(competition_id)
-    return render(request, "replay/_standings_history.html", {"history": history(competition.pk)})
+    context = {"competition": competition, "history": history(competition.pk)}
+    return render(request, "replay/competition_history.html", context)
 
 
 def history(competition_id: str) -> list[dict[str, Any]]:

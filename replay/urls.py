@@ -8,6 +8,7 @@ app_name = "replay"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("live.json", views.live_now, name="live-now"),
     path("matches/<str:match_id>/", views.match_board, name="board"),
     path("matches/<str:match_id>/overlay/", views.match_overlay, name="overlay"),
     path("competitions/", competition_pages.competition_list, name="competitions"),

@@ -1,8 +1,9 @@
 """Pages for viewers and archive visitors."""
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy
+from django.template.loader import render_to_string
 
 from replay.archive import current_competitions, live_matches, recent_results
 from replay.board import board
@@ -10,18 +11,14 @@ from replay.pages.replay import match_or_404
 
 OVERLAY_STYLES = ("dark", "light")
 
-COMMAND_LINE_TOOLS = [
-    {
-        "name": "judge",
-        "usage": "python manage.py judge FILE",
-        "summary": gettext_lazy("Read shot facts as JSON Lines and print one ruling per line."),
-    },
-    {
-        "name": "replay",
-        "usage": "python manage.py replay FILE [--upto SEQ] [--live]",
-        "summary": gettext_lazy("Fold a match record into its state, as amended or as seen live."),
-    },
-]
+# The home page looks for live matches this often (seconds), or as often as the live
+# sockets look at the store when that is sooner.
+LIVE_NOW_SECONDS = 5
+
+
+def live_every() -> int:
+    """Return how many seconds the home page waits between two looks at the live matches."""
+    return max(1, min(LIVE_NOW_SECONDS, settings.LIVE_HEAD_SECONDS))
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -30,9 +27,22 @@ def home(request: HttpRequest) -> HttpResponse:
         "live": live_matches(),
         "results": recent_results(),
         "competitions": current_competitions(),
-        "tools": COMMAND_LINE_TOOLS,
+        "live_every": live_every(),
     }
     return render(request, "replay/home.html", context)
+
+
+def live_now(request: HttpRequest) -> JsonResponse:
+    """Answer the matches under way, each with its card as the home page draws it."""
+    matches = [
+        {
+            "id": line.match.pk,
+            "seq": line.seq,
+            "html": render_to_string("replay/_live_card.html", {"line": line}, request),
+        }
+        for line in live_matches()
+    ]
+    return JsonResponse({"matches": matches})
 
 
 def match_board(request: HttpRequest, match_id: str) -> HttpResponse:

@@ -11,6 +11,7 @@ from django.shortcuts import render
 
 from replay.compare import STATUS_NAMES
 from replay.models import MatchSummary
+from replay.pages.exports import csv_download
 from replay.pages.search import CSV_LIMIT, ArchiveFilter, Search, page_of, player_key, summaries
 
 # Each column of the archive's CSV and the summary field it is read from.
@@ -86,8 +87,7 @@ def archive_csv(request: HttpRequest) -> HttpResponse:
     """Download the archive's search (every page of it) as CSV."""
     search = Search.of(ArchiveFilter(request.GET or None))
     # Written whole, not streamed: the ASGI server would have to drive a sync iterator.
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="carambole-archive.csv"'
+    response = csv_download("carambole-archive.csv")
     writer = csv.writer(response)
     writer.writerow(list(CSV_COLUMNS))
     for row in _csv_rows(search):

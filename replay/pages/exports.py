@@ -31,6 +31,18 @@ def attachment(body: bytes, filename: str, content_type: str) -> HttpResponse:
     return response
 
 
+def csv_download(filename: str) -> HttpResponse:
+    """Return a CSV download to write rows into: UTF-8, opening with a byte-order mark.
+
+    The mark is how spreadsheet programs (Excel first) know the file is UTF-8; without it
+    they read Gómez as GÃ³mez. Programs that read CSV skip it (Python: `utf-8-sig`).
+    """
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")
+    return response
+
+
 def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
     """Download a match's record (notation.md, every event with seq, at, by and hash)."""
     match = match_or_404(match_id)
@@ -68,9 +80,7 @@ def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
         standings = standings_get(competition_id)
     except (NotFound, Refused):
         raise Http404(_("No such competition")) from None
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    filename = f"{standings['competition']}.standings.v{standings['version']}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response = csv_download(f"{standings['competition']}.standings.v{standings['version']}.csv")
     writer = csv.writer(response)
     writer.writerow(STANDINGS_COLUMNS)
     for row in standings["rows"]:

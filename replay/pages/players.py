@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from matches.models import Player
@@ -55,6 +56,12 @@ def player_line(summary: MatchSummary, player: Player) -> dict[str, Any]:
     }
 
 
+def _form_label(line: dict[str, Any]) -> str:
+    """Return what a point of the form chart says of its match: the day and the opponent."""
+    name = line["opponent"]["name"]
+    return f"{date_format(line['date'], 'SHORT_DATE_FORMAT')} {name}" if line["date"] else name
+
+
 def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
     played = [line for line in lines if line["outcome"]]
     won = sum(line["outcome"] == "won" for line in played)
@@ -79,7 +86,9 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     rows = (
         MatchSummary.objects.filter(Q(player_a=player) | Q(player_b=player))
         .select_related("competition", "player_a", "player_b")
-        .order_by("-date", "-match_id")
+        # Newest first, and an undated match (one under way, most often) before every dated
+        # one, whichever database: the chart reads this list backwards, oldest first.
+        .order_by(F("date").desc(nulls_first=True), "-match_id")
     )
     versus = None
     versus_key = request.GET.get("versus", "").strip()
@@ -89,10 +98,7 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
             rows = rows.filter(Q(player_a=versus) | Q(player_b=versus))
     lines = [player_line(row, player) for row in rows]
     played = [line for line in reversed(lines) if line["status"] != "scheduled"]
-    form = [
-        {"average": line["average"], "label": f"{line['date'] or ''} {line['opponent']['name']}"}
-        for line in played
-    ]
+    form = [{"average": line["average"], "label": _form_label(line)} for line in played]
     opponents: dict[str, dict[str, Any]] = {}
     for line in lines:
         entry = opponents.setdefault(line["opponent"]["key"], {**line["opponent"], "matches": 0})

@@ -47,7 +47,7 @@ def test_a_browser_set_to_ukrainian_gets_the_page_in_ukrainian(served, chromium_
     chromium_uk.get(served.url + "/")
 
     assert chromium_uk.find_element(By.TAG_NAME, "html").get_attribute("lang") == "uk"
-    assert "Матчі" in chromium_uk.find_element(By.CSS_SELECTOR, "nav.site").text
+    assert "Зустрічі" in chromium_uk.find_element(By.CSS_SELECTOR, "nav.site").text
 
 
 def test_a_browser_logged_in_through_its_cookie_is_that_user_on_the_server(served, chromium):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date, timedelta
+import re
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -81,7 +82,7 @@ def ids_on(response) -> list[str]:
 
 
 def csv_rows(response) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
 
 
 # -- The archive ------------------------------------------------------------------------
@@ -208,6 +209,15 @@ def test_the_archive_search_downloads_as_csv_with_every_matching_row(db, client)
     assert int(rows[0]["points_a"]) == first.points_a
 
 
+def test_the_archive_csv_opens_with_a_byte_order_mark_so_spreadsheets_keep_the_accents(db, client):
+    make_archive(4)
+
+    body = client.get("/archive/export.csv").content
+
+    assert body.startswith(b"\xef\xbb\xbfmatch,")
+    assert "Pablo Gómez" in body.decode("utf-8-sig")
+
+
 def test_the_archive_link_to_its_csv_keeps_the_search(db, client):
     make_archive(2)
 
@@ -223,6 +233,27 @@ def test_the_archive_speaks_the_language_asked(db, client, language, words):
     html = client.get("/archive/", headers={"accept-language": language}).content.decode()
 
     assert f"<h1>{words}</h1>" in html
+
+
+@pytest.mark.parametrize("path", ["/", "/archive/", "/players/UA-101/", "/competitions/cup/"])
+def test_english_dates_read_day_month_year_on_every_page(db, client, path):
+    make_archive(3)
+
+    html = client.get(path, headers={"accept-language": "en"}).content.decode()
+
+    assert re.search(r">[123] Mar 2026<", html)
+    assert not re.search(r"\b\d\d/\d\d/\d{4}\b", html)
+
+
+@pytest.mark.parametrize("language, separator", [("en", " v "), ("uk", " — ")], ids=["en", "uk"])
+@pytest.mark.parametrize("path", ["/", "/archive/", "/competitions/cup/"])
+def test_every_page_puts_one_separator_between_two_players(db, client, path, language, separator):
+    make_archive(3)
+
+    html = client.get(path, headers={"accept-language": language}).content.decode()
+
+    between = re.findall(r"</(?:a|span)>([^<]*)<(?:a|span)\b[^>]*>(?:Marco|Pablo|Club)", html)
+    assert between and set(between) == {separator}
 
 
 # -- A player's page --------------------------------------------------------------------
@@ -258,6 +289,21 @@ def test_a_players_average_is_the_points_of_all_their_shots_over_those_shots(db,
     totals = client.get("/players/UA-101/").context["totals"]
 
     assert shots and totals["average"] == round(points / shots, 3)
+
+
+def test_the_form_chart_runs_by_date_with_an_undated_match_under_way_as_its_last_point(db, client):
+    make_archive(8)
+    under_way = services.match_create(
+        id="cup-now", competition="cup", players={"A": PLAYERS[1], "B": PLAYERS[0]}
+    )
+    summary = summarise(under_way, 3)  # playing, no date
+    summary.save()
+
+    dots = client.get("/players/UA-101/").context["chart"]["dots"]
+
+    assert dots[-1]["label"] == "Marco Marchetti"  # the undated match, its opponent alone
+    days = [datetime.strptime(dot["label"][:11].strip(), "%d %b %Y") for dot in dots[:-1]]
+    assert days == sorted(days) and len(days) >= 2
 
 
 def test_a_player_without_a_federation_id_has_a_stable_page_of_their_own(db, client):

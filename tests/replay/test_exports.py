@@ -209,7 +209,8 @@ def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
     assert response["Content-Type"].startswith("text/csv")
     filename = f"csv-cup.standings.v{standings['version']}.csv"
     assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
-    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    assert response.content.startswith(b"\xef\xbb\xbfrank,")  # spreadsheets read UTF-8
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert [row["player"] for row in rows] == [row["player"] for row in standings["rows"]]
     for row, expected in zip(rows, standings["rows"], strict=True):
         assert int(row["rank"]) == expected["rank"]

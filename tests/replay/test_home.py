@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from django.contrib.staticfiles import finders
+
+from matches import services
 from tests.replay.test_archive_pages import make_archive
-from tests.store.plays import new_match, open_game, play
+from tests.store.plays import BY, CAROM_A, new_match, open_game, play
 
 
 def test_the_home_page_shows_a_match_under_way_with_links_to_watch_and_replay_it(db, client):
@@ -61,3 +65,49 @@ def test_the_home_page_speaks_the_language_asked(db, client, language, words):
     html = client.get("/", headers={"accept-language": language}).content.decode()
 
     assert words in html
+
+
+def test_the_public_home_page_has_no_command_line_tools_and_no_admin_link(db, client):
+    html = client.get("/").content.decode()
+
+    assert "Command-line tools" not in html and "manage.py judge" not in html
+    assert 'href="/admin/"' not in html
+
+
+def test_staff_see_the_admin_in_the_navigation(db, client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("federation", is_staff=True))
+
+    assert 'href="/admin/"' in client.get("/").content.decode()
+
+
+def test_the_home_pages_title_speaks_ukrainian(db, client):
+    html = client.get("/", headers={"accept-language": "uk"}).content.decode()
+
+    assert "<title>carambole — більярд «п'ять фішок»</title>" in html
+
+
+def test_every_page_links_the_projects_own_icon(db, client):
+    html = client.get("/archive/").content.decode()
+
+    assert '<link rel="icon" href="/static/replay/favicon.svg" type="image/svg+xml">' in html
+    icon = finders.find("replay/favicon.svg")
+    assert icon and Path(icon).read_text().startswith("<svg")
+
+
+def live_now(client) -> list[dict]:
+    answer = client.get("/live.json")
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+    return answer.json()["matches"]
+
+
+def test_live_now_answers_each_match_under_way_with_its_card_until_it_is_finished(db, client):
+    assert live_now(client) == []
+    match = new_match("cup-live-1", "cup")
+    seq = play(match.id, open_game(match.id), CAROM_A)
+
+    [line] = live_now(client)
+
+    assert line["id"] == "cup-live-1" and line["seq"] == seq
+    assert 'data-match="cup-live-1"' in line["html"] and "4:0" in line["html"]
+    services.match_forfeit(match_id=match.id, expected_seq=seq, by=BY, player="B", reason="left")
+    assert live_now(client) == []

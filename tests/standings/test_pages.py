@@ -60,9 +60,32 @@ def test_the_competition_page_speaks_ukrainian(flipped):
     assert "Турнірна таблиця" in html
 
 
-def test_the_history_fragment_is_the_list_alone(flipped):
+def test_the_history_is_a_page_of_the_site_whose_list_the_competition_page_takes(flipped):
     html = page("/competitions/cup/history/")
-    assert "<ol" in html and "<html" not in html
+
+    assert "<html" in html and '<nav class="site"' in html and "<title>What changed: Cup" in html
+    listed = html.split("<div data-history>", 1)[1]
+    assert listed.lstrip().startswith('<ol class="history">') and "now wins 1–0" in listed
+    assert 'href="/competitions/cup/"' in html
+    competition = page("/competitions/cup/")
+    assert 'data-history-url="/competitions/cup/history/"' in competition
+
+
+def test_the_standings_name_match_points_apart_from_the_points_scored(flipped):
+    html = page("/competitions/cup/")
+
+    head = html.split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert 'title="Match points: 2 for a win">Match points</th>' in head
+    assert 'title="Points scored – conceded, in every game">Points</th>' in head
+    assert "Match points: 2 for a win" in html.split('<p class="legend">', 1)[1]
+
+
+def test_a_finished_match_is_offered_as_a_replay_not_as_live(flipped):
+    html = page("/competitions/cup/")
+
+    row = html.split(f'<tr data-match="{flipped.pk}">', 1)[1].split("</tr>", 1)[0]
+    assert "finished" in row and "Live board" not in row
+    assert f'href="/matches/{flipped.pk}/replay/"' in row
 
 
 def test_an_unknown_competition_is_a_404(db):

@@ -1,8 +1,9 @@
 // A competition's standings, live: /ws/competitions/{id}/ sends them on connect and at
 // each new version ({"type": "standings", "version": v, "standings": {...}}). The table
 // is drawn again with each player's move since the previous version, and the history of
-// what changed is fetched again. A dropped socket is opened again after 1 s, 2 s, 4 s,
-// ... at most 10 s; on connecting the server sends the latest version at once.
+// what changed is taken again from the competition's history page. A dropped socket is
+// opened again after 1 s, 2 s, 4 s, ... at most 10 s; on connecting the server sends the
+// latest version at once.
 
 const FIRST_DELAY = 1000;
 const LONGEST_DELAY = 10000;
@@ -16,11 +17,22 @@ function standingsUrl(competitionId) {
   return `${scheme}//${window.location.host}/ws/competitions/${encodeURIComponent(competitionId)}/`;
 }
 
+// The label of each column, as the server wrote it in the table's head: a phone shows it
+// beside the value (the row stacked), so the page never needs its own words for them.
+const labels = [...(section?.querySelectorAll("thead th") ?? [])].map((th) => th.dataset.label || "");
+
 function cell(text, className) {
   const td = document.createElement("td");
   td.textContent = text;
   if (className) td.className = className;
   return td;
+}
+
+function labelled(cells) {
+  cells.forEach((td, i) => {
+    if (labels[i]) td.dataset.label = labels[i];
+  });
+  return cells;
 }
 
 /** Return the cell of a row's move: ▲n up, ▼n down, empty when it stayed or is new. */
@@ -40,7 +52,7 @@ function moveCell(change) {
 }
 
 function playerCell(row) {
-  const td = document.createElement("td");
+  const td = cell("", "player");
   const link = document.createElement("a");
   const key = row.player_id || `id-${row.player_key}`;
   link.href = section.dataset.playerUrl.replace("KEY", encodeURIComponent(key));
@@ -58,18 +70,18 @@ function drawRows(rows, previous) {
     if (row.change || (before !== undefined && before !== JSON.stringify(row))) {
       tr.className = "changed";
     }
-    tr.append(
+    tr.append(...labelled([
       cell(row.rank, "rank"),
       moveCell(row.change),
       playerCell(row),
-      cell(row.played),
-      cell(row.won),
-      cell(row.lost),
-      cell(row.match_points, "score"),
-      cell(`${row.games_won}–${row.games_lost}`, "score"),
-      cell(`${row.points_for}–${row.points_against}`, "score"),
-      cell(row.average.toFixed(3), "score"),
-    );
+      cell(row.played, "minor"),
+      cell(row.won, "minor"),
+      cell(row.lost, "minor"),
+      cell(row.match_points, "score match-points"),
+      cell(`${row.games_won}–${row.games_lost}`, "score minor"),
+      cell(`${row.points_for}–${row.points_against}`, "score minor"),
+      cell(row.average.toFixed(3), "score minor"),
+    ]));
     return tr;
   });
   body.replaceChildren(...drawn);
@@ -89,9 +101,13 @@ function drawMeta(standings) {
   section.dataset.version = standings.version;
 }
 
+/** Fetch the history page again and show its list in place of the one shown. */
 async function refreshHistory() {
   const answer = await fetch(section.dataset.historyUrl, { headers: { Accept: "text/html" } });
-  if (answer.ok) document.querySelector("[data-history]").innerHTML = await answer.text();
+  if (!answer.ok) return;
+  const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+  const fresh = page.querySelector("[data-history]");
+  if (fresh) document.querySelector("[data-history]").replaceChildren(...fresh.childNodes);
 }
 
 function showStatus(state) {

@@ -1,0 +1,1 @@
+"""Date formats of the pages, where Django's own are ambiguous."""

@@ -1,0 +1,1 @@
+"""Formats of English pages."""
