@@ -121,3 +121,11 @@ def shot_in_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
     if shot.get("amended"):
         return _("%s (amended)") % (words,)
     return words
+
+
+def shot_name(seq: int, game: int | None = None) -> str:
+    """Return how every page names a shot: "shot 48", or "shot 48 (game 2)" beside its game."""
+    shot = _("shot %(seq)s") % {"seq": seq}
+    if game is None:
+        return shot
+    return f"{shot} ({_('game %(game)s') % {'game': game}})"
