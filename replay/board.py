@@ -6,15 +6,18 @@ and the data their scripts start from; the scripts then follow the websocket.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from matches import store
+from matches.header import Header
 from matches.models import Match
 from replay.drawing import drawing, legend
+from replay.positions import last_known_positions
 from replay.projection import match_state
-from replay.sentences import ruling_in_words, shot_in_words
+from replay.sentences import ruling_in_words, shot_in_words, shot_name
 
 
 def board(match: Match) -> dict[str, Any]:
@@ -22,14 +25,22 @@ def board(match: Match) -> dict[str, Any]:
     state = match_state(match)
     names = {player: entry["name"] for player, entry in match.players.items()}
     balls = {"A": match.ball_a, "B": match.ball_b}
-    ruleset = match.header().ruleset
+    header = match.header()
+    ruleset = header.ruleset
     games = state["games"]
-    current = games[-1] if games else None
+    current = current_game(games)
     shots = [shot for shot in state["shots"] if current and shot["game"] == current["game"]]
-    last = next((shot for shot in reversed(state["shots"]) if not shot["retracted"]), None)
+    standing = [shot for shot in state["shots"] if not shot["retracted"]]
+    latest = standing[-1] if standing else None
+    # The last shot shown is one of a game played: a void game's shots counted for nothing.
+    void_games = {game["game"] for game in games if is_void_game(game)}
+    last = next((shot for shot in reversed(standing) if shot["game"] not in void_games), None)
     last_type = _last_event_type(state)
-    fallen = last["ruling"]["pins"] if last and current and last["game"] == current["game"] else []
+    # The pins of the latest shot while its game is the one shown: at a break all stand.
+    down = bool(latest and latest is last and current and latest["game"] == current["game"])
+    fallen = latest["ruling"]["pins"] if latest and down else []
     zone = _zone(state["next"])
+    known = _known(match, header, state["positions"])
     players = [
         {
             "key": player,
@@ -51,21 +62,24 @@ def board(match: Match) -> dict[str, Any]:
         "players": players,
         "state": state,
         "current": current,
+        "games": [{**game, "void": game["game"] in void_games} for game in games],
         "moment": moment(state, names, last_type),
-        "last_ruling": ruling_in_words(last["ruling"], names, last["player"]) if last else "",
+        "last_ruling": last_in_words(last, names, games) if last else "",
         "last_points": _points(last) if last else None,
         "shots": [
             {
                 "seq": shot["seq"],
                 "player": shot["player"],
-                "words": shot_in_words(shot, names),
+                "name": shot_name(shot["seq"]),
+                "who": names.get(shot["player"], shot["player"]),
+                "words": shot_in_words(shot, names, games),
                 "points": _points(shot),
                 **_marks(shot),
             }
             for shot in reversed(shots)
         ],
-        "table": drawing(state["positions"], fallen, zone, ruleset, balls, names),
-        "legend": legend(state["positions"], balls, names),
+        "table": drawing(state["positions"], fallen, zone, ruleset, balls, names, known),
+        "legend": legend(state["positions"], balls, names, known),
         "data": {
             "match": match.pk,
             "seq": state["seq"],
@@ -77,9 +91,40 @@ def board(match: Match) -> dict[str, Any]:
             "state": scoreboard,
             "lastEvent": {"type": last_type, "minutes": _minutes(state)},
             "lastShot": last,
+            "fallen": fallen,
             "shots": shots,
+            # Every shot's game and player, to name a corrected shot of an earlier game.
+            "played": [[shot["seq"], shot["game"], shot["player"]] for shot in state["shots"]],
+            "known": known,
         },
     }
+
+
+def current_game(games: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Return the game being played or last played; a void game was never played."""
+    played = [game for game in games if not is_void_game(game)]
+    return played[-1] if played else None
+
+
+def is_void_game(game: Mapping[str, Any]) -> bool:
+    """Return whether a game is void: started after an amendment decided the match earlier."""
+    return "void_game" in game["flags"]
+
+
+def last_in_words(
+    shot: Mapping[str, Any], names: Mapping[str, str], games: Sequence[Mapping[str, Any]]
+) -> str:
+    """Return the last shot's ruling in words; a void one claims no points and says why."""
+    if shot["void"]:
+        return shot_in_words(shot, names, games)
+    return ruling_in_words(shot["ruling"], names, shot["player"])
+
+
+def _known(match: Match, header: Header, positions: Mapping[str, Any]) -> dict[str, Any]:
+    """Return where each ball was last known to be; folded again only when one is missing."""
+    if all(positions.get(ball) is not None for ball in positions):
+        return dict(positions)
+    return last_known_positions(header, store.load_facts(match))
 
 
 def _last_event_type(state: Mapping[str, Any]) -> str:
@@ -104,6 +149,8 @@ def _zone(upcoming: Mapping[str, Any] | None) -> str | None:
 
 def _points(shot: Mapping[str, Any]) -> dict[str, Any]:
     ruling = shot["ruling"]
+    if shot.get("void"):
+        return {"points": 0, "to": None, "foul": bool(ruling["fouls"])}  # it scored nothing
     scorer = ruling["scorer"]
     to = shot["player"] if scorer == "shooter" else ("B" if shot["player"] == "A" else "A")
     return {
@@ -138,17 +185,22 @@ def moment(
     if state["status"] == "finished":
         winner = names.get(state["winner"], state["winner"])
         loser = names.get("B" if state["winner"] == "A" else "A")
-        played = [game for game in games if "void_game" not in game["flags"]]
-        if played and played[-1]["end"] == "forfeit":
+        last = current_game(games)
+        if last and last["end"] == "forfeit":
             return {
                 "face": "forfeit",
                 "text": _("%(winner)s wins the match: %(loser)s forfeited")
                 % {"winner": winner, "loser": loser},
             }
+        # The winner's games first, as the standings write a result.
         return {
             "face": "finished",
-            "text": _("%(winner)s wins the match %(a)s–%(b)s")
-            % {"winner": winner, "a": won["A"], "b": won["B"]},
+            "text": _("%(winner)s wins the match %(won)s–%(lost)s")
+            % {
+                "winner": winner,
+                "won": won[state["winner"]],
+                "lost": won["B" if state["winner"] == "A" else "A"],
+            },
         }
     if not upcoming:
         return {
@@ -156,7 +208,8 @@ def moment(
             "text": _("Under review: the referee is checking a game's result"),
         }
     due = names.get(upcoming["player"], upcoming["player"])
-    current = games[-1]
+    current = current_game(games)
+    assert current is not None  # a game is under way or over once the lag is
     if upcoming["game"] != current["game"]:
         if last_type == "intermission":
             return {
@@ -164,12 +217,14 @@ def moment(
                 "text": _("Intermission before game %(game)s") % {"game": upcoming["game"]},
             }
         winner = names.get(current["winner"], current["winner"])
+        side = current["winner"] or "A"
         parts = {
             "game": current["game"],
             "winner": winner,
             "loser": names.get("B" if current["winner"] == "A" else "A"),
-            "a": current["score"]["A"],
-            "b": current["score"]["B"],
+            # The winner's points first, as for the match.
+            "won": current["score"][side],
+            "lost": current["score"]["B" if side == "A" else "A"],
             "next": upcoming["game"],
             "breaker": due,
         }
@@ -185,7 +240,8 @@ def moment(
         return {
             "face": "between",
             "text": _(
-                "Game %(game)s to %(winner)s, %(a)s–%(b)s. Next: game %(next)s, %(breaker)s breaks"
+                "Game %(game)s to %(winner)s, %(won)s–%(lost)s. "
+                "Next: game %(next)s, %(breaker)s breaks"
             )
             % parts,
         }

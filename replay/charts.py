@@ -7,7 +7,7 @@ chart is part of the page as sent, readable without JavaScript.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 WIDTH, HEIGHT = 640, 240
@@ -40,8 +40,14 @@ def _ticks(top: float, steps: int = 4) -> list[dict[str, Any]]:
     return [{"value": v, "y": _y(v, top)} for v in range(0, int(top) + 1, step)]
 
 
-def score_charts(timeline: Mapping[str, Any], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Return one chart per game: both scores after every shot, amended and as seen live."""
+def score_charts(
+    timeline: Mapping[str, Any], names: Mapping[str, str], void: Collection[int] = ()
+) -> list[dict[str, Any]]:
+    """Return one chart per game: both scores after every shot, amended and as seen live.
+
+    A void game (`void`: their numbers) was never played as amended: only its lines as
+    seen live are drawn.
+    """
     events, frames, live = timeline["events"], timeline["frames"], timeline["live"]
     shots = {shot["seq"]: shot for shot in timeline["shots"]}
     charts = []
@@ -57,28 +63,32 @@ def score_charts(timeline: Mapping[str, Any], names: Mapping[str, str]) -> list[
         seen = [_score(live.get(str(seq), frames[seq]), index) for seq in seqs]
         top = max([1, *(max(s.values()) for s in amended + seen)])
         count = len(seqs) - 1
+        voided = game["game"] in void
         lines = {
             player: {
                 "player": player,
                 "name": names.get(player, player),
-                "points": _polyline(
+                "points": ""
+                if voided
+                else _polyline(
                     [(_x(i, count), _y(score[player], top)) for i, score in enumerate(amended)]
                 ),
                 "live": _polyline(
                     [(_x(i, count), _y(score[player], top)) for i, score in enumerate(seen)]
                 )
-                if seen != amended
+                if seen != amended or voided
                 else "",
-                "final": amended[-1][player],
+                "final": (seen if voided else amended)[-1][player],
             }
             for player in ("A", "B")
         }
         charts.append(
             {
                 "game": game["game"],
+                "void": voided,
                 "winner": game["winner"],
                 "lines": list(lines.values()),
-                "markers": _markers(seqs, amended, events, shots, top, count),
+                "markers": [] if voided else _markers(seqs, amended, events, shots, top, count),
                 "ticks": _ticks(top),
                 "shots": count,
                 "width": WIDTH,

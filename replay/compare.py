@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.rules import other
+from replay.drawing import ball_name
 from replay.sentences import carom_in_words, foul_name
 
 PIN_NAMES = {
@@ -56,13 +57,62 @@ def ruling_rows(
     ]
 
 
+def contacts_in_words(facts: Mapping[str, Any]) -> str:
+    """Return a shot's contacts in order: "white–yellow, white–red, red–pins (top)"."""
+    words = []
+    for contact in facts.get("contacts") or []:
+        ball, hit = ball_name(contact.get("ball", "")), contact.get("hit")
+        if hit == "cushion":
+            said = f"{ball}–{_('cushion')}"
+        elif hit == "pins":
+            pins = ", ".join(str(PIN_NAMES.get(pin, pin)) for pin in contact.get("pins") or [])
+            said = f"{ball}–{_('pins')} [{pins}]"
+        elif hit == "off":
+            said = f"{ball} {_('off the table')}"
+        else:
+            said = f"{ball}–{ball_name(str(hit))}"
+        if contact.get("same_time"):
+            said = _("%s at the same time") % (said,)
+        words.append(said)
+    return ", ".join(words) or _("none")
+
+
+def rest_in_words(facts: Mapping[str, Any]) -> str:
+    """Return where a shot's facts say the balls came to rest, in mm, or "—"."""
+    rest = facts.get("rest") or {}
+    return (
+        " · ".join(
+            f"{ball_name(ball)} ({rest[ball][0]:.0f}, {rest[ball][1]:.0f})"
+            for ball in ("white", "yellow", "red")
+            if rest.get(ball)
+        )
+        or "—"
+    )
+
+
+def facts_rows(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Return what a referee recorded of a shot as labelled lines: its contacts and rests."""
+    return [(_("Contacts"), contacts_in_words(facts)), (_("Came to rest"), rest_in_words(facts))]
+
+
 def rows_side_by_side(
-    original: Mapping[str, Any], amended: Mapping[str, Any], player: str, names: Mapping[str, str]
+    original: Mapping[str, Any],
+    amended: Mapping[str, Any],
+    player: str,
+    names: Mapping[str, str],
+    facts: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Return each line of two rulings side by side, marking those that differ."""
+    """Return each line of two rulings side by side, marking those that differ.
+
+    With the facts as recorded and as amended, their lines follow: an amendment that
+    leaves the ruling as it was still shows what it changed.
+    """
+    before_rows = ruling_rows(original, player, names)
+    after_rows = ruling_rows(amended, player, names)
+    if facts is not None:
+        before_rows += facts_rows(facts[0])
+        after_rows += facts_rows(facts[1])
     return [
         {"label": label, "original": before, "amended": after, "differs": before != after}
-        for (label, before), (_label, after) in zip(
-            ruling_rows(original, player, names), ruling_rows(amended, player, names), strict=True
-        )
+        for (label, before), (_label, after) in zip(before_rows, after_rows, strict=True)
     ]

@@ -83,6 +83,8 @@ def history(competition_id: str) -> list[dict[str, Any]]:
                     "version": change.version,
                     "text": sentence(change),
                     "match": cause.get("match"),
+                    # The replay opens at the corrected shot, or at the event itself.
+                    "seq": cause.get("shot") or cause.get("seq"),
                     "amended": cause.get("type") in ("shot_amended", "shot_retracted"),
                     "computed_at": change.computed_at,
                 }

@@ -31,9 +31,16 @@ def ball_name(ball: str) -> str:
 
 
 def legend(
-    positions: Mapping[str, Any], balls: Mapping[str, str], names: Mapping[str, str]
+    positions: Mapping[str, Any],
+    balls: Mapping[str, str],
+    names: Mapping[str, str],
+    known: Mapping[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Return the balls as the legend under the table lists them, owner and whether unknown."""
+    """Return the balls as the legend under the table lists them: owner, unknown, unconfirmed.
+
+    `known`: where each ball was last known to be (replay.positions), for a ball the state
+    has no position for.
+    """
     owner = {ball: player for player, ball in balls.items()}
     entries = []
     for ball in BALLS:
@@ -44,7 +51,16 @@ def legend(
             }
         else:
             label = _("%s ball") % (ball_name(ball),)
-        entries.append({"ball": ball, "label": label, "unknown": positions.get(ball) is None})
+        missing = positions.get(ball) is None
+        guessed = missing and bool((known or {}).get(ball))
+        entries.append(
+            {
+                "ball": ball,
+                "label": label,
+                "unknown": missing and not guessed,
+                "unconfirmed": guessed,
+            }
+        )
     return entries
 
 
@@ -55,8 +71,12 @@ def drawing(
     ruleset: Ruleset,
     balls: Mapping[str, str],
     names: Mapping[str, str],
+    known: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Return the table as the SVG template draws it: the same figure table.js draws."""
+    """Return the table as the SVG template draws it: the same figure table.js draws.
+
+    A ball with no position is drawn where it was last known (`known`), not confirmed.
+    """
     pins = pin_positions(ruleset)
     owner = {ball: player for player, ball in balls.items()}
     halves = {
@@ -95,8 +115,9 @@ def drawing(
                 "fill": COLOURS[ball],
                 "player": owner.get(ball, ""),
                 "name": names.get(owner.get(ball, ""), ""),
+                "confirmed": positions.get(ball) is not None,
             }
             for ball in BALLS
-            if (at := positions.get(ball)) is not None
+            if (at := positions.get(ball) or (known or {}).get(ball)) is not None
         ],
     }

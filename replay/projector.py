@@ -76,6 +76,7 @@ class Change:
     summary: MatchSummary
     before: Result | None
     after: Result | None
+    game: int | None = None  # the game of the shot a correction names
 
 
 @dataclass
@@ -323,6 +324,14 @@ def new_summary(match: Match) -> MatchSummary:
     )
 
 
+def _game_of_shot(state: MatchState, event: LoggedEvent) -> int | None:
+    """Return the game of the shot an amendment or retraction names (None for other events)."""
+    if event.type not in ("shot_amended", "shot_retracted"):
+        return None
+    shot = state.shot_index.get(event.fact().get("shot"))
+    return shot["game"] if shot else None
+
+
 def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> list[Change]:
     """Fold a match on by its new events; return each event that changed its result."""
     players = (match.player_a_id, match.player_b_id)
@@ -340,7 +349,8 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
             summary.retractions += event.type == "shot_retracted"
             after = result_of(state, players)
             if after != before:
-                changes.append(Change(event, match.competition_id, summary, before, after))
+                game = _game_of_shot(state, event)
+                changes.append(Change(event, match.competition_id, summary, before, after, game))
                 summary.result_event_id = event.id
                 before = after
     except FOLD_ERRORS:

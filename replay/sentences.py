@@ -7,7 +7,7 @@ and after its script takes over, and reads at all without one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -75,27 +75,28 @@ def obtained_in_words(ruling: Mapping[str, Any]) -> str:
     return carom or pins
 
 
+def done_in_words(ruling: Mapping[str, Any]) -> str:
+    """Return what a shot did without the points it would have scored (a void shot scores none)."""
+    obtained = obtained_in_words(ruling)
+    fouls = list(ruling.get("fouls") or [])
+    if fouls:
+        listed = ", ".join(foul_name(code) for code in fouls)
+        if obtained:
+            return _("Foul (%(fouls)s) with %(obtained)s") % {"fouls": listed, "obtained": obtained}
+        return _("Foul (%(fouls)s)") % {"fouls": listed}
+    return obtained[:1].upper() + obtained[1:] if obtained else _("Valid shot, no points")
+
+
 def ruling_in_words(
     ruling: Mapping[str, Any] | None, names: Mapping[str, str], player: str | None
 ) -> str:
     """Return a ruling in words: "Ricochet and the red pin alone: 11 to Kovalenko"."""
     if not ruling:
         return ""
-    obtained = obtained_in_words(ruling)
+    what = done_in_words(ruling)
     fouls = list(ruling.get("fouls") or [])
-    if fouls:
-        listed = ", ".join(foul_name(code) for code in fouls)
-        if obtained:
-            what = _("Foul (%(fouls)s) with %(obtained)s") % {
-                "fouls": listed,
-                "obtained": obtained,
-            }
-        else:
-            what = _("Foul (%(fouls)s)") % {"fouls": listed}
-    elif obtained:
-        what = obtained[:1].upper() + obtained[1:]
-    else:
-        return _("Valid shot, no points")
+    if not fouls and not obtained_in_words(ruling):
+        return what
     scorer = OTHER.get(player or "") if ruling.get("scorer") == "opponent" else player
     name = names.get(scorer or "") or scorer
     if not ruling.get("points") or not name:
@@ -111,13 +112,37 @@ def ruling_in_words(
     return sentence
 
 
-def shot_in_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """Return a shot of the match state in words, marking a void, retracted or amended one."""
+def shot_name(seq: int, game: int | None = None) -> str:
+    """Return how every page names a shot: "shot 48", or "shot 48 (game 2)" beside its game."""
+    shot = _("shot %(seq)s") % {"seq": seq}
+    if game is None:
+        return shot
+    return f"{shot} ({_('game %(game)s') % {'game': game}})"
+
+
+def in_void_game(shot: Mapping[str, Any], games: Sequence[Mapping[str, Any]]) -> bool:
+    """Return whether a shot is void because its game started after the match was decided."""
+    return any(
+        game["game"] == shot.get("game") and "void_game" in game.get("flags", ()) for game in games
+    )
+
+
+def shot_in_words(
+    shot: Mapping[str, Any], names: Mapping[str, str], games: Sequence[Mapping[str, Any]] = ()
+) -> str:
+    """Return a shot of the match state in words, marking a void, retracted or amended one.
+
+    A void shot scored nothing: its words claim no points and say why it is void, from
+    its game in `games` (the state's): the match was already decided, or the game won.
+    """
+    if shot.get("void") and not shot.get("retracted"):
+        done = done_in_words(shot.get("ruling") or {})
+        if in_void_game(shot, games):
+            return _("%s (void: the match was already decided)") % (done,)
+        return _("%s (void: the game was already won)") % (done,)
     words = ruling_in_words(shot.get("ruling"), names, shot.get("player"))
     if shot.get("retracted"):
         return _("%s (retracted)") % (words,)
-    if shot.get("void"):
-        return _("%s (void: the game was already won)") % (words,)
     if shot.get("amended"):
         return _("%s (amended)") % (words,)
     return words

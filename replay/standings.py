@@ -203,6 +203,8 @@ def _explained(change: Change, names: Names) -> dict[str, Any]:
     for key in ("shot", "reason", "player"):
         if key in fact:
             cause[key] = fact[key]
+    if change.game is not None:
+        cause["game"] = change.game  # the corrected shot's, to name it as every page does
     return {
         "cause": cause,
         "result": {

@@ -1,9 +1,9 @@
 """What a standings version changed, in a sentence of the page's language.
 
-"Amendment to shot 41 of Kovalenko v Marchetti, by petrenko: Marchetti now wins 2–1;
-Marchetti 3rd → 2nd". Built from a StandingsChange's `changes` (the event that made
-the version, the match result before and after, who moved), so the history reads
-the same after a rebuild.
+"Amendment to shot 41 (game 2) of Kovalenko v Marchetti, by petrenko «video review»:
+Marchetti now wins 2–1 (before: Kovalenko 2–1); Marchetti 3rd → 2nd". Built from a
+StandingsChange's `changes` (the event that made the version and why, the match result
+before and after, who moved), so the history reads the same after a rebuild.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from replay.models import StandingsChange
+from replay.sentences import shot_name
 
 EN_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 UK_ENDINGS = {1: "ше", 2: "ге", 3: "тє", 7: "ме", 8: "ме"}  # місце: перше, друге, третє
@@ -40,7 +41,7 @@ def counts(change: StandingsChange) -> bool:
 
 
 def sentence(change: StandingsChange) -> str:
-    """Return what a version changed and why, in one sentence."""
+    """Return what a version changed and why, in one sentence, with the result it replaced."""
     changes = change.changes
     parts = [_outcome(changes.get("result") or {})]
     for move in changes.get("moves", []):
@@ -53,17 +54,20 @@ def sentence(change: StandingsChange) -> str:
                     "after": place(move["to"]),
                 }
             )
-    return f"{_cause(changes.get('cause') or {})}: {'; '.join(p for p in parts if p)}"
+    cause = changes.get("cause") or {}
+    why = f" «{cause['reason']}»" if cause.get("reason") else ""
+    return f"{_cause(cause)}{why}: {'; '.join(p for p in parts if p)}"
 
 
 def _cause(cause: dict[str, Any]) -> str:
     names = cause.get("players") or ["?", "?"]
-    words = {"a": names[0], "b": names[1], "by": cause.get("by", ""), "shot": cause.get("shot")}
+    shot = shot_name(cause["shot"], cause.get("game")) if cause.get("shot") else "?"
+    words = {"a": names[0], "b": names[1], "by": cause.get("by", ""), "shot": shot}
     kind = cause.get("type")
     if kind == "shot_amended":
-        return _("Amendment to shot %(shot)s of %(a)s v %(b)s, by %(by)s") % words
+        return _("Amendment to %(shot)s of %(a)s v %(b)s, by %(by)s") % words
     if kind == "shot_retracted":
-        return _("Shot %(shot)s of %(a)s v %(b)s retracted, by %(by)s") % words
+        return _("Retraction of %(shot)s of %(a)s v %(b)s, by %(by)s") % words
     if kind == "match_forfeited":
         return _("%(a)s v %(b)s: the match forfeited, recorded by %(by)s") % words
     if kind == "game_forfeited":
@@ -71,16 +75,28 @@ def _cause(cause: dict[str, Any]) -> str:
     return _("%(a)s v %(b)s") % words
 
 
+def _won(result: dict[str, Any]) -> str:
+    """Return a counted result as the standings write it, the winner's games first: 2–1."""
+    games = result.get("games") or [0, 0]
+    return f"{max(games)}–{min(games)}"
+
+
 def _outcome(result: dict[str, Any]) -> str:
     before, after = result.get("before") or {}, result.get("after") or {}
+    was = (
+        _("%(winner)s %(score)s") % {"winner": before["winner"], "score": _won(before)}
+        if before.get("counted")
+        else ""
+    )
     if after.get("counted"):
-        games = after.get("games") or [0, 0]
-        score = f"{max(games)}–{min(games)}"
-        if before.get("counted"):
-            return _("%(winner)s now wins %(score)s") % {"winner": after["winner"], "score": score}
-        return _("%(winner)s wins %(score)s") % {"winner": after["winner"], "score": score}
-    if before.get("counted"):
-        return _("the result no longer counts until the review is resolved")
+        words = {"winner": after["winner"], "score": _won(after), "was": was}
+        if was:
+            return _("%(winner)s now wins %(score)s (before: %(was)s)") % words
+        return _("%(winner)s wins %(score)s") % words
+    if was:
+        return _("the result no longer counts until the review is resolved (before: %(was)s)") % {
+            "was": was
+        }
     if after:
         return _("the match has started")
     return ""

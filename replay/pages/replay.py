@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +17,7 @@ from matches.selectors import match_get
 from replay import charts
 from replay.compare import STATUS_NAMES, rows_side_by_side
 from replay.pages.search import player_key
-from replay.sentences import ruling_in_words
+from replay.sentences import ruling_in_words, shot_in_words, shot_name
 from replay.timeline import match_timeline
 
 
@@ -59,6 +59,7 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
     seq, seq_problem = requested_seq(request.GET.get("seq"), timeline["head"], first_shot)
     view = "live" if request.GET.get("view") == "live" else "amended"
     final = timeline["frames"][-1]
+    void_games = {game["game"] for game in final["games"] if "void_game" in game["flags"]}
     mark_names = _mark_names()
     context = {
         "match": match,
@@ -82,10 +83,17 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
         },
         "seq_problem": seq_problem,
         "final": final,
+        # A void game (started after an amendment decided the match) was never played.
+        "played_games": [game for game in final["games"] if game["game"] not in void_games],
+        "game_choices": [
+            {**game, "void": game["game"] in void_games} for game in timeline["games"]
+        ],
         "status_name": STATUS_NAMES.get(final["status"], final["status"]),
-        "shot_lines": [_shot_line(shot, names, mark_names) for shot in shots],
-        "amendments": [_amendment(shot, names) for shot in shots if _corrected(shot)],
-        "charts": charts.score_charts(timeline, names),
+        "shot_lines": [_shot_line(shot, names, mark_names, final["games"]) for shot in shots],
+        "amendments": [
+            _amendment(shot, names, timeline["events"]) for shot in shots if _corrected(shot)
+        ],
+        "charts": charts.score_charts(timeline, names, void_games),
         "summary": _summary(timeline["stats"], names),
     }
     return render(request, "replay/replay.html", context)
@@ -108,30 +116,49 @@ def _mark_names() -> dict[str, str]:
 
 
 def _shot_line(
-    shot: Mapping[str, Any], names: Mapping[str, str], mark_names: Mapping[str, str]
+    shot: Mapping[str, Any],
+    names: Mapping[str, str],
+    mark_names: Mapping[str, str],
+    games: Sequence[Mapping[str, Any]],
 ) -> dict[str, Any]:
+    # A void shot scored nothing: its words say why rather than claim its points.
+    summary = (
+        shot_in_words(shot, names, games)
+        if shot["void"]
+        else ruling_in_words(shot["ruling"], names, shot["player"])
+    )
     return {
         "seq": shot["seq"],
         "game": shot["game"],
+        "shot": shot_name(shot["seq"], shot["game"]),
         "player": shot["player"],
         "name": names.get(shot["player"], shot["player"]),
-        "summary": ruling_in_words(shot["ruling"], names, shot["player"]),
+        "summary": summary,
         "marks": shot["marks"],
         "labels": [(mark, mark_names[mark]) for mark in shot["marks"]],
     }
 
 
-def _amendment(shot: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """Return an amended or retracted shot's rulings side by side, and who, when and why."""
+def _amendment(
+    shot: Mapping[str, Any], names: Mapping[str, str], events: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Return an amended or retracted shot's rulings and facts side by side, and who, when, why."""
     player = shot["player"]
     correction = shot.get("amended_by") or shot.get("retracted_by") or {}
+    recorded = events[shot["seq"] - 1]
+    amending = events[correction["seq"] - 1] if correction.get("seq") else {}
     return {
         "seq": shot["seq"],
         "game": shot["game"],
+        "shot": shot_name(shot["seq"], shot["game"]),
         "name": names.get(player, player),
         "retracted": shot.get("retracted", False),
         "rows": rows_side_by_side(
-            shot["original"] or shot["ruling"], shot["ruling"], player, names
+            shot["original"] or shot["ruling"],
+            shot["ruling"],
+            player,
+            names,
+            (recorded, amending.get("facts") or recorded),
         ),
         "by": correction.get("by", ""),
         "at": correction.get("at", ""),

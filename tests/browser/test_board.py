@@ -14,6 +14,13 @@ from matches import services
 from matches.models import Match
 from replay.tokens import token_issue, user_for_token
 from tests.browser.conftest import wait_until
+from tests.replay.decided_early import (
+    AMENDED,
+    REASON,
+    VOID_IN_GAME,
+    decide_early,
+    played_2_1,
+)
 from tests.servers import post_event
 from tests.store.plays import BY, QUIET, new_match, open_game, play
 
@@ -273,3 +280,84 @@ def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(served, 
     assert board.execute_script(SEQ) == "7"
     assert score(board, "B") == "0"
     assert board.find_element(By.ID, "last-ruling").text == "Shot 6 retracted: twice"
+
+
+def test_a_ball_that_moved_without_a_rest_stays_drawn_where_last_known(
+    served, match, token, chromium
+):
+    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+
+    record_through_the_api(f"{served.url}/api/matches/{match.id}", token, 3, QUIET)
+
+    wait_until(board, lambda d: d.execute_script(SEQ) == "4", "the shot on the board")
+    white = board.find_element(By.CSS_SELECTOR, 'circle.ball[data-ball="white"]')
+    assert (white.get_attribute("cx"), white.get_attribute("data-confirmed")) == ("700", "false")
+    legend = board.find_element(By.CSS_SELECTOR, '.table-legend li[data-ball="white"]').text
+    assert legend.endswith("last known position, not confirmed")
+
+
+# What the board shows of a match, from a fresh load or from the live page.
+PAINTED = """
+const done = arguments[arguments.length - 1];
+const words = (node) => node.textContent.replace(/\\s+/g, " ").trim();
+const read = (root) => ["#moment", "#rules", "#games td", "#shots li"]
+  .map((selector) => [...root.querySelectorAll(selector)].map(words).join(" | "));
+fetch(location.href).then((answer) => answer.text()).then((html) => {
+  done([read(new DOMParser().parseFromString(html, "text/html")), read(document)]);
+});
+"""
+
+
+def correction(board: WebDriver) -> list[str]:
+    """Return the board's line for a correction: its link's words and target, the whole line."""
+    return board.execute_script(
+        "const line = document.getElementById('last-ruling'); const link = line.querySelector('a');"
+        "return link ? [link.textContent, link.getAttribute('href'), line.textContent] : [];"
+    )
+
+
+def test_amendments_that_decide_a_match_early_read_right_live(served, browsers):
+    seq = played_2_1("cup-board-4")
+    board = open_board(browsers(), f"{served.url}/matches/cup-board-4/")
+    overlay = browsers()
+    overlay.get(f"{served.url}/matches/cup-board-4/overlay/")
+    wait_until(overlay, lambda d: connection(d) == "live", "the overlay live")
+
+    # A shot of an earlier game: named with its game, linked to its line on the replay.
+    seq = services.ruling_amend(
+        match_id="cup-board-4", expected_seq=seq, by=BY, shot=4, facts=QUIET, reason="same"
+    ).seq
+    wait_until(board, lambda d: d.execute_script(SEQ) == str(seq), "the first amendment")
+    assert correction(board)[:2] == [
+        "Shot 4 (game 1) amended: same",
+        "/matches/cup-board-4/replay/?seq=4",
+    ]
+
+    seq = decide_early("cup-board-4", seq)
+
+    wait_until(
+        board,
+        lambda d: d.find_element(By.ID, "moment").text == "Marco Marchetti wins the match 2–0",
+        "the winner's games first",
+    )
+    wait_until(
+        board,
+        lambda d: d.find_elements(By.CSS_SELECTOR, f"#shots li[data-seq='{AMENDED}']"),
+        "game 2's shots listed again",
+    )
+    link = board.find_element(By.CSS_SELECTOR, "#last-ruling a")
+    assert link.text == f"Shot {AMENDED} amended: {REASON}"
+    assert link.get_attribute("href").endswith(f"#shot-{AMENDED}")  # a line of the list
+    assert board.find_element(By.ID, "last-ruling").text.endswith(
+        "Kiss carom: 4 to Marco Marchetti"
+    )
+    void = board.find_element(By.CSS_SELECTOR, f"#shots li[data-seq='{VOID_IN_GAME}']").text
+    assert (
+        void == f"shot {VOID_IN_GAME} Olena Kovalenko Kiss carom (void: the game was already won)"
+    )
+    painted, shown = board.execute_async_script(PAINTED)
+    assert shown == painted
+    assert shown[1].startswith("Game 2 ·")  # not the void game 3, 0 0
+    assert shown[2].endswith("3 | — | — | void: the match was already decided")
+    wait_until(overlay, lambda d: d.find_element(By.ID, "rules").text == "Game 2 · to 4", "game 2")
+    assert overlay.find_element(By.ID, "moment").text == "Marco Marchetti wins the match 2–0"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.select import Select
 
 from matches.records import record_import
@@ -14,7 +15,9 @@ from matches.selectors import match_get
 from matches.simulator import iter_competition
 from replay.timeline import match_timeline
 from tests.browser.conftest import wait_until
+from tests.replay.decided_early import VOID_GAME, decided_early
 
+LANG = "return document.documentElement.lang"
 RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "matches" / "spec_example.json"
 
 
@@ -50,8 +53,12 @@ def scores(driver) -> list[list[str]]:
     return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
 
 
-def ball_at(driver, table: str, ball: str) -> list[float] | None:
-    found = driver.find_elements(By.CSS_SELECTOR, f"#{table} circle.ball[data-ball={ball}]")
+def ball_at(driver, table: str, ball: str, confirmed: bool = True) -> list[float] | None:
+    """Return where a table draws a ball: at a confirmed position, or where last known."""
+    mark = "true" if confirmed else "false"
+    found = driver.find_elements(
+        By.CSS_SELECTOR, f"#{table} circle.ball[data-ball={ball}][data-confirmed={mark}]"
+    )
     if not found:
         return None
     return [float(found[0].get_attribute("cx")), float(found[0].get_attribute("cy"))]
@@ -152,3 +159,31 @@ def test_play_steps_on_by_itself_and_a_game_can_be_jumped_to(served, chromium):
     assert paused != second["start"]
     chromium.find_element(By.TAG_NAME, "body").send_keys(Keys.PAGE_UP)
     wait_until(chromium, lambda d: shown_seq(d) == timeline["games"][0]["start"], "game 1")
+
+
+def test_a_void_shot_says_why_and_the_language_switch_keeps_the_event_and_the_view(
+    served, chromium
+):
+    decided_early("cup-replay-void")
+    chromium.get(f"{served.url}/matches/cup-replay-void/replay/?seq={VOID_GAME[0]}")
+    wait_until(chromium, lambda d: shown_seq(d) == VOID_GAME[0], "the void game's first shot")
+    # White on yellow, no rest: both drawn where last known, white where placed to break.
+    assert ball_at(chromium, "table-after", "white", confirmed=False) == [700.0, 400.0]
+    chromium.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+
+    wait_until(chromium, lambda d: shown_seq(d) == VOID_GAME[1], "the void game's carom")
+    # As amended the carom scored nothing: its ruling says why, and claims no points.
+    assert chromium.find_element(By.ID, "ruling").text == (
+        "Kiss carom (void: the match was already decided)"
+    )
+    assert scores(chromium)[-1] == ["—", "—"]
+    chromium.find_element(By.CSS_SELECTOR, "input[name=view][value=live]").click()
+    wait_until(chromium, lambda d: "view=live" in d.current_url, "the live view")
+    english = chromium.find_element(By.TAG_NAME, "html")
+    chromium.find_element(By.CSS_SELECTOR, "form.language button[value=uk]").click()
+
+    wait_until(chromium, staleness_of(english), "the page loaded again")
+    wait_until(chromium, lambda d: d.execute_script(LANG) == "uk", "the page in Ukrainian")
+    wait_until(chromium, lambda d: shown_seq(d) == VOID_GAME[1], "the same event, in Ukrainian")
+    assert chromium.current_url.endswith(f"?seq={VOID_GAME[1]}&view=live")
+    assert chromium.find_element(By.CSS_SELECTOR, "input[name=view][value=live]").is_selected()

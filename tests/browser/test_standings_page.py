@@ -55,7 +55,7 @@ def test_the_standings_follow_a_flipped_result_without_a_reload(served, chromium
     wait_until(
         chromium,
         lambda d: (
-            f"Amendment to shot 4 of {a} v {b}, by petrenko: {a} now wins 1–0"
+            f"Amendment to shot 4 (game 1) of {a} v {b}, by petrenko"
             in d.find_element(By.CSS_SELECTOR, "[data-history]").text
         ),
         "the history explains the change",
@@ -76,7 +76,7 @@ def test_the_standings_page_speaks_ukrainian(served, chromium_uk):
         "the page connects to the standings",
     )
     history = chromium_uk.find_element(By.CSS_SELECTOR, "[data-history]").text
-    assert "Виправлення удару 4" in history and "1-ше місце" in history
+    assert "Виправлено рішення: удар 4 (партія 1)" in history and "1-ше місце" in history
     assert chromium_uk.find_element(By.ID, "standings-heading").text == "Турнірна таблиця"
 
 

@@ -12,6 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches import services
+from tests.replay.decided_early import VOID_IN_GAME, decided_early
 from tests.store.plays import BY, CAROM_A, LOWER_HALF, MISS, QUIET, new_match, open_game, play
 
 MATCH = "cup-a-1"
@@ -173,13 +174,34 @@ def test_the_board_shows_the_score_the_last_ruling_and_the_shots_of_the_game():
 
 
 @pytest.mark.django_db
-def test_a_ball_whose_position_is_unknown_is_listed_and_not_drawn():
+def test_a_ball_that_moved_without_a_rest_is_drawn_where_last_known_and_marked_unconfirmed():
     playing()  # white on yellow, no rest: both moved to a place nobody recorded
     html = page(f"/matches/{MATCH}/")
-    assert 'data-ball="red"' in html and 'class="ball" data-ball="red"' in html
-    assert 'class="ball" data-ball="white"' not in html
-    assert 'class="ball" data-ball="yellow"' not in html
-    assert html.count("position unknown") == 2
+    assert 'class="ball" data-ball="red"' in html
+    # White where it was placed for the break, yellow on the top spot: not confirmed.
+    assert (
+        'class="ball unconfirmed" data-ball="white" data-player="A" cx="700.0" cy="400.0"' in html
+    )
+    assert (
+        'class="ball unconfirmed" data-ball="yellow" data-player="B" cx="710.0" cy="2740.0"' in html
+    )
+    assert html.count("last known position, not confirmed") == 4  # two titles, two legends
+    assert "position unknown" not in html
+    data = json.loads(html.split('type="application/json">')[1].split("</script>")[0])
+    assert data["state"]["positions"]["white"] is None  # the state's contract is kept
+    assert data["known"]["white"] == [700.0, 400.0]
+
+
+@pytest.mark.django_db
+def test_a_ball_in_hand_for_the_break_is_listed_and_not_drawn():
+    new_match(MATCH)
+    services.lag_record(
+        match_id=MATCH, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    services.game_start(match_id=MATCH, expected_seq=1, by=BY, game=1, breaker="A")
+    html = page(f"/matches/{MATCH}/")
+    assert 'data-ball="white"' not in html.split('class="balls"')[1].split("</g>")[0]
+    assert html.count("position unknown") == 1
 
 
 @pytest.mark.django_db
@@ -226,7 +248,7 @@ def test_the_board_in_ukrainian_from_the_browser():
     assert '<html lang="uk">' in html
     assert "Грає Marco Marchetti" in html
     assert "Правильний удар, без очок" in html
-    assert "положення невідоме" in html
+    assert "останнє відоме положення, не підтверджено" in html
 
 
 @pytest.mark.django_db
@@ -269,3 +291,36 @@ def test_the_404_page_of_an_unknown_match_is_a_page_of_the_site_in_its_language(
     assert answer.status_code == 404
     html = answer.content.decode()
     assert '<html lang="uk">' in html and "/matches/no-such-match/" in html
+
+
+@pytest.mark.django_db
+def test_a_match_decided_early_by_an_amendment_reads_right_on_the_first_paint():
+    decided_early(MATCH)
+    html = page(f"/matches/{MATCH}/")
+
+    assert "Marco Marchetti wins the match 2–0" in html  # the winner's games first
+    # The last game played, not the void one: no "Game 3 · 0 0" on the scoreboard.
+    assert '<span id="game-number">Game 2</span>' in html
+    assert 'data-testid="score-B" title="Score in this game">4</span>' in html
+    void_row = html.split('<tr data-game="3"')[1].split("</tr>")[0]
+    assert void_row.startswith(' class="void">') and "<td>—</td><td>—</td>" in void_row
+    assert "void: the match was already decided" in void_row
+    # Game 2's shots, each named by its seq with who played it; the void one claims nothing.
+    assert (
+        f'<span class="shot-seq">shot {VOID_IN_GAME}</span> '
+        '<span class="shot-who">Olena Kovalenko</span> '
+        '<span class="shot-what">Kiss carom (void: the game was already won)</span>'
+    ) in html
+    assert "4 to Olena Kovalenko" not in html
+    last = html.split('id="last-ruling">')[1].split("</p>")[0]
+    assert last == "Kiss carom (void: the game was already won)"
+
+    overlay = page(f"/matches/{MATCH}/overlay/")
+    assert 'id="rules">Game 2 · to 4</div>' in overlay
+    assert "Marco Marchetti wins the match 2–0" in overlay
+    assert "Last shot: no points" in overlay
+
+    ukrainian = page(f"/matches/{MATCH}/", "uk")
+    assert "Marco Marchetti перемагає в зустрічі 2–0" in ukrainian
+    assert f'<span class="shot-seq">удар {VOID_IN_GAME}</span>' in ukrainian
+    assert "(не зараховано: партію вже виграно)" in ukrainian

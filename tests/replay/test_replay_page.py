@@ -18,7 +18,8 @@ from matches.selectors import match_get
 from matches.simulator import iter_competition
 from matches.store import load_facts
 from replay.timeline import BOARD, match_timeline
-from tests.store.plays import new_match, open_game, play
+from tests.replay.decided_early import AMENDED, VOID_GAME, VOID_IN_GAME, decided_early
+from tests.store.plays import BY, QUIET, new_match, open_game, play
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "matches"
 GOLDEN = sorted(path for path in FIXTURES.glob("*.json") if ".expected" not in path.name)
@@ -279,3 +280,46 @@ def test_the_replay_links_each_players_page_by_their_stable_id(db, client):
     assert 'href="/players/UA-101/"' in first and 'href="/players/IT-202/"' in first
     assert f'href="/players/id-{club.player_a_id}/"' in second
     assert client.get(f"/players/id-{club.player_b_id}/").status_code == 200
+
+
+def test_a_match_decided_early_by_an_amendment_shows_its_void_game_and_shots_as_void(db, client):
+    decided_early("cup-early")
+
+    response = page(client, "/matches/cup-early/replay/")
+
+    html = response.content.decode()
+    result = html.split('<p class="result">')[1].split("</p>")[0]
+    assert result.count('class="game-score"') == 2  # game 3 is not listed as played
+    assert ">Game 3 (void)</option>" in html
+    # Each shot named by its seq and game; a void one says why, and claims no points.
+    lines = {line["seq"]: line for line in response.context["shot_lines"]}
+    assert lines[4]["shot"] == "shot 4 (game 1)"
+    assert '<span class="shot-seq">shot 13 (game 3)</span>' in html
+    for seq in VOID_GAME:
+        assert lines[seq]["summary"].endswith("(void: the match was already decided)")
+    assert lines[13]["summary"] == "Kiss carom (void: the match was already decided)"
+    assert lines[VOID_IN_GAME]["summary"] == "Kiss carom (void: the game was already won)"
+    (void_chart,) = [chart for chart in response.context["charts"] if chart["game"] == 3]
+    assert void_chart["void"] and [line["points"] for line in void_chart["lines"]] == ["", ""]
+    assert f'<a href="?seq={AMENDED}">Shot {AMENDED} (game 2) · Marco Marchetti</a>' in html
+    ukrainian = client.get("/matches/cup-early/replay/", headers={"accept-language": "uk"})
+    assert '<span class="shot-seq">удар 13 (партія 3)</span>' in ukrainian.content.decode()
+    assert "(не зараховано: зустріч уже вирішено)" in ukrainian.content.decode()
+
+
+def test_an_amendment_that_keeps_the_ruling_shows_the_facts_it_changed(db, client):
+    match = new_match("cup-rest", "cup")
+    seq = play(match.id, open_game(match.id), QUIET)
+    rest = {**QUIET, "rest": {"white": [300.0, 800.0]}}
+    services.ruling_amend(
+        match_id=match.id, expected_seq=seq, by=BY, shot=seq, facts=rest, reason="white's rest"
+    )
+
+    (change,) = page(client, "/matches/cup-rest/replay/").context["amendments"]
+
+    changed = [
+        (row["label"], row["original"], row["amended"]) for row in change["rows"] if row["differs"]
+    ]
+    assert changed == [("Came to rest", "—", "white (300, 800)")]
+    contacts = next(row for row in change["rows"] if row["label"] == "Contacts")
+    assert contacts["original"] == contacts["amended"] == "white–yellow"

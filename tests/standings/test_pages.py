@@ -38,8 +38,17 @@ def test_the_competition_page_explains_the_flip_in_a_sentence(flipped):
 
     html = page("/competitions/cup/")
 
-    assert f"Amendment to shot 4 of {a} v {b}, by petrenko: {a} now wins 1–0" in html
+    # The shot as every page names it, why it was amended, the result now and before.
+    assert (
+        f"Amendment to shot 4 (game 1) of {a} v {b}, by petrenko «video review: white touched "
+        f"the red»: {a} now wins 1–0 (before: {b} 1–0)"
+    ) in html
     assert "1st" in html and "→" in html
+
+
+def test_the_history_links_the_replay_at_the_amended_shot(flipped):
+    html = page("/competitions/cup/history/")
+    assert f'href="/matches/{flipped.pk}/replay/?seq=4"' in html
 
 
 def test_the_competition_page_shows_standings_results_schedule_and_links(flipped):
@@ -56,7 +65,8 @@ def test_the_competition_page_speaks_ukrainian(flipped):
     html = page("/competitions/cup/", "uk")
 
     assert '<html lang="uk">' in html
-    assert "Виправлення удару 4" in html
+    assert "Виправлено рішення: удар 4 (партія 1)" in html
+    assert "(раніше: " in html
     assert "Турнірна таблиця" in html
 
 

@@ -3,10 +3,10 @@
 // scoreboard and the table; the shots of the game are kept here, and fetched again
 // from the API only when a correction (an amendment, a retraction) changes earlier ones.
 
-import { drawTable } from "./table.js";
-import { eventInWords, rulingInWords, shotInWords } from "./words.js";
+import { drawTable, lastKnown } from "./table.js";
+import { eventInWords, rulingInWords, shotInWords, shotName } from "./words.js";
 import { connectLive } from "./live.js";
-import { currentGame, momentOf, zoneOf } from "./scoreboard.js";
+import { currentGame, isVoidGame, momentOf, zoneOf } from "./scoreboard.js";
 
 const CORRECTIONS = new Set(["shot_amended", "shot_retracted"]);
 
@@ -14,10 +14,13 @@ const data = JSON.parse(document.getElementById("board-data").textContent);
 const names = data.names;
 let state = data.state;
 let shots = data.shots; // the shots of the current game, oldest first, as the state lists them
-let lastShot = data.lastShot;
+let lastShot = data.lastShot; // the last shot of a game played (a void game's count for nothing)
 let lastEvent = data.lastEvent;
-let fallen = lastShot && currentGame(state) && lastShot.game === currentGame(state).game
-  ? lastShot.ruling.pins : [];
+let fallen = data.fallen;
+let known = data.known; // where each ball was last seen, for one that moved without a rest
+// Every shot's game and player by seq, to name a corrected shot of an earlier game.
+const played = new Map(data.played.map(([seq, game, player]) => [seq, { game, player }]));
+let correction = null; // the correction just applied, {event, words}, to say until the next event
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -62,7 +65,11 @@ function drawGames() {
   const rows = state.games.map((game) => {
     const row = document.createElement("tr");
     row.dataset.game = game.game;
-    for (const text of [game.game, game.score.A, game.score.B, gameResult(game)]) {
+    // A void game was never played: no score of its own.
+    const voided = isVoidGame(game);
+    if (voided) row.className = "void";
+    const scores = voided ? ["—", "—"] : [game.score.A, game.score.B];
+    for (const text of [game.game, ...scores, gameResult(game)]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.appendChild(cell);
@@ -87,11 +94,21 @@ function drawShots() {
     ? interpolate(gettext("Shots of game %s"), [game.game]) : gettext("Shots"));
   const items = shots.slice().reverse().map((shot) => {
     const item = document.createElement("li");
+    item.id = `shot-${shot.seq}`;
     item.dataset.seq = shot.seq;
     item.dataset.player = shot.player;
     if (shot.retracted) item.className = "retracted";
     else if (shot.void) item.className = "void";
-    item.textContent = shotInWords(shot, names);
+    const part = (name, text) => {
+      const span = document.createElement("span");
+      span.className = name;
+      span.textContent = text;
+      return span;
+    };
+    // As the server paints it: its seq, who played it, what it did.
+    item.append(part("shot-seq", shotName(shot.seq)), " ",
+      part("shot-who", names[shot.player] || shot.player), " ",
+      part("shot-what", shotInWords(shot, names, state.games)));
     return item;
   });
   if (!items.length) {
@@ -104,9 +121,27 @@ function drawShots() {
 }
 
 function drawLast() {
-  setText("#last-ruling", lastShot
-    ? shotInWords({ ...lastShot, void: false, retracted: false }, names)
-    : gettext("No shot yet"));
+  // A void shot scored nothing: its words say so rather than claim its points.
+  let words = gettext("No shot yet");
+  if (lastShot) {
+    words = lastShot.void ? shotInWords(lastShot, names, state.games)
+      : rulingInWords(lastShot.ruling, names, lastShot.player);
+  }
+  const node = $("#last-ruling");
+  if (node.textContent !== words || node.children.length) node.textContent = words;
+}
+
+/** Say which shot a correction changed, linked to its line: in the list, else on the replay. */
+function drawCorrection({ event, words }) {
+  const listed = shots.some((entry) => entry.seq === event.shot);
+  const shot = played.get(event.shot);
+  const link = document.createElement("a");
+  link.href = listed ? `#shot-${event.shot}`
+    : `/matches/${encodeURIComponent(data.match)}/replay/?seq=${event.shot}`;
+  link.textContent = eventInWords(event, names, { game: listed || !shot ? null : shot.game });
+  const node = $("#last-ruling");
+  node.replaceChildren(link);
+  if (words) node.append(` — ${words}`);
 }
 
 function drawBoard() {
@@ -115,11 +150,27 @@ function drawBoard() {
   drawLast();
   drawGames();
   drawShots();
+  drawTheTable();
+}
+
+function drawTheTable() {
   drawTable($("#table"), {
-    positions: state.positions, balls: data.balls, names, fallen,
+    positions: state.positions, balls: data.balls, names, fallen, known,
     zone: zoneOf(state.next), pinPitch: data.pinPitch,
     legend: $(".table-legend"),
   });
+}
+
+/** Return the last shot of a game played, and the pins it knocked while it is the latest. */
+function lastOf(all) {
+  const standing = all.filter((shot) => !shot.retracted);
+  const voided = new Set(state.games.filter(isVoidGame).map((game) => game.game));
+  const shown = standing.filter((shot) => !voided.has(shot.game));
+  const last = shown.length ? shown[shown.length - 1] : null;
+  const latest = standing[standing.length - 1];
+  const game = currentGame(state);
+  const down = last && last === latest && game && last.game === game.game ? last.ruling.pins : [];
+  return { last, down };
 }
 
 /** Fetch the shots again from the amended state at the head (after a correction). */
@@ -131,9 +182,10 @@ async function refetchShots() {
     const full = await answer.json();
     const game = currentGame(state);
     shots = full.shots.filter((shot) => game && shot.game === game.game);
-    const standing = full.shots.filter((shot) => !shot.retracted);
-    lastShot = standing.length ? standing[standing.length - 1] : null;
+    ({ last: lastShot, down: fallen } = lastOf(full.shots));
     drawShots();
+    if (correction) drawCorrection(correction); // its shot may be a line of the list now
+    drawTheTable();
   } catch {
     // The list waits for the next correction or reload; the scoreboard is already right.
   }
@@ -144,6 +196,7 @@ function apply(message) {
   const event = message.event;
   state = message.state;
   lastEvent = event;
+  known = lastKnown(known, state.positions, event);
   const game = currentGame(state);
   if (event.type === "shot" && state.ruling) {
     const player = event.player || (previous.next && previous.next.player);
@@ -153,18 +206,26 @@ function apply(message) {
     };
     if (shots.length && game && shots[0].game !== game.game) shots = [];
     shots = shots.filter((entry) => entry.seq !== shot.seq).concat([shot]);
+    played.set(shot.seq, { game: shot.game, player });
     lastShot = shot;
     fallen = state.ruling.pins;
   } else if (event.type === "game_started") {
     shots = [];
-    fallen = [];
+    fallen = []; // the break: every pin stands again
   }
   drawBoard();
+  correction = null;
   if (event.type === "shot_amended") {
-    const amended = shots.find((entry) => entry.seq === event.shot);
-    const words = amended && state.ruling ? rulingInWords(state.ruling, names, amended.player) : "";
-    setText("#last-ruling", [eventInWords(event, names), words].filter(Boolean).join(" — "));
-  } else if (event.type === "shot_retracted" || event.type === "foul") {
+    const amended = played.get(event.shot);
+    correction = {
+      event, words: amended && state.ruling ? rulingInWords(state.ruling, names, amended.player) : "",
+    };
+  } else if (event.type === "shot_retracted") {
+    correction = { event, words: "" };
+  }
+  if (correction) {
+    drawCorrection(correction);
+  } else if (event.type === "foul") {
     setText("#last-ruling", eventInWords(event, names));
   }
   if (CORRECTIONS.has(event.type)) refetchShots();

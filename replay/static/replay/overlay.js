@@ -1,7 +1,7 @@
 // The stream overlay: the score line, live over the match's websocket.
 
 import { connectLive } from "./live.js";
-import { currentGame, momentOf, pointsOf } from "./scoreboard.js";
+import { currentGame, momentOf, pointsOf, shotPoints } from "./scoreboard.js";
 
 const data = JSON.parse(document.getElementById("board-data").textContent);
 const names = data.names;
@@ -35,9 +35,9 @@ function draw(state, lastEvent, points) {
 }
 
 let state = data.state;
+let lastShot = data.lastShot ? { seq: data.lastShot.seq, player: data.lastShot.player } : null;
 document.body.dataset.seq = data.seq;
-const last = data.lastShot;
-draw(state, data.lastEvent, last ? pointsOf(last.ruling, last.player) : null);
+draw(state, data.lastEvent, shotPoints(data.lastShot));
 
 connectLive(data.match, {
   after: data.seq,
@@ -47,7 +47,13 @@ connectLive(data.match, {
     const event = message.event;
     let points;
     if (event.type === "shot" && state.ruling) {
-      points = pointsOf(state.ruling, event.player || (previous.next && previous.next.player));
+      lastShot = { seq: message.seq, player: event.player || (previous.next && previous.next.player) };
+      points = pointsOf(state.ruling, lastShot.player);
+    } else if (event.type === "shot_amended" || event.type === "shot_retracted") {
+      // The strip tells the last shot: corrected, it says what it gives now; another, nothing.
+      const latest = lastShot && event.shot === lastShot.seq && event.type === "shot_amended";
+      points = latest && state.ruling ? pointsOf(state.ruling, lastShot.player) : null;
+      if (!latest) lastShot = null;
     }
     draw(state, event, points);
     document.body.dataset.seq = message.seq;

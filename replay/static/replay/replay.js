@@ -4,8 +4,8 @@
 // the scoreboard after each one as amended ("frames", index = seq) and, where it
 // differed, as seen live ("live", by seq). No request is made while stepping.
 
-import { drawTable } from "./table.js";
-import { eventInWords, rulingInWords } from "./words.js";
+import { drawTable, lastKnown } from "./table.js";
+import { eventInWords, rulingInWords, shotInWords } from "./words.js";
 
 // Playback waits the recorded time between two events, divided by the speed, within these.
 const SHORTEST_WAIT = 150;
@@ -29,6 +29,8 @@ class Replay {
     this.head = timeline.head;
     this.view = page.view === "live" ? "live" : "amended";
     this.shots = new Map(timeline.shots.map((shot) => [shot.seq, shot]));
+    this.finalGames = timeline.frames[timeline.head].games;
+    this.known = {}; // per view: where each ball was last known to be after each seq
     this.timer = null;
     this.els = {
       before: document.getElementById("table-before"),
@@ -57,6 +59,30 @@ class Replay {
 
   event(seq) {
     return seq >= 1 ? this.timeline.events[seq - 1] : null;
+  }
+
+  knownAt(seq) {
+    // A ball that moved without a rest position is drawn where it was last known (not
+    // confirmed): worked out once per view, from the first event on.
+    if (!this.known[this.view]) {
+      const known = [this.frame(0).positions];
+      for (let at = 1; at <= this.head; at += 1) {
+        known.push(lastKnown(known[at - 1], this.frame(at).positions, this.inForce(at)));
+      }
+      this.known[this.view] = known;
+    }
+    return this.known[this.view][seq];
+  }
+
+  inForce(seq) {
+    // As amended, a shot is what its last amendment says (a retracted one moved nothing).
+    const event = this.event(seq);
+    const shot = this.view === "amended" && event.type === "shot" ? this.shots.get(seq) : null;
+    if (shot && shot.retracted) return { type: "shot_retracted" };
+    if (shot && shot.amended && shot.amended_by) {
+      return { type: "shot_amended", facts: this.event(shot.amended_by.seq).facts };
+    }
+    return event;
   }
 
   bind() {
@@ -129,14 +155,17 @@ class Replay {
       balls: this.page.balls, names: this.page.names, pinPitch: this.page.pin_pitch,
       legend: this.els.legend,
     };
-    drawTable(this.els.before, { ...common, positions: before.positions });
+    drawTable(this.els.before, {
+      ...common, positions: before.positions, known: this.knownAt(Math.max(seqNow - 1, 0)),
+    });
     drawTable(this.els.after, {
-      ...common, positions: after.positions, fallen: ruling ? ruling.pins : [],
+      ...common, positions: after.positions, known: this.knownAt(seqNow),
+      fallen: ruling ? ruling.pins : [],
     });
     this.els.moment.textContent = this.momentInWords(seqNow, event, shot);
     this.els.ruling.textContent = shot
-      ? rulingInWords(ruling, this.page.names, shot.player) + this.correctionInWords(shot)
-      : (event ? eventInWords(event, this.page.names) : gettext("Before the first event"));
+      ? this.shotWords(shot) + this.correctionInWords(shot)
+      : (event ? this.eventWords(event) : gettext("Before the first event"));
     this.showScores(after);
     this.showDifference(seqNow);
     this.els.slider.value = String(seqNow);
@@ -149,12 +178,27 @@ class Replay {
   }
 
   relabel() {
-    // The shot list words each corrected shot as the view shows it: first or amended ruling.
+    // The shot list words each corrected or void shot as the view shows it: as seen live,
+    // the first ruling and the points it scored then; as amended, the ruling in force.
     for (const shot of this.timeline.shots) {
-      if (!shot.amended && !shot.retracted) continue;
+      if (!shot.amended && !shot.retracted && !shot.void) continue;
       const words = this.els.list.querySelector(`li[data-seq="${shot.seq}"] .shot-what`);
-      if (words) words.textContent = rulingInWords(this.rulingOf(shot), this.page.names, shot.player);
+      if (words) words.textContent = this.shotWords(shot);
     }
+  }
+
+  shotWords(shot) {
+    // As amended, a void shot scored nothing: it says why rather than claim its points.
+    if (this.view === "amended" && shot.void) {
+      return shotInWords({ ...shot, amended: false }, this.page.names, this.finalGames);
+    }
+    return rulingInWords(this.rulingOf(shot), this.page.names, shot.player);
+  }
+
+  eventWords(event) {
+    // A correction names its shot with its game: the shot may be in another game than this.
+    const shot = event.shot ? this.shots.get(event.shot) : null;
+    return eventInWords(event, this.page.names, { game: shot ? shot.game : null });
   }
 
   rulingOf(shot) {
@@ -203,11 +247,15 @@ class Replay {
       const row = document.createElement("tr");
       const label = document.createElement("th");
       label.scope = "row";
-      label.textContent = interpolate(gettext("Game %s"), [game.game]);
+      // A void game (started once the match was decided) has no score of its own.
+      const voided = game.flags.includes("void_game");
+      label.textContent = voided ? interpolate(gettext("Game %s (void)"), [game.game])
+        : interpolate(gettext("Game %s"), [game.game]);
+      if (voided) row.className = "void";
       row.append(label);
       for (const player of ["A", "B"]) {
         const cell = document.createElement("td");
-        cell.textContent = String(game.score[player]);
+        cell.textContent = voided ? "—" : String(game.score[player]);
         cell.dataset.player = player;
         if (game.winner === player) cell.classList.add("winner");
         row.append(cell);
@@ -234,7 +282,8 @@ class Replay {
       return;
     }
     const other = this.view === "live" ? this.timeline.frames[seq] : live;
-    const scores = other.games.map((game) => `${game.score.A}:${game.score.B}`).join(", ");
+    const scores = other.games.filter((game) => !game.flags.includes("void_game"))
+      .map((game) => `${game.score.A}:${game.score.B}`).join(", ");
     note.hidden = false;
     note.textContent = this.view === "live"
       ? interpolate(gettext("As amended, this moment reads differently: %s."), [scores])
@@ -267,6 +316,10 @@ class Replay {
     if (this.view === "live") url.searchParams.set("view", "live");
     else url.searchParams.delete("view");
     history.replaceState(null, "", url);
+    // The language switch comes back here: to this event and view, not the first one.
+    for (const next of document.querySelectorAll("form.language input[name=next]")) {
+      next.value = url.pathname + url.search;
+    }
   }
 
   toggle() {

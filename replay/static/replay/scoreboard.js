@@ -4,10 +4,20 @@
 
 const OTHER = { A: "B", B: "A" };
 
-/** Return the game being played or last played, or null before the first. */
+/**
+ * Return the game being played or last played, or null before the first.
+ *
+ * A void game (started after an amendment decided the match earlier) was never played:
+ * the match's last game is the one before it.
+ */
 export function currentGame(state) {
-  const games = state.games || [];
-  return games.length ? games[games.length - 1] : null;
+  const played = (state.games || []).filter((game) => !isVoidGame(game));
+  return played.length ? played[played.length - 1] : null;
+}
+
+/** Return whether a game is void: started after the match was decided. */
+export function isVoidGame(game) {
+  return Boolean(game && game.flags && game.flags.includes("void_game"));
 }
 
 /** Return the half where the ball in hand (or the break's ball) goes, "any", or null. */
@@ -23,6 +33,13 @@ export function pointsOf(ruling, player) {
   return { points: ruling.points, to: ruling.points ? to : null, foul: ruling.fouls.length > 0 };
 }
 
+/** Return what a shot of the state gave: a void one scored nothing, whatever its ruling. */
+export function shotPoints(shot) {
+  if (!shot) return null;
+  const points = pointsOf(shot.ruling, shot.player);
+  return shot.void ? { ...points, points: 0, to: null } : points;
+}
+
 /**
  * Return the moment of the match for a viewer: {face, text}.
  *
@@ -31,15 +48,13 @@ export function pointsOf(ruling, player) {
  */
 export function momentOf(state, names, lastEvent = null) {
   const name = (player) => names[player] || player;
-  const games = state.games || [];
   const next = state.next;
   const won = state.games_won || { A: 0, B: 0 };
   const review = { face: "review", text: gettext("Under review: the referee is checking a game's result") };
   if (state.status === "lag") return { face: "lag", text: gettext("Lag: the players decide who breaks") };
   if (state.status === "review") return review;
   if (state.status === "finished") {
-    const played = games.filter((game) => !game.flags.includes("void_game"));
-    const last = played[played.length - 1];
+    const last = currentGame(state);
     if (last && last.end === "forfeit") {
       return {
         face: "forfeit",
@@ -49,8 +64,9 @@ export function momentOf(state, names, lastEvent = null) {
     }
     return {
       face: "finished",
-      text: interpolate(gettext("%(winner)s wins the match %(a)s–%(b)s"),
-        { winner: name(state.winner), a: won.A, b: won.B }, true),
+      // The winner's games first, as the standings write a result.
+      text: interpolate(gettext("%(winner)s wins the match %(won)s–%(lost)s"),
+        { winner: name(state.winner), won: won[state.winner], lost: won[OTHER[state.winner]] }, true),
     };
   }
   if (!next) return review;
@@ -65,7 +81,9 @@ export function momentOf(state, names, lastEvent = null) {
     }
     const parts = {
       game: current.game, winner: name(current.winner), loser: name(OTHER[current.winner]),
-      a: current.score.A, b: current.score.B, next: next.game, breaker: due,
+      // The winner's points first, as for the match.
+      won: current.score[current.winner || "A"], lost: current.score[OTHER[current.winner || "A"]],
+      next: next.game, breaker: due,
     };
     if (current.end === "forfeit") {
       return {
@@ -78,7 +96,7 @@ export function momentOf(state, names, lastEvent = null) {
     return {
       face: "between",
       text: interpolate(gettext(
-        "Game %(game)s to %(winner)s, %(a)s–%(b)s. Next: game %(next)s, %(breaker)s breaks",
+        "Game %(game)s to %(winner)s, %(won)s–%(lost)s. Next: game %(next)s, %(breaker)s breaks",
       ), parts, true),
     };
   }

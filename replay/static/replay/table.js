@@ -72,11 +72,14 @@ function owners(balls) {
  *
  * view: {positions: {white: [x, y] | null, ...}, balls: {A: "white", B: "yellow"},
  *        names: {A: "...", B: "..."}, fallen: ["left", ...], zone: "lower" | "upper" | "any",
- *        pinPitch: 71.5, legend: an element to list the balls in (optional)}.
- * A ball whose position is null is not drawn: the legend says its position is unknown.
+ *        pinPitch: 71.5, legend: an element to list the balls in (optional),
+ *        known: where each ball was last known to be, as lastKnown answers (optional)}.
+ * A ball whose position is null is drawn where it was last known, marked as not confirmed;
+ * with no known position it is not drawn, and the legend says its position is unknown.
  */
 export function drawTable(svg, view = {}) {
   const positions = view.positions || {};
+  const known = view.known || {};
   const fallen = new Set(view.fallen || []);
   const ownerOf = owners(view.balls);
   const names = view.names || {};
@@ -133,17 +136,50 @@ export function drawTable(svg, view = {}) {
 
   const balls = el("g", { class: "balls" }, surface);
   for (const ball of BALLS) {
-    const at = positions[ball];
+    const confirmed = Boolean(positions[ball]);
+    const at = positions[ball] || known[ball];
     if (!at) continue;
     const player = ownerOf[ball];
     const circle = el("circle", {
-      class: "ball", "data-ball": ball, cx: at[0], cy: at[1], r: BALL_RADIUS,
+      class: confirmed ? "ball" : "ball unconfirmed", "data-ball": ball,
+      "data-confirmed": confirmed ? "true" : "false", cx: at[0], cy: at[1], r: BALL_RADIUS,
       fill: COLOURS[ball],
     }, balls);
     if (player) circle.setAttribute("data-player", player);
-    titled(circle, ballLabel(ball, player, names));
+    const label = ballLabel(ball, player, names);
+    titled(circle, confirmed ? label
+      : interpolate(gettext("%s — last known position, not confirmed"), [label]));
   }
   drawLegend(view.legend || legendAfter(svg), view);
+}
+
+/** Return the balls an event's shot facts (a shot's, or an amendment's) sent off the table. */
+function sentOff(event) {
+  const facts = event && (event.type === "shot_amended" ? event.facts : event.type === "shot" ? event : null);
+  const off = new Set();
+  for (const contact of (facts && facts.contacts) || []) {
+    if (contact.hit === "off") off.add(contact.ball);
+  }
+  return off;
+}
+
+/**
+ * Return where each ball was last known to be once an event is applied, {ball: [x, y] | null}.
+ *
+ * The state says null for a ball that moved without a rest position (notation.md): for the
+ * drawing, such a ball stays where it was last known (`known`, this function's answer for
+ * the event before). A ball in hand for a break, and a ball that left the table, are
+ * nowhere until placed. positions: the state's after the event.
+ */
+export function lastKnown(known, positions, event) {
+  const off = sentOff(event);
+  const inHand = event && (event.type === "game_started" || event.type === "balls_respotted");
+  const found = {};
+  for (const ball of BALLS) {
+    const at = (positions || {})[ball];
+    found[ball] = at || (inHand || off.has(ball) ? null : (known || {})[ball] || null);
+  }
+  return found;
 }
 
 /** Return the name of a pin in the page's language. */
@@ -186,10 +222,12 @@ export function drawLegend(list, view = {}) {
     const text = document.createElement("span");
     text.textContent = ballLabel(ball, ownerOf[ball], names);
     if (!positions[ball]) {
-      item.classList.add("unknown");
+      const guessed = Boolean((view.known || {})[ball]);
+      item.classList.add(guessed ? "unconfirmed" : "unknown");
       const note = document.createElement("em");
       note.className = "position-unknown";
-      note.textContent = gettext("position unknown");
+      note.textContent = guessed ? gettext("last known position, not confirmed")
+        : gettext("position unknown");
       text.append(" — ", note);
     }
     item.append(swatch, text);

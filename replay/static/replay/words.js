@@ -67,6 +67,18 @@ function capitalised(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
+/** Return what a shot did without the points it would have scored (a void shot scores none). */
+function doneInWords(ruling) {
+  const obtained = obtainedInWords(ruling);
+  if (ruling.fouls && ruling.fouls.length) {
+    const fouls = ruling.fouls.map(foulName).join(", ");
+    return obtained
+      ? interpolate(gettext("Foul (%(fouls)s) with %(obtained)s"), { fouls, obtained }, true)
+      : interpolate(gettext("Foul (%(fouls)s)"), { fouls }, true);
+  }
+  return obtained ? capitalised(obtained) : gettext("Valid shot, no points");
+}
+
 /**
  * Return a ruling in words: "Ricochet and the red pin alone: 11 to Kovalenko",
  * "Foul (pins with the cue ball): 2 to Marchetti".
@@ -76,18 +88,8 @@ function capitalised(text) {
  */
 export function rulingInWords(ruling, names = {}, player = ruling && ruling.player) {
   if (!ruling) return "";
-  const obtained = obtainedInWords(ruling);
-  let what;
-  if (ruling.fouls && ruling.fouls.length) {
-    const fouls = ruling.fouls.map(foulName).join(", ");
-    what = obtained
-      ? interpolate(gettext("Foul (%(fouls)s) with %(obtained)s"), { fouls, obtained }, true)
-      : interpolate(gettext("Foul (%(fouls)s)"), { fouls }, true);
-  } else if (obtained) {
-    what = capitalised(obtained);
-  } else {
-    return gettext("Valid shot, no points");
-  }
+  const what = doneInWords(ruling);
+  if (!(ruling.fouls && ruling.fouls.length) && !obtainedInWords(ruling)) return what;
   const scorer = ruling.scorer === "opponent" ? OTHER[player] : player;
   const name = (scorer && names[scorer]) || scorer;
   let sentence;
@@ -104,17 +106,48 @@ export function rulingInWords(ruling, names = {}, player = ruling && ruling.play
   return sentence;
 }
 
-/** Return a shot entry of the match state in words, marking a void, retracted or amended one. */
-export function shotInWords(shot, names = {}) {
+/**
+ * Return how every page names a shot: by its event seq ("shot 48"), with its game beside it
+ * ("shot 48 (game 2)") where the game is not obvious.
+ */
+export function shotName(seq, game = null) {
+  const shot = interpolate(gettext("shot %(seq)s"), { seq }, true);
+  if (game === null || game === undefined) return shot;
+  return `${shot} (${interpolate(gettext("game %(game)s"), { game }, true)})`;
+}
+
+/** Return whether a shot is void because its game started after the match was decided. */
+export function inVoidGame(shot, games = []) {
+  const game = games.find((entry) => entry.game === shot.game);
+  return Boolean(game && game.flags && game.flags.includes("void_game"));
+}
+
+/**
+ * Return a shot entry of the match state in words, marking a void, retracted or amended one.
+ *
+ * A void shot scored nothing: its words claim no points and say why it is void, from its
+ * game in `games` (the state's): the match was already decided, or the game already won.
+ */
+export function shotInWords(shot, names = {}, games = []) {
+  if (shot.void && !shot.retracted) {
+    const done = doneInWords(shot.ruling);
+    return inVoidGame(shot, games)
+      ? interpolate(gettext("%s (void: the match was already decided)"), [done])
+      : interpolate(gettext("%s (void: the game was already won)"), [done]);
+  }
   const words = rulingInWords(shot.ruling, names, shot.player);
   if (shot.retracted) return interpolate(gettext("%s (retracted)"), [words]);
-  if (shot.void) return interpolate(gettext("%s (void: the game was already won)"), [words]);
   if (shot.amended) return interpolate(gettext("%s (amended)"), [words]);
   return words;
 }
 
-/** Return an event that is not a shot in words (the board's line for it), or "". */
-export function eventInWords(event, names = {}) {
+/**
+ * Return an event that is not a shot in words (the board's line for it), or "".
+ *
+ * A correction names its shot as shotName does; `game`: the shot's game, where the page
+ * does not make it obvious.
+ */
+export function eventInWords(event, names = {}, { game = null } = {}) {
   const name = (player) => names[player] || player;
   switch (event.type) {
     case "lag":
@@ -129,11 +162,11 @@ export function eventInWords(event, names = {}) {
         red: gettext("The red ball was placed"),
       }[event.ball] || "";
     case "shot_amended":
-      return interpolate(gettext("Shot %(shot)s amended: %(reason)s"),
-        { shot: event.shot, reason: event.reason || "" }, true);
+      return interpolate(gettext("%(shot)s amended: %(reason)s"),
+        { shot: capitalised(shotName(event.shot, game)), reason: event.reason || "" }, true);
     case "shot_retracted":
-      return interpolate(gettext("Shot %(shot)s retracted: %(reason)s"),
-        { shot: event.shot, reason: event.reason || "" }, true);
+      return interpolate(gettext("%(shot)s retracted: %(reason)s"),
+        { shot: capitalised(shotName(event.shot, game)), reason: event.reason || "" }, true);
     case "balls_respotted":
       return gettext("Balls in contact: put back in the break position");
     case "foul":
