@@ -1,0 +1,79 @@
+"""The Ukrainian catalogues: every plural has its forms, and what is compiled is what is written."""
+
+from __future__ import annotations
+
+import ast
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+
+MESSAGES = Path(__file__).resolve().parents[1] / "carambole" / "locale" / "uk" / "LC_MESSAGES"
+DOMAINS = ["django", "djangojs"]
+
+
+def entries(po: Path) -> list[dict[str, str]]:
+    """Return the entries of a .po file: each keyword (msgctxt, msgid, msgstr[1]...) to its text."""
+    found: list[dict[str, str]] = []
+    entry: dict[str, str] = {}
+    keyword = None
+    for line in po.read_text(encoding="utf-8").splitlines() + [""]:
+        if line.startswith("#,"):
+            entry["flags"] = line
+        elif line.startswith("#"):
+            continue
+        elif not line.strip():
+            if entry:
+                found.append(entry)
+            entry, keyword = {}, None
+        elif line.startswith('"'):
+            entry[keyword] += ast.literal_eval(line)
+        else:
+            keyword, text = line.split(" ", 1)
+            entry[keyword] = ast.literal_eval(text)
+    return found
+
+
+def forms(po: Path) -> int:
+    header = next(entry["msgstr"] for entry in entries(po) if entry.get("msgid") == "")
+    return int(re.search(r"nplurals=(\d+)", header).group(1))
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_plural_message_has_as_many_forms_as_the_language(domain):
+    po = MESSAGES / f"{domain}.po"
+    plurals = [entry for entry in entries(po) if "msgid_plural" in entry]
+
+    lacking = [e["msgid"] for e in plurals if f"msgstr[{forms(po) - 1}]" not in e]
+
+    assert plurals and lacking == []
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_compiled_catalogue_says_what_the_written_one_does(domain):
+    with (MESSAGES / f"{domain}.mo").open("rb") as mo:
+        compiled = gettext.GNUTranslations(mo)
+    stale = []
+    for entry in entries(MESSAGES / f"{domain}.po"):
+        if not entry.get("msgid") or "fuzzy" in entry.get("flags", ""):
+            continue
+        context = entry.get("msgctxt")
+        if "msgid_plural" in entry:
+            said = (
+                compiled.npgettext(context, entry["msgid"], entry["msgid_plural"], 1)
+                if (context)
+                else compiled.ngettext(entry["msgid"], entry["msgid_plural"], 1)
+            )
+            written = entry["msgstr[0]"]
+        else:
+            said = (
+                compiled.pgettext(context, entry["msgid"])
+                if context
+                else compiled.gettext(entry["msgid"])
+            )
+            written = entry["msgstr"]
+        if written and said != written:
+            stale.append(entry["msgid"])
+
+    assert stale == [], "compile the catalogue: msgfmt -o {domain}.mo {domain}.po"
