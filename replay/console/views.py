@@ -28,6 +28,7 @@ CONSOLE_SCRIPTS = (
     "replay/console-forms.js",
     "replay/console-offline.js",
     "replay/console-panels.js",
+    "replay/console-place.js",
     "replay/console-queue-view.js",
     "replay/console-shot.js",
     "replay/console-shot-view.js",

@@ -9,18 +9,26 @@ from rest_framework.test import APIClient
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.select import Select
 
 from matches import services
 from matches.models import Event
+from matches.records import record_import
 from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
-from tests.store.plays import new_match, open_game
+from tests.store.plays import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match, open_game
 
 MATCH = "cup-console-1"
 QUEUE_WAIT_S = 40.0  # the server back, the queue's backoff waits at most 15 s between tries
 
 
-# Taps the table drawing at a point of the playing surface, in millimetres.
-TAP_TABLE = """
+# What the shot panel shows in the same turn as a tap: nothing can have answered it yet.
+LOOK = """
+return {confirm: !document.getElementById("confirm-shot").disabled,
+        preview: document.getElementById("preview").dataset.state};
+"""
+# Taps the table drawing at a point of the playing surface, in millimetres; returns LOOK.
+TAP_TABLE = (
+    """
 const [x, y] = [arguments[0], arguments[1]];
 const svg = document.getElementById("table");
 const point = svg.createSVGPoint();
@@ -29,6 +37,11 @@ point.y = y;
 const screen = point.matrixTransform(svg.querySelector("g.surface").getScreenCTM());
 svg.dispatchEvent(new MouseEvent("click", { clientX: screen.x, clientY: screen.y, bubbles: true }));
 """
+    + LOOK
+)
+# Taps a button of the page; returns LOOK.
+TAP_AND_LOOK = "document.querySelector(arguments[0]).click();" + LOOK
+STALE = {"confirm": False, "preview": "loading"}  # a tap's look: no ruling, no Confirm
 
 
 @pytest.fixture
@@ -87,19 +100,25 @@ YELLOW_ON_WHITE = [{"ball": "yellow", "hit": "white"}]
 
 
 def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_it(console):
+    preview = console.find_element(By.ID, "preview")
     for selector in (
         '[data-hit="yellow"]',  # the opponent's ball
         '[data-hit="red"]',  # which the yellow sends onto the red: a ricochet
         'button[data-pin="left"]',  # the red knocks two pins
         'button[data-pin="center"]',
     ):
-        tap(console, selector)
+        # Each tap takes the ruling of the taps before it away, and Confirm with it.
+        assert console.execute_script(TAP_AND_LOOK, selector) == STALE
+        if selector == '[data-hit="red"]':  # a ruling shown: the next tap takes it away
+            wait_until(console, lambda d: preview.get_attribute("data-state") == "ok")
 
-    preview = console.find_element(By.ID, "preview")
+    # The only ruling the page shows now is that of the four taps.
     wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
     assert preview.text == "Ricochet and the red pin and 1 white pin: 9 to Olena Kovalenko"
+    assert preview.get_attribute("data-verdict") == "points"
     assert len(stored()) == 3  # nothing recorded by the preview
-    console.execute_script(TAP_TABLE, 300, 500)  # optional: where the cue ball stopped
+    # Optional: where the cue ball stopped; a fact too, judged before Confirm again.
+    assert console.execute_script(TAP_TABLE, 300, 500) == STALE
 
     confirm(console)
 
@@ -120,6 +139,32 @@ def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_
     assert [s.text for s in scores] == ["9", "0"]
 
 
+def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(console):
+    preview = console.find_element(By.ID, "preview")
+    tap(console, '[data-hit="yellow"]')
+    tap(console, '[data-hit="red"]')
+    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the ricochet")
+    success = preview.value_of_css_property("background-color")
+
+    # Cleared, the shot has no tap at all: no ruling, no Confirm, not even for the Enter key.
+    assert console.execute_script(TAP_AND_LOOK, "#clear-shot") == {
+        "confirm": False,
+        "preview": "empty",
+    }
+    console.find_element(By.TAG_NAME, "body").send_keys("\n")
+    tap(console, '[data-hit="cushion"]')  # a miss: the cue ball hit a cushion and nothing else
+
+    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the miss")
+    assert preview.text == "Foul (miss): 2 to Marco Marchetti, with ball in hand"
+    assert preview.get_attribute("data-verdict") == "foul"
+    assert preview.value_of_css_property("background-color") != success
+    confirm(console)
+    # Recorded, and its answer in: the live feed may bring the shot before the answer does.
+    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "the miss recorded")
+    assert attribute(console, "data-seq") == "4"
+    assert shots() == [("A", [{"ball": "white", "hit": "cushion"}])]  # the stray Enter: nothing
+
+
 def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
     go_offline(console)
     tap(console, '[data-hit="yellow"]')
@@ -134,12 +179,18 @@ def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
     wait_until(console, lambda d: "No preview while offline" in preview.text, "no preview")
     assert console.find_element(By.ID, "connection").get_attribute("data-state") == "offline"
     assert len(stored()) == 3
+    # Each waiting shot is named by the seq it gets once recorded where it waits.
+    waiting = console.find_element(By.ID, "queue-items").text
+    assert "Shot 4 by Olena Kovalenko: white → yellow — after event 3" in waiting
+    assert "Shot 5 by Marco Marchetti: yellow → white — after event 4" in waiting
 
     go_online(console)
 
     wait_until(console, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
     assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
     assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
+    done = console.find_element(By.ID, "form-done")
+    assert done.text == "Recorded: Shot 5 by Marco Marchetti: yellow → white"
 
 
 def test_two_shots_survive_a_reload_with_the_server_down_and_arrive_once_when_it_is_back(
@@ -213,7 +264,7 @@ def test_a_dropped_submission_is_never_sent(console):
     assert shots() == [("A", WHITE_ON_YELLOW)]  # the API's shot alone
 
 
-def test_a_placement_the_rules_refuse_shows_the_engines_error_and_stores_nothing(console):
+def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_queued(console):
     # A misses and his ball stops in the lower half: B's ball in hand goes in the upper half.
     services.shot_record(
         match_id=MATCH,
@@ -223,13 +274,27 @@ def test_a_placement_the_rules_refuse_shows_the_engines_error_and_stores_nothing
     )
     wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
     tap(console, '[data-tab="place"]')
-    console.execute_script(TAP_TABLE, 700, 300)
-    tap(console, "#place-form button[type=submit]")
+    # On the centre line: its centre is in the upper half, but the ball lies across the line.
+    console.execute_script(TAP_TABLE, 700, 1440)
 
+    error = console.find_element(By.ID, "form-error")
+    assert error.text == (
+        "Not there: the ball in hand goes wholly in the upper half, clear of the centre line."
+    )
+    assert console.find_element(By.ID, "place-pos").text == "tap the table"
+    assert not console.find_elements(By.CSS_SELECTOR, "#table [data-mark]")
+    tap(console, "#place-form button[type=submit]")
+    assert error.text == "Tap the table where the ball is placed."
+    assert attribute(console, "data-pending") == "0"
+    assert console.find_element(By.ID, "queue-panel").get_attribute("hidden") is not None
+
+    # In the half but on the red ball: the engine's to refuse, and the queue pauses.
+    console.execute_script(TAP_TABLE, 710, 2130)
+    tap(console, "#place-form button[type=submit]")
     panel = console.find_element(By.ID, "queue-panel")
     wait_until(console, lambda d: panel.get_attribute("data-paused") == "refused", "refused")
     assert "The server refused a submission" in panel.text
-    assert "half" in panel.text
+    assert "overlaps the red ball" in panel.text
     assert len(stored()) == 4
 
     tap(console, "#queue-items button.drop")
@@ -281,9 +346,16 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
     wait_until(console, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
     tap(console, "#shot-list button.amend")
     wait_until(console, lambda d: console.find_element(By.ID, "amend-compare").is_displayed())
-    tap(console, 'button[data-pin="top"]')  # the red knocked the top pin too
-
+    assert console.find_element(By.ID, "shot-who").text == (
+        "Amending shot 4 (game 1) by Olena Kovalenko"
+    )
     amended = console.find_element(By.ID, "amend-preview")
+    # The facts as they stand amend nothing: ruled, but not to be confirmed.
+    wait_until(console, lambda d: amended.text == "Kiss carom: 4 to Olena Kovalenko", "ruled")
+    assert console.find_element(By.ID, "amend-unchanged").is_displayed()
+    assert not console.find_element(By.ID, "confirm-shot").is_enabled()
+    assert console.execute_script(TAP_AND_LOOK, 'button[data-pin="top"]') == STALE  # a top pin
+
     wait_until(console, lambda d: "6 to Olena Kovalenko" in amended.text, "amended preview")
     assert console.find_element(By.ID, "amend-original").text == "Kiss carom: 4 to Olena Kovalenko"
     console.find_element(By.ID, "amend-reason").send_keys("video review: the top pin fell")
@@ -301,7 +373,7 @@ def test_the_latest_shot_is_undone_with_a_reason(console):
     wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
     tap(console, '[data-tab="correct"]')
     retract = console.find_element(By.ID, "retract-what")
-    wait_until(console, lambda d: retract.text.startswith("Shot 4"), "the shot to undo")
+    wait_until(console, lambda d: retract.text.startswith("Shot 4, game 1: Kiss carom"), "shot 4")
     console.find_element(By.CSS_SELECTOR, "#retract-form [name=reason]").send_keys("entered twice")
     tap(console, "#retract-form button[type=submit]")
 
@@ -314,6 +386,88 @@ def test_the_latest_shot_is_undone_with_a_reason(console):
     )
     scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
     wait_until(console, lambda d: [s.text for s in scores] == ["0", "0"], "the score back")
+
+
+LONG = "cup-console-long"
+# The fetches of the match's full state the console has made so far.
+STATE_FETCHES = """
+return performance.getEntriesByType("resource")
+  .filter((entry) => /\\/state(\\?|$)/.test(entry.name)).length;
+"""
+
+
+def long_match() -> None:
+    """Import a match of 306 events: game 1 is 150 quiet shots and A's kiss carom (seq 154)."""
+    break_of = [
+        {"type": "ball_placed", "ball": ball, "pos": LOWER_HALF, "reason": "break"}
+        for ball in ("white", "yellow")
+    ]
+    events = [
+        {"type": "lag", "A": {"distance": 90}, "B": {"distance": 150}},
+        {"type": "game_started", "game": 1, "breaker": "A"},
+        break_of[0],
+        *[{"type": "shot", **QUIET}] * 150,
+        {"type": "shot", **CAROM_A},
+        {"type": "game_started", "game": 2, "breaker": "B"},
+        break_of[1],
+        *[{"type": "shot", **QUIET}] * 150,
+    ]
+    header = {"id": LONG, "competition": "cup", "players": PLAYERS, "ruleset": {"target": 4}}
+    record_import({"format": "carambole.match/1", "match": header, "events": events})
+    services.referee_assign(match_id=LONG, username="petrenko", by="federation")
+
+
+def listed(driver: WebDriver) -> list[str]:
+    """Return the seq of each shot the Correct tab lists, in order."""
+    items = driver.find_elements(By.CSS_SELECTOR, "#shot-list li")
+    return [item.get_attribute("data-seq") for item in items]
+
+
+def test_any_shot_of_a_long_match_is_found_by_game_number_or_words_and_amended(served, chromium):
+    referee = make_user("petrenko")
+    long_match()
+    log_in(chromium, served, referee)
+    chromium.get(f"{served.url}/referee/matches/{LONG}/")
+    wait_until(chromium, lambda d: attribute(d, "data-seq") == "306", "the long match")
+    tap(chromium, '[data-tab="correct"]')
+    count = chromium.find_element(By.ID, "find-count")
+    assert count.text == "40 of 301 shots"
+    assert listed(chromium)[:2] == ["306", "305"]  # the newest first
+    assert chromium.find_element(By.ID, "find-more").text == "Show 40 more"
+    fetched = chromium.execute_script(STATE_FETCHES)
+
+    Select(chromium.find_element(By.ID, "find-game")).select_by_visible_text("game 1")
+    chromium.find_element(By.ID, "find-shot").send_keys("12")
+    wait_until(chromium, lambda d: listed(d) == ["12"], "shot 12 found")
+    line = chromium.find_element(By.CSS_SELECTOR, '#shot-list li[data-seq="12"]').text
+    assert line.startswith("Shot 12, game 1, Olena Kovalenko: ")
+    search = chromium.find_element(By.ID, "find-shot")
+    search.clear()
+    search.send_keys("kiss")
+    wait_until(chromium, lambda d: listed(d) == ["154"], "the kiss carom found")
+    assert chromium.execute_script(STATE_FETCHES) == fetched  # no fetch for a keystroke
+
+    search.clear()
+    search.send_keys("12")
+    tap(chromium, '#shot-list li[data-seq="12"] button.amend')
+    who = chromium.find_element(By.ID, "shot-who")
+    wait_until(chromium, lambda d: who.text == "Amending shot 12 (game 1) by Olena Kovalenko")
+    # Amended to no contact at all, a miss: a change, judged before it may be confirmed.
+    assert chromium.execute_script(TAP_AND_LOOK, "#clear-shot") == STALE
+    amended = chromium.find_element(By.ID, "amend-preview")
+    wait_until(chromium, lambda d: amended.text.startswith("Foul (miss)"), "the miss ruled")
+    chromium.find_element(By.ID, "amend-reason").send_keys("video: no contact")
+    confirm(chromium)
+
+    wait_until(chromium, lambda d: attribute(d, "data-seq") == "307", "the amendment recorded")
+    amendment = stored(LONG)[-1]
+    assert (amendment["type"], amendment["shot"], amendment["facts"]) == (
+        "shot_amended",
+        12,
+        {"contacts": []},
+    )
+    done = chromium.find_element(By.ID, "form-done")
+    wait_until(chromium, lambda d: done.text == "Recorded: Shot 12 amended: video: no contact")
 
 
 @pytest.mark.parametrize(

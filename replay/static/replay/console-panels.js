@@ -3,6 +3,8 @@
 import { rulingInWords } from "./words.js";
 import { button } from "./console-queue-view.js";
 
+export const FIND_PAGE = 40; // shots listed at a time in the Correct tab, and per "Show more"
+
 /** Return the latest shot not retracted, or null. */
 export function latestShot(state) {
   const shots = (state.shots || []).filter((shot) => !shot.retracted);
@@ -29,27 +31,80 @@ export function renderGame(root, state) {
   }
 }
 
-/** Fill the Correct tab: the latest shot to undo, the shots to amend (onAmend(shot)). */
-export function renderCorrect(root, { state, names, amending, onAmend }) {
+/** Return a shot of the Correct tab's list in words: its seq, its game, who, the ruling. */
+function shotLine(shot, names) {
+  return interpolate(gettext("Shot %(seq)s, game %(game)s, %(name)s: %(words)s"), {
+    seq: shot.seq, game: shot.game, name: names[shot.player],
+    words: rulingInWords(shot.ruling, names, shot.player) + (shot.amended ? ` (${gettext("amended")})` : ""),
+  }, true);
+}
+
+/**
+ * Return the shots to amend that the finder asks for, newest first.
+ *
+ * game: "" or a game's number; query: a shot's number (its seq), or words of its line.
+ */
+export function findShots(shots, names, { game = "", query = "" } = {}) {
+  const wanted = query.trim();
+  let found = shots.filter((shot) => !shot.retracted && (!game || String(shot.game) === game));
+  if (/^\d+$/.test(wanted)) {
+    found = found.filter((shot) => shot.seq === Number(wanted));
+  } else if (wanted) {
+    const words = wanted.toLocaleLowerCase();
+    found = found.filter((shot) => shotLine(shot, names).toLocaleLowerCase().includes(words));
+  }
+  return found.reverse();
+}
+
+/** Offer each game of the match in the finder, keeping the one chosen. */
+function renderGameChoice(select, state) {
+  const games = (state.games || []).map((game) => game.game);
+  if (select.dataset.games === games.join(",")) return;
+  select.dataset.games = games.join(",");
+  const chosen = select.value;
+  select.replaceChildren(new Option(gettext("every game"), ""),
+    ...games.map((game) => new Option(interpolate(gettext("game %(game)s"), { game }, true), String(game))));
+  select.value = games.map(String).includes(chosen) ? chosen : "";
+}
+
+/**
+ * Fill the Correct tab: the latest shot to undo, and the shots to amend (onAmend(shot)).
+ *
+ * Every shot of the match can be found, from the shots of the state in hand (no fetch):
+ * the finder's game and shot number or words choose them, `shown` of them are listed.
+ */
+export function renderCorrect(root, { state, names, amending, shown, onAmend }) {
   const $ = (selector) => root.querySelector(selector);
   const latest = latestShot(state);
   $("#retract-what").textContent = latest
-    ? interpolate(gettext("Shot %(seq)s: %(words)s"), { seq: latest.seq, words: rulingInWords(latest.ruling, names, latest.player) }, true)
+    ? interpolate(gettext("Shot %(seq)s, game %(game)s: %(words)s"),
+      { seq: latest.seq, game: latest.game, words: rulingInWords(latest.ruling, names, latest.player) }, true)
     : gettext("No shot to undo.");
   $("#retract-form").querySelector("button").disabled = !latest;
+  renderGameChoice($("#find-game"), state);
+  const game = $("#find-game").value;
+  const query = $("#find-shot").value;
+  const shots = state.shots || [];
   const list = $("#shot-list");
-  const shown = (state.shots || []).filter((shot) => !shot.retracted).slice(-40).reverse();
-  const signature = shown.map((shot) => `${shot.seq}:${shot.amended}`).join(",") + (amending ? amending.seq : "");
+  const signature = JSON.stringify([shots.length, state.seq, game, query, shown, amending && amending.seq]);
   if (list.dataset.signature === signature) return;
   list.dataset.signature = signature;
+  const found = findShots(shots, names, { game, query });
+  const listed = found.slice(0, shown);
+  $("#find-count").textContent = found.length
+    ? interpolate(ngettext("%(listed)s of %(count)s shot", "%(listed)s of %(count)s shots", found.length),
+      { listed: listed.length, count: found.length }, true)
+    : gettext("No shot found: try another number, other words or every game.");
+  const more = $("#find-more");
+  more.hidden = listed.length >= found.length;
+  more.textContent = interpolate(gettext("Show %s more"), [Math.min(FIND_PAGE, found.length - listed.length)]);
   list.replaceChildren();
-  for (const shot of shown) {
+  for (const shot of listed) {
     const item = document.createElement("li");
+    item.dataset.seq = String(shot.seq);
+    if (amending && amending.seq === shot.seq) item.setAttribute("aria-current", "true");
     const words = document.createElement("span");
-    words.textContent = interpolate(gettext("Shot %(seq)s, game %(game)s, %(name)s: %(words)s"), {
-      seq: shot.seq, game: shot.game, name: names[shot.player],
-      words: rulingInWords(shot.ruling, names, shot.player) + (shot.amended ? ` (${gettext("amended")})` : ""),
-    }, true);
+    words.textContent = shotLine(shot, names);
     item.append(words, button(gettext("Amend"), "amend", () => onAmend(shot)));
     list.append(item);
   }

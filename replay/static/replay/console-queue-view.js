@@ -1,7 +1,11 @@
 // The console's queue panel: the submissions waiting, and the referee's choice after a pause.
 
-/** Show what waits in the queue, and why it is paused, with a resend and a drop for each. */
-export function renderQueue(root, { queue, state, online }) {
+/**
+ * Show what waits in the queue, and why it is paused, with a resend and a drop for each.
+ *
+ * labelOf(item): the item in words, a shot named by the seq it gets if recorded where it waits.
+ */
+export function renderQueue(root, { queue, state, online, labelOf }) {
   const $ = (selector) => root.querySelector(selector);
   const panel = $("#queue-panel");
   panel.hidden = !queue.length;
@@ -35,8 +39,9 @@ export function renderQueue(root, { queue, state, online }) {
     const entry = document.createElement("li");
     entry.dataset.key = item.key;
     const words = document.createElement("span");
+    const label = labelOf(item);
     words.textContent = interpolate(gettext("%(label)s — after event %(seq)s"),
-      { label: item.label, seq: item.expected_seq }, true);
+      { label, seq: item.expected_seq }, true);
     entry.append(words);
     if (paused && index === 0 && paused.reason !== "refused") {
       const after = paused.reason === "conflict" ? (paused.seq ?? state.seq) : item.expected_seq;
@@ -45,7 +50,7 @@ export function renderQueue(root, { queue, state, online }) {
     }
     if (paused) {
       entry.append(button(gettext("Drop"), "drop", () => {
-        if (window.confirm(interpolate(gettext("Drop “%s”? It will not be recorded."), [item.label]))) queue.drop(item.key);
+        if (window.confirm(interpolate(gettext("Drop “%s”? It will not be recorded."), [label]))) queue.drop(item.key);
       }));
     }
     list.append(entry);

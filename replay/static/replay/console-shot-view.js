@@ -1,4 +1,8 @@
 // The console's shot panel drawn from the draft: what may be tapped, the contacts, the preview.
+//
+// The view: draft, amending, player, names, cueBalls, restBall; preview, the preview of the
+// facts shown ({state, ruling, error, field}); confirmable, whether Confirm may record them;
+// unchanged, an amendment whose facts are still those in force.
 
 import { rulingInWords } from "./words.js";
 import { contactInWords } from "./console-words.js";
@@ -15,7 +19,8 @@ export function renderShotPanel(root, view) {
   const $$ = (selector) => Array.from(root.querySelectorAll(selector));
   const name = names[player] || "";
   $("#shot-who").textContent = amending
-    ? interpolate(gettext("Amending shot %(seq)s by %(name)s"), { seq: amending.seq, name }, true)
+    ? interpolate(gettext("Amending shot %(seq)s (game %(game)s) by %(name)s"),
+      { seq: amending.seq, game: amending.game, name }, true)
     : player ? interpolate(playsWith(cueBalls[player]), { name }, true)
       : gettext("No shot is due");
   const moving = draft.movingBalls();
@@ -46,6 +51,9 @@ export function renderShotPanel(root, view) {
     item.textContent = contactInWords(contact);
     contacts.append(item);
   }
+  // Nothing to undo or clear: the contacts' line has the whole width for its hint.
+  $("#undo-tap").hidden = !draft.history.length;
+  $("#clear-shot").hidden = draft.isEmpty();
   if (!draft.contacts.length) {
     const item = document.createElement("li");
     item.className = "none";
@@ -64,11 +72,20 @@ export function renderShotPanel(root, view) {
   renderPreviewBox(root, view);
 }
 
+/** Return what a ruling gave: "foul", "points" (to the shooter) or "nothing"; "" with none. */
+function verdictOf(ruling) {
+  if (!ruling) return "";
+  if ((ruling.fouls && ruling.fouls.length) || ruling.scorer === "opponent") return "foul";
+  return ruling.points > 0 ? "points" : "nothing";
+}
+
 /** Draw the preview (the ruling in words, or why there is none) and enable the confirm. */
-export function renderPreviewBox(root, { preview, amending, player, due, names }) {
+function renderPreviewBox(root, { preview, amending, player, names, confirmable, unchanged }) {
   const $ = (selector) => root.querySelector(selector);
   const box = $("#preview");
   box.dataset.state = preview.state;
+  // A foul is not a success: the box says which it is, and is coloured so.
+  box.dataset.verdict = preview.state === "ok" ? verdictOf(preview.ruling) : "";
   const words = {
     empty: "",
     idle: gettext("No shot is due: the console shows the preview once a game is under way."),
@@ -87,6 +104,6 @@ export function renderPreviewBox(root, { preview, amending, player, due, names }
     $("#amend-original").textContent = rulingInWords(amending.ruling, names, amending.player);
     $("#amend-preview").textContent = preview.state === "ok" ? words : "—";
   }
-  const judged = preview.state === "ok" || preview.state === "offline" || preview.state === "waiting";
-  $("#confirm-shot").disabled = !due || !judged;
+  $("#amend-unchanged").hidden = !unchanged;
+  $("#confirm-shot").disabled = !confirmable;
 }

@@ -3,11 +3,12 @@
 import { ballName } from "./table.js";
 import { eventInWords } from "./words.js";
 
-/** Return a submission in words, for the queue's list. */
-export function describe(event, names) {
+/** Return a submission in words, a shot named by its seq: for the queue's list and "Recorded". */
+export function describe(event, names, seq) {
   if (event.type !== "shot") return eventInWords(event, names) || event.type;
   const taps = (event.contacts || []).map(contactInWords).join(", ") || gettext("no contact");
-  return interpolate(gettext("Shot by %(name)s: %(taps)s"), { name: names[event.player] || event.player, taps }, true);
+  return interpolate(gettext("Shot %(seq)s by %(name)s: %(taps)s"),
+    { seq, name: names[event.player] || event.player, taps }, true);
 }
 
 /** Return one tapped contact in words: "white → yellow". */

@@ -15,9 +15,10 @@ import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
 import { api as callApi } from "./console-api.js";
 import { describe } from "./console-words.js";
 import { renderQueue } from "./console-queue-view.js";
-import { gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
+import { FIND_PAGE, gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
 import { registerServiceWorker } from "./console-offline.js";
-import { renderPreviewBox, renderShotPanel } from "./console-shot-view.js";
+import { renderShotPanel } from "./console-shot-view.js";
+import { zoneRefusal } from "./console-place.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const setup = JSON.parse(document.getElementById("console-setup").textContent);
@@ -40,12 +41,12 @@ let draft = new ShotDraft(cueBalls.A);
 let restBall = null;
 let placePos = null;
 let placeDefaultsAt = -1;
-let preview = { state: "empty" };
-let previewTicket = 0;
+let preview = { state: "empty", key: null }; // the engine's latest answer, and what it judged
+let asked = null; // the key of the facts whose ruling is being asked for
+let unjudged = null; // facts last confirmable with no ruling to read (offline, waiting)
 let previewTimer = null;
 let refreshTimer = null;
-let confirmedAt = 0;
-const REPEAT_GUARD_MS = 1000;
+let findShown = FIND_PAGE;
 
 // -- The server ------------------------------------------------------------------------
 
@@ -58,7 +59,6 @@ function setOnline(value) {
   online = value;
   if (online) queue.flush();
   render();
-  schedulePreview();
 }
 
 const queue = new SubmissionQueue({
@@ -75,7 +75,7 @@ const queue = new SubmissionQueue({
     if (typeof body.seq === "number" && body.state && body.seq >= state.seq) {
       applyState({ ...body.state, seq: body.seq });
     }
-    showDone(item.label);
+    showDone(labelOf(item, body.seq));
   },
 });
 
@@ -100,7 +100,6 @@ function applyState(next) {
     // Storage full: the page still works, it reopens offline from an older state.
   }
   render();
-  schedulePreview();
 }
 
 function scheduleRefresh(delay = 150) {
@@ -127,15 +126,20 @@ function duePlayer() {
 
 // -- Submitting ------------------------------------------------------------------------
 
-function submit(event, label) {
-  queue.add(event, { head: state.seq, label: label || describe(event, names) });
+function submit(event) {
+  const seq = queue.nextExpected(state.seq) + 1;
+  queue.add(event, { head: state.seq, label: describe(event, names, seq) });
   render();
 }
 
+/** Return a submission in words, a shot named by the seq it gets (or got) once recorded. */
+function labelOf(item, seq = item.expected_seq + 1) {
+  return describe(item.event, names, seq);
+}
+
 function confirmShot() {
-  if ($("#confirm-shot").disabled) return;
-  // A second tap (or a held Enter) right after a confirm must not record an empty shot.
-  if (draft.isEmpty() && !amending && Date.now() - confirmedAt < REPEAT_GUARD_MS) return;
+  // Enter reaches here as the button does: the same rule, whatever the button shows.
+  if (!mayConfirm()) return;
   if (amending) {
     const reason = $("#amend-reason").value.trim();
     if (!reason) {
@@ -143,20 +147,16 @@ function confirmShot() {
       $("#amend-reason").focus();
       return;
     }
-    submit({ type: "shot_amended", shot: amending.seq, facts: draft.facts(), reason },
-      interpolate(gettext("Amendment of shot %s"), [amending.seq]));
+    submit({ type: "shot_amended", shot: amending.seq, facts: draft.facts(), reason });
     stopAmending();
   } else {
     const player = duePlayer();
     submit({ type: "shot", player, ...draft.facts() });
   }
   draft.clear();
-  confirmedAt = Date.now();
   restBall = null;
   resetDraftFor();
-  preview = { state: online ? "empty" : "offline" };
   render();
-  schedulePreview();
 }
 
 function resetDraftFor() {
@@ -169,20 +169,21 @@ function resetDraftFor() {
 }
 
 async function startAmending(shot) {
+  // The facts in force: those of the amendment in force, else the shot's own.
+  const source = shot.amended_by || shot.seq;
   try {
-    const answer = await api(`${setup.api}/events?after=${shot.seq - 1}`);
+    const answer = await api(`${setup.api}/events?after=${source - 1}`);
     if (answer.status !== 200) throw new Error(answer.body && answer.body.error);
-    const events = answer.body.events;
-    let facts = events[0];
-    for (const event of events) {
-      if (event.type === "shot_amended" && event.shot === shot.seq) facts = event.facts;
-    }
+    const event = answer.body.events[0];
     draft = new ShotDraft(cueBalls[shot.player]);
-    draft.load(facts);
-    amending = { seq: shot.seq, player: shot.player, ruling: shot.ruling };
+    draft.load(event.type === "shot_amended" ? event.facts : event);
+    amending = {
+      seq: shot.seq, game: shot.game, player: shot.player, ruling: shot.ruling,
+      facts: JSON.stringify(draft.facts()),
+    };
     $("#amend-reason").value = "";
+    showError("");
     chooseTab("shot");
-    schedulePreview();
   } catch {
     showError(gettext("Amending a shot needs the server: its facts could not be read."));
   }
@@ -192,44 +193,79 @@ function stopAmending() {
   amending = null;
   draft = new ShotDraft(cueBalls[duePlayer()] || cueBalls.A);
   render();
-  schedulePreview();
 }
 
 // -- The preview -------------------------------------------------------------------------
+//
+// A ruling is shown, and Confirm enabled beside it, only for exactly the facts shown: each
+// answer is kept with the key of what it judged (the match's seq, the shot amended, the
+// facts), and a draft whose key differs shows "Asking the engine…" until its own arrives.
 
-function schedulePreview() {
-  clearTimeout(previewTimer);
-  // A ruling of other facts must never be confirmed: it is stale from now on.
-  if (preview.state === "ok" || preview.state === "error") {
-    preview = { state: "loading" };
-    ++previewTicket;
-  }
-  previewTimer = setTimeout(runPreview, 120);
+/** Return the key of what a preview judges now: the match's seq, the shot amended, the facts. */
+function factsKey() {
+  return JSON.stringify([state.seq, amending && amending.seq, draft.facts()]);
 }
 
-async function runPreview() {
-  const ticket = ++previewTicket;
-  if (!online) {
-    preview = { state: "offline" };
-  } else if (queue.length && !amending) {
-    preview = { state: "waiting" };
-  } else if (!amending && !(state.next && state.status === "playing" && gameStarted(state))) {
-    preview = { state: "idle" };
-  } else {
-    preview = { state: "loading", ruling: preview.ruling };
-    renderPreview();
-    const body = draft.facts();
-    if (amending) body.shot = amending.seq;
-    try {
-      const answer = await api(`${setup.api}/judge`, { method: "POST", body, timeout: 5000 });
-      if (ticket !== previewTicket) return;
-      preview = answer.status === 200 ? { state: "ok", ruling: answer.body }
-        : { state: "error", error: (answer.body && answer.body.error) || String(answer.status),
-          field: answer.body && answer.body.field };
-    } catch {
-      if (ticket !== previewTicket) return;
-      preview = { state: "offline" };
-    }
+/** Return the preview that needs no engine (offline, waiting, nothing to judge), or null. */
+function previewWithoutEngine() {
+  if (!online) return { state: "offline" };
+  if (queue.length && !amending) return { state: "waiting" };
+  if (!amending && !(state.next && state.status === "playing" && gameStarted(state))) return { state: "idle" };
+  if (!amending && draft.isEmpty()) return { state: "empty" };
+  return null;
+}
+
+/** Return the preview of the facts shown: the engine's answer for them, or why there is none. */
+function shownPreview() {
+  const local = previewWithoutEngine();
+  if (local) return local;
+  return preview.key === factsKey() ? preview : { state: "loading" };
+}
+
+/** Return whether Confirm may record the facts shown now. */
+function mayConfirm(shown = shownPreview()) {
+  if (!amending && !(duePlayer() && state.status !== "finished")) return false;
+  // An amendment may empty the contacts (a miss), but it must change something.
+  if (amending ? JSON.stringify(draft.facts()) === amending.facts : draft.isEmpty()) return false;
+  if (shown.state === "ok" || shown.state === "offline" || shown.state === "waiting") return true;
+  // Confirmable a moment ago with no ruling to read (offline, waiting): the same facts stay
+  // so while their ruling is asked for; a tap changes the facts and disables it.
+  return shown.state === "loading" && unjudged === JSON.stringify([amending && amending.seq, draft.facts()]);
+}
+
+/** Ask the engine for the ruling of the facts shown, unless it has it or is asked already. */
+function askEngine() {
+  const shown = shownPreview();
+  if (shown.state === "offline" || shown.state === "waiting") {
+    unjudged = JSON.stringify([amending && amending.seq, draft.facts()]);
+  } else if (shown.state !== "loading") {
+    unjudged = null;
+  }
+  const key = factsKey();
+  if (shown.state !== "loading" || asked === key) return;
+  asked = key;
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(() => runPreview(key), 120);
+}
+
+async function runPreview(key) {
+  if (key !== factsKey() || preview.key === key) {
+    if (asked === key) asked = null;
+    return; // changed meanwhile: the facts shown now are asked for in their turn
+  }
+  const body = draft.facts();
+  if (amending) body.shot = amending.seq;
+  let answer = null;
+  try {
+    answer = await api(`${setup.api}/judge`, { method: "POST", body, timeout: 5000 });
+  } catch {
+    // Not reached: the console is offline now, and says so.
+  }
+  if (asked === key) asked = null;
+  if (answer && key === factsKey()) {
+    preview = answer.status === 200 ? { state: "ok", ruling: answer.body, key }
+      : { state: "error", error: (answer.body && answer.body.error) || String(answer.status),
+        field: answer.body && answer.body.field, key };
   }
   renderShot();
 }
@@ -250,13 +286,23 @@ function render() {
   root.dataset.online = String(online && liveStatus !== "reconnecting");
   root.dataset.seq = String(state.seq);
   renderScoreline(moment);
-  renderQueue(root, { queue, state, online });
+  renderQueue(root, { queue, state, online, labelOf });
   renderTabs();
   renderTable();
   renderShot();
   renderPlace();
   renderGame(root, state);
-  renderCorrect(root, { state, names, amending, onAmend: startAmending });
+  renderCorrectTab();
+}
+
+function renderCorrectTab() {
+  renderCorrect(root, { state, names, amending, shown: findShown, onAmend: startAmending });
+}
+
+/** A new search of the shots to amend: its first page, from the shots in hand (no fetch). */
+function findChanged() {
+  findShown = FIND_PAGE;
+  renderCorrectTab();
 }
 
 function lastEventOf() {
@@ -336,19 +382,16 @@ function renderTable() {
   }
 }
 
+/** Draw the shot panel and its preview; ask the engine for the facts shown if it must. */
 function renderShot() {
-  renderShotPanel(root, shotView());
-}
-
-function renderPreview() {
-  renderPreviewBox(root, shotView());
-}
-
-/** Return what the shot panel shows: the draft, whose shot, the preview. */
-function shotView() {
+  const shown = shownPreview();
   const player = amending ? amending.player : duePlayer();
-  const due = Boolean(amending || (player && state.status !== "finished"));
-  return { draft, amending, player, due, names, cueBalls, restBall, preview };
+  renderShotPanel(root, {
+    draft, amending, player, names, cueBalls, restBall, preview: shown,
+    confirmable: mayConfirm(shown),
+    unchanged: Boolean(amending) && JSON.stringify(draft.facts()) === amending.facts,
+  });
+  askEngine();
 }
 
 function selectedPlaceBall() {
@@ -401,7 +444,6 @@ function tapped(change) {
     showError("");
     renderShot();
     renderTable();
-    schedulePreview();
   };
 }
 
@@ -452,6 +494,12 @@ function wire() {
   $("#table").addEventListener("click", tableTapped);
   for (const form of $$("form.event-form")) form.addEventListener("submit", (event) => formSent(event, form));
   $("#place-form").addEventListener("change", () => renderTable());
+  $("#find-shot").addEventListener("input", findChanged);
+  $("#find-game").addEventListener("change", findChanged);
+  $("#find-more").addEventListener("click", () => {
+    findShown += FIND_PAGE;
+    renderCorrectTab();
+  });
   document.addEventListener("keydown", keyPressed);
   window.addEventListener("online", () => setOnline(true));
   window.addEventListener("offline", () => setOnline(false));
@@ -461,7 +509,10 @@ function tableTapped(event) {
   const point = pointFromEvent($("#table"), event);
   if (!onSurface(point)) return;
   if (tab === "place") {
-    placePos = point;
+    // A tap outside the zone is refused here, in words, not queued for the server to refuse.
+    const refusal = placeRefusal(point);
+    placePos = refusal ? null : point;
+    showError(refusal);
     renderPlace();
   } else if (tab === "shot") {
     const ball = restBall || (draft.rest[draft.own] ? null : draft.own);
@@ -470,9 +521,15 @@ function tableTapped(event) {
     // The next tap marks the next ball that has no rest yet.
     restBall = BALLS.find((b) => !draft.rest[b]) || null;
     renderShot();
-    schedulePreview();
   }
   renderTable();
+}
+
+/** Return why the Place form's ball may not go at `point`, or "" (unknown while items wait). */
+function placeRefusal(point) {
+  if (queue.length) return ""; // the state is behind what waits: the server decides
+  const chosen = { ball: selectedPlaceBall(), reason: $("#place-form").elements.reason.value };
+  return zoneRefusal(state.next, chosen, point, cueBalls);
 }
 
 function formSent(event, form) {
@@ -484,6 +541,11 @@ function formSent(event, form) {
     });
   } catch (error) {
     showError(error.message);
+    return;
+  }
+  if (form.id === "place-form" && placeRefusal(placePos)) {
+    // The ball or the reason changed since the tap: the same rule, before anything is queued.
+    showError(placeRefusal(placePos));
     return;
   }
   if (recorded.type.endsWith("_forfeited")
@@ -551,7 +613,6 @@ function follow() {
 wire();
 resetDraftFor();
 render();
-schedulePreview();
 follow();
 queue.flush();
 registerServiceWorker(root);
