@@ -548,3 +548,23 @@ def show_face(served, chromium, events, face, **ruleset):
     wait_until(chromium, lambda d: attribute(d, "data-face") == face, f"the {face} face")
     assert chromium.find_element(By.ID, "face-title").text
     assert chromium.find_element(By.ID, "face").text
+
+
+def test_the_pins_of_a_games_last_shot_are_not_drawn_fallen_at_the_next_games_break(
+    served, chromium
+):
+    ricochet_and_the_red_pin = [
+        {"ball": "white", "hit": "yellow"},
+        {"ball": "yellow", "hit": "red"},
+        {"ball": "red", "hit": "pins", "pins": ["center"]},
+    ]
+    events = [
+        {"type": "game_started", "game": 1, "breaker": "A"},
+        {"type": "ball_placed", "ball": "white", "pos": [700, 400], "reason": "break"},
+        {"type": "shot", "contacts": ricochet_and_the_red_pin},  # wins game 1 (target 4)
+        {"type": "game_started", "game": 2, "breaker": "B"},
+    ]
+    show_face(served, chromium, events, "break", target=4)
+
+    assert chromium.find_elements(By.CSS_SELECTOR, "#table [data-pin]")
+    assert chromium.find_elements(By.CSS_SELECTOR, '#table [data-fallen="true"]') == []

@@ -361,11 +361,13 @@ function renderTable() {
   const svg = $("#table");
   const next = state.next || {};
   const last = (state.shots || []).filter((shot) => !shot.retracted).pop();
+  // The pins stand again for the next game: the last shot's fallen pins belong to its own.
+  const sameGame = last && (!state.next || last.game === state.next.game);
   let zone = null;
   if (tab === "place" && (next.ball_in_hand || next.break)) zone = next.break ? "lower" : next.zone || "any";
   drawTable(svg, {
     positions: state.positions || {}, balls: cueBalls, names,
-    fallen: last && last.ruling ? last.ruling.pins : [], zone,
+    fallen: sameGame && last.ruling ? last.ruling.pins : [], zone,
     pinPitch: header.ruleset && header.ruleset.pin_pitch, legend: $("#table-legend"),
   });
   const surface = svg.querySelector("g.surface");
