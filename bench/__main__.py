@@ -51,6 +51,11 @@ def main(argv: list[str] | None = None) -> None:
         help="players in the standings' round robin (64: 2,016 matches)",
     )
     parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: every measurement once at its smallest (checks, not figures)",
+    )
+    parser.add_argument(
         "--shots",
         type=int,
         default=100,
@@ -77,6 +82,7 @@ def main(argv: list[str] | None = None) -> None:
             repeat=options.repeat,
             progress=not options.no_progress,
             keep_db=options.keep_db,
+            quick=options.quick,
             fanout=None
             if options.no_fanout
             else FanoutOptions(

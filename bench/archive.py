@@ -101,9 +101,11 @@ def lay_out_archive(count: int = ARCHIVE_MATCHES, seed: int = 1) -> dict[str, An
     return {"matches": count, "competitions": COMPETITIONS, "players": PLAYERS}
 
 
-def measure_archive(path: Path, long_match: str, repeat: int = 25) -> dict[str, Any]:
+def measure_archive(
+    path: Path, long_match: str, repeat: int = 25, matches: int = ARCHIVE_MATCHES
+) -> dict[str, Any]:
     """Time the archive's first page and a filtered search, and one replay's data."""
-    layout = lay_out_archive()
+    layout = lay_out_archive(matches)
     client = Client()
     player = "AR-0007"
     player_id = Player.objects.get(federation_id=player).pk

@@ -54,6 +54,9 @@ class Options:
     progress: bool = True
     keep_db: bool = False
     fanout: FanoutOptions | None = None  # the live fan-out too (uvicorn, viewer processes)
+    # A smoke run (the test of `make bench`): each measurement at its smallest, no figure
+    # worth reading.
+    quick: bool = False
 
 
 def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
@@ -70,9 +73,14 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
             gc.freeze()
             try:
                 rebuild = _measure_rebuild(path, ids, options.repeat)
-                on_demand = _measure_on_demand(path, long_id, options.on_demand_repeat)
-                recording = measure_recording(path, RECORDED_SHOTS)
-                archive_pages = measure_archive(path, long_id)
+                rounds = 3 if options.quick else options.on_demand_repeat
+                on_demand = _measure_on_demand(path, long_id, rounds)
+                recording = measure_recording(path, 20 if options.quick else RECORDED_SHOTS)
+                archive_pages = (
+                    measure_archive(path, long_id, repeat=3, matches=200)
+                    if options.quick
+                    else measure_archive(path, long_id)
+                )
             finally:
                 gc.unfreeze()
     finally:

@@ -94,11 +94,13 @@ def logins_ensure() -> list[Login]:
         user = users.objects.filter(username=login.username).first() or users(
             username=login.username
         )
-        if user.is_staff == login.staff and user.is_active and user.check_password(login.password):
+        # Hashing a password takes a good part of a second: check it once, set it once.
+        has_password = user.pk is not None and user.check_password(login.password)
+        if has_password and user.is_staff == login.staff and user.is_active:
             continue
         user.is_staff = login.staff
         user.is_active = True
-        if not user.check_password(login.password):
+        if not has_password:
             user.set_password(login.password)
         user.save()
     return [REFEREE, STAFF]

@@ -53,7 +53,7 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     results_file = tmp_path / "results.json"
     environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
     command = [sys.executable, "-m", "bench", "--matches", "4", "--repeat", "1"]
-    command += ["--viewers", "40", "--shots", "4", "--no-standings", "--no-progress"]
+    command += ["--viewers", "40", "--shots", "4", "--no-standings", "--quick", "--no-progress"]
     command += ["--json", str(results_file)]
 
     done = subprocess.run(

@@ -18,8 +18,9 @@ FIELDS = st.sampled_from(
 # What a browser can send: a URL holds no lone surrogate (the test client cannot encode one).
 SENDABLE = TEXTS.map(without_lone_surrogates)
 QUERIES = st.dictionaries(FIELDS, SENDABLE, max_size=5)
-# Each example asks for a whole page: a hundred of each is enough to find what breaks one.
-EXAMPLES = 100
+# Each example asks for a whole page: a fifth of the profile's examples (tests/conftest.py),
+# a hundred of each in CI, enough to find what breaks one.
+EXAMPLES = max(20, settings.default.max_examples // 5)
 PATHS = [
     "/archive/",
     "/archive/export.csv",
