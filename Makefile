@@ -26,8 +26,9 @@ migrate: $(VENV)/.installed
 
 # Debug on: the development server, its key, and plain HTTP on this machine. A port taken
 # (carambole serving there already) is refused before anything is loaded; SIGTERM stops it.
-HOST ?= 127.0.0.1
-PORT ?= 8000
+# `make run PORT=8001`: set on the command line only (a shell's own HOST or PORT is ignored).
+HOST = 127.0.0.1
+PORT = 8000
 run: migrate
 	DJANGO_DEBUG=1 exec $(BIN)/python manage.py run_demo --host $(HOST) --port $(PORT)
 
