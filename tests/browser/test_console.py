@@ -366,6 +366,14 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
     assert amendment["type"] == "shot_amended" and amendment["shot"] == 4
     assert amendment["facts"]["contacts"][-1] == {"ball": "red", "hit": "pins", "pins": ["top"]}
     assert amendment["reason"] == "video review: the top pin fell"
+    # The list to amend from shows the shot as it now stands, not as it was.
+    tap(console, '[data-tab="correct"]')
+    line = "const li = document.querySelector('#shot-list li[data-seq=\"4\"]'); return li && li.innerText;"
+    wait_until(
+        console,
+        lambda d: "6 to Olena Kovalenko (amended)" in (d.execute_script(line) or ""),
+        "the amended ruling in the list",
+    )
 
 
 def test_the_latest_shot_is_undone_with_a_reason(console):

@@ -86,9 +86,12 @@ export function renderCorrect(root, { state, names, amending, shown, onAmend }) 
   const query = $("#find-shot").value;
   const shots = state.shots || [];
   const list = $("#shot-list");
-  const signature = JSON.stringify([shots.length, state.seq, game, query, shown, amending && amending.seq]);
-  if (list.dataset.signature === signature) return;
+  const signature = JSON.stringify([state.seq, game, query, shown, amending && amending.seq]);
+  // A full state brings a new list of shots (an amendment or a retraction changes one in
+  // place, at the same seq once the live feed told it first): the list is drawn again then.
+  if (list.dataset.signature === signature && list.shotsDrawn === shots) return;
   list.dataset.signature = signature;
+  list.shotsDrawn = shots;
   const found = findShots(shots, names, { game, query });
   const listed = found.slice(0, shown);
   $("#find-count").textContent = found.length
