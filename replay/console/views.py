@@ -34,6 +34,7 @@ CONSOLE_SCRIPTS = (
     "replay/console-shot-view.js",
     "replay/console-words.js",
     "replay/queue.js",
+    "replay/scoreboard.js",
     "replay/table.js",
     "replay/words.js",
     "replay/live.js",

@@ -15,6 +15,7 @@ from matches import services
 from matches.models import Event
 from matches.records import record_import
 from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
+from tests.replay.decided_early import decided_early
 from tests.store.plays import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match, open_game
 
 MATCH = "cup-console-1"
@@ -368,7 +369,8 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
     assert amendment["reason"] == "video review: the top pin fell"
     # The list to amend from shows the shot as it now stands, not as it was.
     tap(console, '[data-tab="correct"]')
-    line = "const li = document.querySelector('#shot-list li[data-seq=\"4\"]'); return li && li.innerText;"
+    line = 'const li = document.querySelector(`#shot-list li[data-seq="4"]`);'
+    line += " return li && li.innerText;"
     wait_until(
         console,
         lambda d: "6 to Olena Kovalenko (amended)" in (d.execute_script(line) or ""),
@@ -576,3 +578,19 @@ def test_the_pins_of_a_games_last_shot_are_not_drawn_fallen_at_the_next_games_br
 
     assert chromium.find_elements(By.CSS_SELECTOR, "#table [data-pin]")
     assert chromium.find_elements(By.CSS_SELECTOR, '#table [data-fallen="true"]') == []
+
+
+def test_a_match_an_amendment_decided_early_reads_right_on_the_console(served, chromium):
+    decided_early("cup-early")
+    referee = make_user("petrenko")
+    services.referee_assign(match_id="cup-early", username="petrenko", by="federation")
+    log_in(chromium, served, referee)
+
+    chromium.get(f"{served.url}/referee/matches/cup-early/")
+
+    wait_until(chromium, lambda d: attribute(d, "data-face") == "finished", "the finished face")
+    detail = chromium.find_element(By.ID, "face").text
+    assert detail == "Marco Marchetti wins the match, 2–0 in games."
+    # The score of game 2, the last played, not of the void game 3 (0 0).
+    scores = [box.text for box in chromium.find_elements(By.CSS_SELECTOR, ".player .score")]
+    assert scores == ["0", "4"]

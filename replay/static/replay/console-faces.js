@@ -4,6 +4,8 @@
 // playing, between, intermission, review, forfeit, finished; tab is the console's tab
 // the referee most likely needs next.
 
+import { currentGame } from "./scoreboard.js";
+
 const OTHER = { A: "B", B: "A" };
 
 function gameOf(state, number) {
@@ -33,11 +35,14 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
     };
   }
   if (state.status === "finished") {
-    const forfeit = (state.games || []).some((game) => game.end === "forfeit");
+    // Decided by the last game played (a void one after it was not played).
+    const last = currentGame(state);
+    const forfeit = Boolean(last && last.end === "forfeit");
     const winner = state.winner ? name(state.winner) : "";
     const games = state.games_won || {};
-    const detail = interpolate(gettext("%(winner)s wins the match, %(a)s–%(b)s in games."),
-      { winner, a: games.A ?? 0, b: games.B ?? 0 }, true);
+    // The winner's games first, as the board and the standings write a result.
+    const detail = interpolate(gettext("%(winner)s wins the match, %(won)s–%(lost)s in games."),
+      { winner, won: games[state.winner] ?? 0, lost: games[OTHER[state.winner]] ?? 0 }, true);
     return forfeit
       ? { face: "forfeit", title: gettext("Forfeit"), detail, tab: "correct" }
       : { face: "finished", title: gettext("Match finished"), detail, tab: "correct" };

@@ -18,6 +18,7 @@ import { renderQueue } from "./console-queue-view.js";
 import { FIND_PAGE, gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
 import { registerServiceWorker } from "./console-offline.js";
 import { renderShotPanel } from "./console-shot-view.js";
+import { currentGame } from "./scoreboard.js";
 import { zoneRefusal } from "./console-place.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -312,8 +313,9 @@ function lastEventOf() {
 }
 
 function renderScoreline(moment) {
+  // The game under way, or the last one played (never a void one after the match).
   const game = (state.games || []).find((g) => state.next && g.game === state.next.game)
-    || (state.games || [])[(state.games || []).length - 1];
+    || currentGame(state);
   const due = duePlayer();
   for (const player of ["A", "B"]) {
     const box = $(`.player[data-player="${player}"]`);
