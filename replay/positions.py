@@ -21,11 +21,10 @@ IN_HAND = ("game_started", "balls_respotted")
 
 
 def sent_off(event: Mapping[str, Any]) -> set[str]:
-    """Return the balls an event's shot facts (a shot's, or an amendment's) sent off the table."""
-    facts = event.get("facts") if event.get("type") == "shot_amended" else event
-    if event.get("type") not in ("shot", "shot_amended") or not isinstance(facts, Mapping):
+    """Return the balls a shot sent off the table (a correction, recorded later, moves none)."""
+    if event.get("type") != "shot":
         return set()
-    return {c.get("ball") for c in facts.get("contacts") or [] if c.get("hit") == "off"}
+    return {c.get("ball") for c in event.get("contacts") or [] if c.get("hit") == "off"}
 
 
 def last_known(
@@ -55,10 +54,11 @@ def last_known_positions(header: Header, facts: Sequence[Mapping[str, Any]]) -> 
     known: Known = dict.fromkeys(BALLS)
     for seq, fact in enumerate(facts, start=1):
         state = evolve(state, fact)
+        # A shot as amended is its last amendment's facts; a retracted one moved nothing.
         in_force = fact
         if seq in corrections.retractions:
-            in_force = {"type": "shot_retracted"}  # it moved nothing
+            in_force = {"type": "shot_retracted"}
         elif seq in corrections.amendments:
-            in_force = {"type": "shot_amended", "facts": corrections.amendments[seq].facts}
+            in_force = {"type": "shot", **corrections.amendments[seq].facts}
         known = last_known(known, state.positions, in_force)
     return known

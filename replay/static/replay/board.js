@@ -18,6 +18,9 @@ let lastShot = data.lastShot; // the last shot of a game played (a void game's c
 let lastEvent = data.lastEvent;
 let fallen = data.fallen;
 let known = data.known; // where each ball was last seen, for one that moved without a rest
+// The same after each event this page has shown: a retracted shot moved nothing, so what
+// was known before it is known again.
+const knownAfter = new Map([[data.seq, known]]);
 // Every shot's game and player by seq, to name a corrected shot of an earlier game.
 const played = new Map(data.played.map(([seq, game, player]) => [seq, { game, player }]));
 let correction = null; // the correction just applied, {event, words}, to say until the next event
@@ -196,7 +199,9 @@ function apply(message) {
   const event = message.event;
   state = message.state;
   lastEvent = event;
-  known = lastKnown(known, state.positions, event);
+  const before = event.type === "shot_retracted" ? knownAfter.get(event.shot - 1) : null;
+  known = lastKnown(before || known, state.positions, event);
+  knownAfter.set(message.seq, known);
   const game = currentGame(state);
   if (event.type === "shot" && state.ruling) {
     const player = event.player || (previous.next && previous.next.player);

@@ -80,7 +80,7 @@ class Replay {
     const shot = this.view === "amended" && event.type === "shot" ? this.shots.get(seq) : null;
     if (shot && shot.retracted) return { type: "shot_retracted" };
     if (shot && shot.amended && shot.amended_by) {
-      return { type: "shot_amended", facts: this.event(shot.amended_by.seq).facts };
+      return { type: "shot", ...this.event(shot.amended_by.seq).facts };
     }
     return event;
   }

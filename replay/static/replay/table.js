@@ -153,11 +153,11 @@ export function drawTable(svg, view = {}) {
   drawLegend(view.legend || legendAfter(svg), view);
 }
 
-/** Return the balls an event's shot facts (a shot's, or an amendment's) sent off the table. */
+/** Return the balls a shot sent off the table (a correction, recorded later, moves none). */
 function sentOff(event) {
-  const facts = event && (event.type === "shot_amended" ? event.facts : event.type === "shot" ? event : null);
   const off = new Set();
-  for (const contact of (facts && facts.contacts) || []) {
+  if (!event || event.type !== "shot") return off;
+  for (const contact of event.contacts || []) {
     if (contact.hit === "off") off.add(contact.ball);
   }
   return off;
