@@ -166,6 +166,38 @@ def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(c
     assert shots() == [("A", [{"ball": "white", "hit": "cushion"}])]  # the stray Enter: nothing
 
 
+# Holds the console's POSTs of events until the test lets each go, as a slow network does.
+HOLD_SUBMISSIONS = """
+window.heldSubmissions = [];
+const send = window.fetch.bind(window);
+window.fetch = (url, options) => options && options.method === "POST" && /\\/events$/.test(url)
+  ? new Promise((resolve) => window.heldSubmissions.push(() => resolve(send(url, options))))
+  : send(url, options);
+"""
+
+
+def test_a_shot_tapped_while_the_one_before_is_still_going_out_waits_for_its_own_ruling(
+    console,
+):
+    console.execute_script(HOLD_SUBMISSIONS)
+    tap(console, '[data-hit="yellow"]')
+    confirm(console)  # A's shot, held on its way to the server
+    wait_until(console, lambda d: d.execute_script("return window.heldSubmissions.length") == 1)
+
+    # B's shot, tapped meanwhile: no ruling can be asked for before A's is recorded.
+    assert console.execute_script(TAP_AND_LOOK, '[data-hit="white"]') == {
+        "confirm": False,
+        "preview": "sending",
+    }
+    console.execute_script("window.heldSubmissions.shift()()")
+
+    preview = console.find_element(By.ID, "preview")
+    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "B's ruling")
+    assert preview.text == "Valid shot, no points"
+    assert console.find_element(By.ID, "confirm-shot").is_enabled()
+    assert shots() == [("A", WHITE_ON_YELLOW)]
+
+
 def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
     go_offline(console)
     tap(console, '[data-hit="yellow"]')

@@ -92,6 +92,7 @@ function renderPreviewBox(root, { preview, amending, player, names, confirmable,
     offline: gettext("No preview while offline: the shot is judged when the server has it."),
     waiting: gettext("No preview while submissions are waiting: the shot is judged when they are recorded."),
     loading: gettext("Asking the engine…"),
+    sending: gettext("Recording the submission before; then the engine judges this shot…"),
     ok: preview.ruling ? rulingInWords(preview.ruling, names, preview.ruling.player || player) : "",
     error: preview.field ? interpolate(gettext("Refused: %(error)s (field %(field)s)"), { error: preview.error, field: preview.field }, true)
       : interpolate(gettext("Refused: %s"), [preview.error]),

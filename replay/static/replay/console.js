@@ -210,7 +210,11 @@ function factsKey() {
 /** Return the preview that needs no engine (offline, waiting, nothing to judge), or null. */
 function previewWithoutEngine() {
   if (!online) return { state: "offline" };
-  if (queue.length && !amending) return { state: "waiting" };
+  if (queue.length && !amending) {
+    // Going out now: the shot before is judged first, then this one, in the match as it
+    // will stand. Held (paused, or the server out of reach): no ruling can come meanwhile.
+    return queue.paused || queue.failures ? { state: "waiting" } : { state: "sending" };
+  }
   if (!amending && !(state.next && state.status === "playing" && gameStarted(state))) return { state: "idle" };
   if (!amending && draft.isEmpty()) return { state: "empty" };
   return null;
