@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet
 
 from matches.errors import Refused
 from matches.models import Competition, Match
@@ -69,7 +69,7 @@ def recent_results(limit: int = 10) -> QuerySet[MatchSummary]:
     return (
         MatchSummary.objects.filter(status=Match.Status.FINISHED)
         .select_related("competition")
-        .order_by("-date", "-match_id")[:limit]
+        .order_by(F("date").desc(nulls_first=True), "-match_id")[:limit]
     )
 
 

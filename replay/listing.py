@@ -1,8 +1,10 @@
 """The matches a program finds through the API: every match, newest first, a page at a time.
 
-Read from the archive's summaries (kept by the projector), joined to the matches: a
-match scheduled a moment ago has no summary until the projector's sweep, and is listed
-with the one it will be given (`projector.new_summary`: status "scheduled", no games).
+A match's status and the `seq` of its last event come from the store, as they stand
+when the list is read (the status is kept in the same transaction as each append);
+its games won and winner from the archive's summary, kept by the projector, which may
+be a moment behind. A match scheduled a moment ago has no summary until the sweep, and
+is listed with the one it will be given (`projector.new_summary`: no games).
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
-from matches.models import Match
+from matches.models import Event, Match
 from replay.models import MatchSummary
 from replay.pages.search import PER_PAGE
 from replay.projector import new_summary
 
-# The summary's statuses: a match's own (lag, playing, finished, review), "scheduled"
-# before its first event and "unreadable" when a stored event cannot be folded.
-STATUSES = ("scheduled", "lag", "playing", "finished", "review", "unreadable")
+# A match's own statuses (lag, playing, finished, review), "scheduled" before its first
+# event and "unreadable" when the projector found a stored event it cannot fold.
+UNREADABLE = "unreadable"
+STATUSES = ("scheduled", "lag", "playing", "finished", "review", UNREADABLE)
 MAX_PAGE = 100_000  # of PER_PAGE matches each, as the archive's pages
 
 
@@ -39,10 +43,10 @@ class Listed:
             "stage": match.stage or None,
             "table": match.table or None,
             "players": match.players,
-            "status": summary.status,
+            "status": status_of(match, summary),
             "games_won": {"A": summary.games_won_a, "B": summary.games_won_b},
             "winner": summary.winner or None,
-            "seq": summary.seq,
+            "seq": match.head,
             "url": url,
         }
 
@@ -56,17 +60,27 @@ def matches_page(
     without a date before every dated one (one arranged or played today); then by id,
     descending. A page past the end is empty.
     """
-    rows = Match.objects.select_related("summary")
+    last = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    rows = Match.objects.select_related("summary").annotate(head=Coalesce(Subquery(last), 0))
     if competition is not None:
         rows = rows.filter(competition_id=competition)
     if status == "scheduled":
-        rows = rows.filter(Q(summary__isnull=True) | Q(summary__status=status))
+        rows = rows.filter(head=0)
+    elif status == UNREADABLE:
+        rows = rows.filter(summary__status=UNREADABLE)
     elif status is not None:
-        rows = rows.filter(summary__status=status)
+        rows = rows.filter(head__gt=0, status=status).exclude(summary__status=UNREADABLE)
     rows = rows.order_by(F("date").desc(nulls_first=True), "-id")
     start = (page - 1) * PER_PAGE
     found = list(rows[start : start + PER_PAGE + 1])
     return [Listed(match, _summary_of(match)) for match in found[:PER_PAGE]], len(found) > PER_PAGE
+
+
+def status_of(match: Match, summary: MatchSummary) -> str:
+    """Return a listed match's status: the store's, "scheduled" before its first event."""
+    if not match.head:
+        return "scheduled"
+    return UNREADABLE if summary.status == UNREADABLE else match.status
 
 
 def _summary_of(match: Match) -> MatchSummary:

@@ -11,7 +11,7 @@ from datetime import date
 from typing import Any
 
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import FEDERATION_ID_LENGTH, Competition, Player
@@ -116,7 +116,7 @@ def summaries(search: Search) -> QuerySet[MatchSummary]:
         rows = rows.exclude(winner="")
     elif search.result:
         rows = rows.filter(status=search.result)
-    return rows.order_by("-date", "-match_id")
+    return rows.order_by(F("date").desc(nulls_first=True), "-match_id")
 
 
 def _player_filter(text: str) -> Q:

@@ -168,3 +168,13 @@ def test_the_list_is_described_in_the_schema_as_a_public_read_with_its_filters(d
     assert parameters["status"]["enum"] == list(listing.STATUSES)
     assert parameters["page"]["minimum"] == 1
     assert {"200", "400", "404"} <= set(operation["responses"])
+
+
+def test_a_match_under_way_is_listed_as_the_store_has_it_before_the_projector_catches_up(db):
+    new_match("cup-b-1")
+    open_game("cup-b-1")  # three events; the projector has not run since
+
+    item = listed({"status": "playing"})["matches"]
+
+    assert [(i["id"], i["status"], i["seq"]) for i in item] == [("cup-b-1", "playing", 3)]
+    assert listed({"status": "scheduled"})["matches"] == []
