@@ -26,18 +26,27 @@ import("/static/replay/queue.js").then(async ({ SubmissionQueue }) => {
   const storage = { getItem: (k) => kept.get(k) ?? null, setItem: (k, v) => kept.set(k, v) };
   const sent = [];
   let answers = [];
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+  const queues = [];
+  // Until every queue made is quiet: nothing on its way, no retry due, nothing left to
+  // send but what a pause holds (a down answer is followed by a retry, then by a 201).
+  const quiet = (q) => !q.sending && !q.timer && (!q.length || q.paused);
+  const settle = async () => {
+    const deadline = Date.now() + 20000;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    } while (!queues.every(quiet) && Date.now() < deadline);
+  };
   // The queue's clock, which a scenario moves on by hand: {t} in ms since 1970.
   const clock = { t: Date.parse("2026-03-09T10:00:00.000Z") };
-  const make = () => new SubmissionQueue({
-    storage, storageKey: "q", delays: [10], now: () => clock.t,
+  const make = (storageKey = "q") => queues[queues.push(new SubmissionQueue({
+    storage, storageKey, delays: [10], now: () => clock.t,
     send: async (item, body) => {
       sent.push({ key: item.key, ...body });
       const answer = answers.shift() || { status: 201, body: {} };
       if (answer === "down") throw new TypeError("Failed to fetch");
       return answer;
     },
-  });
+  })) - 1];
   const log = {};
   try {
     const play = new Function("make", "answers", "settle", "log", "sent", "clock",
@@ -177,6 +186,25 @@ def test_a_submission_that_waited_carries_when_it_was_confirmed_on_the_servers_c
     assert "confirmed_at" not in second["event"]  # sent at once: the server's at will do
     assert resent["event"] == {"type": "shot", "n": 2, "confirmed_at": "2026-03-09T09:59:56.000Z"}
     assert resent["key"] == second["key"]
+
+
+def test_the_servers_clock_measured_by_one_match_stamps_the_first_shot_of_the_next(page):
+    result = run(
+        page,
+        """
+        // The server's clock is 5 s behind this browser's, as one match's answer says.
+        answers([{ status: 201, body: { seq: 3, at: "2026-03-09T09:59:55.000Z" } }]);
+        make("match-1").add({ type: "shot", n: 1 }, { head: 2 });
+        await settle();
+        answers(["down"]);
+        const next = make("match-2");  // another match's console, later, in this browser
+        next.add({ type: "shot", n: 1 }, { head: 0 });  // confirmed at 10:00:00, mine
+        clock.t += 3000;
+        await settle();
+        """,
+    )
+    resent = result["sent"][-1]
+    assert resent["event"]["confirmed_at"] == "2026-03-09T09:59:55.000Z"
 
 
 def test_a_stamp_the_server_refuses_is_dropped_and_the_event_sent_again_without_it(page):

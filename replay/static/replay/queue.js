@@ -18,6 +18,7 @@
 
 const DELAYS = [1000, 2000, 4000, 8000, 15000];
 const STAMP_AFTER_MS = 2000;
+const CLOCK_KEY = "carambole.clock-offset"; // shared by every match's queue in this browser
 const UNSTAMPED_WHEN = ["confirmed_at", "Idempotency-Key"]; // the field of a 422 that says so
 
 /** Return a new idempotency key: 32 random hex digits (plain HTTP has no randomUUID). */
@@ -59,7 +60,9 @@ export class SubmissionQueue {
     const saved = this.load();
     this.items = saved.items;
     this.paused = saved.paused;
-    this.offset = saved.offset; // ms from this browser's clock to the server's: short, never long
+    // ms from this browser's clock to the server's (short, never long): measured by any
+    // match's queue, kept for all of them, so a match's first stamp is on the server's clock.
+    this.offset = this.loadOffset(saved.offset);
   }
 
   load() {
@@ -73,6 +76,11 @@ export class SubmissionQueue {
       // An unreadable queue is no queue: nothing can be sent from it anyway.
     }
     return { items: [], paused: null, offset: 0 };
+  }
+
+  loadOffset(fallback) {
+    const kept = Number(this.storage.getItem(CLOCK_KEY));
+    return this.storage.getItem(CLOCK_KEY) !== null && Number.isFinite(kept) ? kept : fallback;
   }
 
   save() {
@@ -153,7 +161,10 @@ export class SubmissionQueue {
     if (answer.status === 201 || answer.status === 200) {
       // Only a first try's answer: a resend may be answered the first answer, `at` and all.
       const at = Date.parse(body.at);
-      if (item.tries === 1 && Number.isFinite(at)) this.offset = at - this.now();
+      if (item.tries === 1 && Number.isFinite(at)) {
+        this.offset = at - this.now();
+        this.storage.setItem(CLOCK_KEY, String(this.offset));
+      }
       this.items.shift();
       this.save();
       this.onRecorded(item, body);
