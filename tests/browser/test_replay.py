@@ -83,6 +83,9 @@ def test_a_shared_seq_link_opens_the_replay_at_that_shot(served, chromium):
     for ball, at in frame["positions"].items():
         assert ball_at(chromium, "table-after", ball) == at
     assert chromium.find_element(By.ID, "ruling").text
+    # When it was recorded, in UTC as the page's amendments are dated: one zone a page.
+    recorded = timeline["events"][seq - 1]["at"]  # 2026-11-29T14:03:07.250Z
+    assert f"{recorded[11:19]} UTC" in chromium.find_element(By.ID, "moment").text
 
 
 def test_the_arrow_keys_step_through_the_match_and_the_table_and_score_follow(served, chromium):

@@ -16,9 +16,12 @@ function data(id) {
   return node ? JSON.parse(node.textContent) : null;
 }
 
+/** Return a recorded time of day in UTC, as the page's amendments give theirs. */
 function timeInWords(text) {
   const moment = new Date(text);
-  return Number.isNaN(moment.getTime()) ? "" : moment.toLocaleTimeString(document.documentElement.lang);
+  if (Number.isNaN(moment.getTime())) return "";
+  const time = moment.toLocaleTimeString(document.documentElement.lang, { timeZone: "UTC", hour12: false });
+  return `${time} UTC`;
 }
 
 class Replay {
