@@ -319,6 +319,8 @@ def correction(board: WebDriver) -> list[str]:
 def test_amendments_that_decide_a_match_early_read_right_live(served, browsers):
     seq = played_2_1("cup-board-4")
     board = open_board(browsers(), f"{served.url}/matches/cup-board-4/")
+    # Finished (2–1 as played): followed still, but not offered as live.
+    wait_until(board, lambda d: d.find_element(By.ID, "connection").text == "Final result")
     overlay = browsers()
     overlay.get(f"{served.url}/matches/cup-board-4/overlay/")
     wait_until(overlay, lambda d: connection(d) == "live", "the overlay live")

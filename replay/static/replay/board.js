@@ -148,6 +148,7 @@ function drawCorrection({ event, words }) {
 }
 
 function drawBoard() {
+  if (connectionStatus !== "connecting") showStatus();
   drawScore();
   drawMoment();
   drawLast();
@@ -237,10 +238,17 @@ function apply(message) {
   document.body.dataset.seq = message.seq;
 }
 
-function showStatus(status) {
+let connectionStatus = "connecting";
+
+/** Say whether the board follows the match: "Live", or for a finished one "Final result". */
+function showStatus(status = connectionStatus) {
+  connectionStatus = status;
   const node = $("#connection");
+  // A finished match is not live, though the board still follows it (a correction shows).
+  const finished = status === "live" && state.status === "finished";
   node.dataset.connection = status;
-  node.textContent = {
+  node.dataset.finished = String(finished);
+  node.textContent = finished ? gettext("Final result") : {
     live: gettext("Live"),
     reconnecting: gettext("Reconnecting…"),
     closed: gettext("Not live: reload the page"),
