@@ -114,10 +114,9 @@ def ruling_in_words(
 
 def shot_name(seq: int, game: int | None = None) -> str:
     """Return how every page names a shot: "shot 48", or "shot 48 (game 2)" beside its game."""
-    shot = _("shot %(seq)s") % {"seq": seq}
     if game is None:
-        return shot
-    return f"{shot} ({_('game %(game)s') % {'game': game}})"
+        return _("shot %(seq)s") % {"seq": seq}
+    return _("shot %(seq)s (game %(game)s)") % {"seq": seq, "game": game}
 
 
 def in_void_game(shot: Mapping[str, Any], games: Sequence[Mapping[str, Any]]) -> bool:

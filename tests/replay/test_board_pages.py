@@ -323,4 +323,4 @@ def test_a_match_decided_early_by_an_amendment_reads_right_on_the_first_paint():
     ukrainian = page(f"/matches/{MATCH}/", "uk")
     assert "Marco Marchetti перемагає в зустрічі 2–0" in ukrainian
     assert f'<span class="shot-seq">удар {VOID_IN_GAME}</span>' in ukrainian
-    assert "(не зараховано: партію вже виграно)" in ukrainian
+    assert "(анульовано: партію вже виграно)" in ukrainian

@@ -304,7 +304,7 @@ def test_a_match_decided_early_by_an_amendment_shows_its_void_game_and_shots_as_
     assert f'<a href="?seq={AMENDED}">Shot {AMENDED} (game 2) · Marco Marchetti</a>' in html
     ukrainian = client.get("/matches/cup-early/replay/", headers={"accept-language": "uk"})
     assert '<span class="shot-seq">удар 13 (партія 3)</span>' in ukrainian.content.decode()
-    assert "(не зараховано: зустріч уже вирішено)" in ukrainian.content.decode()
+    assert "(анульовано: зустріч уже вирішено)" in ukrainian.content.decode()
 
 
 def test_an_amendment_that_keeps_the_ruling_shows_the_facts_it_changed(db, client):

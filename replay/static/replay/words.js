@@ -111,9 +111,8 @@ export function rulingInWords(ruling, names = {}, player = ruling && ruling.play
  * ("shot 48 (game 2)") where the game is not obvious.
  */
 export function shotName(seq, game = null) {
-  const shot = interpolate(gettext("shot %(seq)s"), { seq }, true);
-  if (game === null || game === undefined) return shot;
-  return `${shot} (${interpolate(gettext("game %(game)s"), { game }, true)})`;
+  if (game === null || game === undefined) return interpolate(gettext("shot %(seq)s"), { seq }, true);
+  return interpolate(gettext("shot %(seq)s (game %(game)s)"), { seq, game }, true);
 }
 
 /** Return whether a shot is void because its game started after the match was decided. */
