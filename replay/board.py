@@ -17,7 +17,7 @@ from matches.models import Match
 from replay.drawing import drawing, legend
 from replay.positions import last_known_positions
 from replay.projection import match_state
-from replay.sentences import ruling_in_words, shot_in_words, shot_name
+from replay.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
 
 
 def board(match: Match) -> dict[str, Any]:
@@ -104,11 +104,6 @@ def current_game(games: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Return the game being played or last played; a void game was never played."""
     played = [game for game in games if not is_void_game(game)]
     return played[-1] if played else None
-
-
-def is_void_game(game: Mapping[str, Any]) -> bool:
-    """Return whether a game is void: started after an amendment decided the match earlier."""
-    return "void_game" in game["flags"]
 
 
 def last_in_words(

@@ -119,11 +119,14 @@ def shot_name(seq: int, game: int | None = None) -> str:
     return _("shot %(seq)s (game %(game)s)") % {"seq": seq, "game": game}
 
 
+def is_void_game(game: Mapping[str, Any]) -> bool:
+    """Return whether a game is void: started after an amendment decided the match earlier."""
+    return "void_game" in game.get("flags", ())
+
+
 def in_void_game(shot: Mapping[str, Any], games: Sequence[Mapping[str, Any]]) -> bool:
     """Return whether a shot is void because its game started after the match was decided."""
-    return any(
-        game["game"] == shot.get("game") and "void_game" in game.get("flags", ()) for game in games
-    )
+    return any(game["game"] == shot.get("game") and is_void_game(game) for game in games)
 
 
 def shot_in_words(

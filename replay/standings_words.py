@@ -1,6 +1,6 @@
 """What a standings version changed, in a sentence of the page's language.
 
-"Amendment to shot 41 (game 2) of Kovalenko v Marchetti, by petrenko «video review»:
+"Amendment to shot 41 (game 2) of Kovalenko v Marchetti, by petrenko “video review”:
 Marchetti now wins 2–1 (before: Kovalenko 2–1); Marchetti 3rd → 2nd". Built from a
 StandingsChange's `changes` (the event that made the version and why, the match result
 before and after, who moved), so the history reads the same after a rebuild.
@@ -55,8 +55,15 @@ def sentence(change: StandingsChange) -> str:
                 }
             )
     cause = changes.get("cause") or {}
-    why = f" «{cause['reason']}»" if cause.get("reason") else ""
-    return f"{_cause(cause)}{why}: {'; '.join(p for p in parts if p)}"
+    said = "; ".join(p for p in parts if p)
+    if cause.get("reason"):
+        # Each language quotes the reason its own way.
+        return _("%(cause)s “%(reason)s”: %(said)s") % {
+            "cause": _cause(cause),
+            "reason": cause["reason"],
+            "said": said,
+        }
+    return f"{_cause(cause)}: {said}"
 
 
 def _cause(cause: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from matches.selectors import match_get
 from replay import charts
 from replay.compare import STATUS_NAMES, rows_side_by_side
 from replay.pages.search import player_key
-from replay.sentences import ruling_in_words, shot_in_words, shot_name
+from replay.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
 from replay.timeline import match_timeline
 
 
@@ -59,7 +59,7 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
     seq, seq_problem = requested_seq(request.GET.get("seq"), timeline["head"], first_shot)
     view = "live" if request.GET.get("view") == "live" else "amended"
     final = timeline["frames"][-1]
-    void_games = {game["game"] for game in final["games"] if "void_game" in game["flags"]}
+    void_games = {game["game"] for game in final["games"] if is_void_game(game)}
     mark_names = _mark_names()
     context = {
         "match": match,

@@ -40,8 +40,8 @@ def test_the_competition_page_explains_the_flip_in_a_sentence(flipped):
 
     # The shot as every page names it, why it was amended, the result now and before.
     assert (
-        f"Amendment to shot 4 (game 1) of {a} v {b}, by petrenko «video review: white touched "
-        f"the red»: {a} now wins 1–0 (before: {b} 1–0)"
+        f"Amendment to shot 4 (game 1) of {a} v {b}, by petrenko “video review: white touched "
+        f"the red”: {a} now wins 1–0 (before: {b} 1–0)"
     ) in html
     assert "1st" in html and "→" in html
 

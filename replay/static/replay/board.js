@@ -56,7 +56,7 @@ function drawMoment() {
 }
 
 function gameResult(game) {
-  if (game.flags.includes("void_game")) return gettext("void: the match was already decided");
+  if (isVoidGame(game)) return gettext("void: the match was already decided");
   if (game.flags.includes("needs_review")) return gettext("under review");
   if (!game.winner) return gettext("in play");
   const name = names[game.winner];

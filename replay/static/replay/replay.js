@@ -6,6 +6,7 @@
 
 import { drawTable, lastKnown } from "./table.js";
 import { eventInWords, rulingInWords, shotInWords } from "./words.js";
+import { isVoidGame } from "./scoreboard.js";
 
 // Playback waits the recorded time between two events, divided by the speed, within these.
 const SHORTEST_WAIT = 150;
@@ -251,7 +252,7 @@ class Replay {
       const label = document.createElement("th");
       label.scope = "row";
       // A void game (started once the match was decided) has no score of its own.
-      const voided = game.flags.includes("void_game");
+      const voided = isVoidGame(game);
       label.textContent = voided ? interpolate(gettext("Game %s (void)"), [game.game])
         : interpolate(gettext("Game %s"), [game.game]);
       if (voided) row.className = "void";
@@ -285,7 +286,7 @@ class Replay {
       return;
     }
     const other = this.view === "live" ? this.timeline.frames[seq] : live;
-    const scores = other.games.filter((game) => !game.flags.includes("void_game"))
+    const scores = other.games.filter((game) => !isVoidGame(game))
       .map((game) => `${game.score.A}:${game.score.B}`).join(", ");
     note.hidden = false;
     note.textContent = this.view === "live"

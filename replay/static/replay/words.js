@@ -5,6 +5,8 @@
 // ball_in_hand. Whose shot it was comes from `player` ("A" | "B"): the preview
 // endpoint's answer carries it; a state's shot entry and a shot event carry it beside.
 
+import { isVoidGame } from "./scoreboard.js";
+
 const OTHER = { A: "B", B: "A" };
 
 /** Return the name of a foul code in the page's language. */
@@ -117,8 +119,7 @@ export function shotName(seq, game = null) {
 
 /** Return whether a shot is void because its game started after the match was decided. */
 export function inVoidGame(shot, games = []) {
-  const game = games.find((entry) => entry.game === shot.game);
-  return Boolean(game && game.flags && game.flags.includes("void_game"));
+  return isVoidGame(games.find((entry) => entry.game === shot.game));
 }
 
 /**
