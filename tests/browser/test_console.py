@@ -198,6 +198,35 @@ def test_a_shot_tapped_while_the_one_before_is_still_going_out_waits_for_its_own
     assert shots() == [("A", WHITE_ON_YELLOW)]
 
 
+# Lets the console's POSTs of events reach the server but holds their answers, as a
+# network whose answers come back late: the live feed may show the event first.
+HOLD_ANSWERS = """
+window.heldAnswers = [];
+const send = window.fetch.bind(window);
+window.fetch = (url, options) => options && options.method === "POST" && /\\/events$/.test(url)
+  ? send(url, options).then((answer) => new Promise((resolve) => {
+      window.heldAnswers.push(() => resolve(answer));
+    }))
+  : send(url, options);
+"""
+
+
+def test_a_shot_the_live_feed_shows_before_its_answer_passes_the_turn_once(console):
+    console.execute_script(HOLD_ANSWERS)
+    tap(console, '[data-hit="yellow"]')
+    confirm(console)  # A's shot: recorded, its answer held
+    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "A's shot shown live")
+
+    who = console.find_element(By.ID, "shot-who")
+    wait_until(console, lambda d: who.text == "Marco Marchetti plays the yellow ball", who.text)
+    tap(console, '[data-hit="white"]')  # B's shot, tapped before A's answer is back
+    console.execute_script("window.heldAnswers.shift()()")
+    confirm(console)
+
+    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "B's shot recorded")
+    assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
+
+
 def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
     go_offline(console)
     tap(console, '[data-hit="yellow"]')

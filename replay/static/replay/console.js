@@ -121,7 +121,10 @@ async function refresh() {
 /** Return who is due to shoot, after what waits in the queue (the server cannot say yet). */
 function duePlayer() {
   let player = state.next ? state.next.player : null;
-  for (const item of queue.items) player = nextPlayerAfter(item.event, player);
+  for (const item of queue.items) {
+    // One the match shows already (recorded, its answer not back yet) moves no turn again.
+    if (item.expected_seq >= state.seq) player = nextPlayerAfter(item.event, player);
+  }
   return player;
 }
 
