@@ -16,7 +16,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.browser.conftest import wait_until
+from matches import services
+from tests.browser.conftest import log_in, make_user, wait_until
+from tests.store.plays import new_match, open_game
 
 # Where a point of the playing surface (mm) lies on the screen, from the SVG's own
 # transform, as an offset from the centre of the drawing (where Selenium aims).
@@ -134,3 +136,15 @@ def record_shot(
         tap(console, f'button[data-rest="{ball}"]')
         tap_table(console, point)
     tap(console, "#confirm-shot")
+
+
+def open_console(served, driver: WebDriver, match_id: str) -> WebDriver:
+    """Open the console of a new match whose game 1 A is about to break, for its referee."""
+    new_match(match_id)
+    referee = make_user("petrenko")
+    services.referee_assign(match_id=match_id, username="petrenko", by="federation")
+    open_game(match_id)
+    log_in(driver, served, referee)
+    driver.get(f"{served.url}/referee/matches/{match_id}/")
+    wait_until(driver, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == "3")
+    return driver

@@ -15,8 +15,9 @@ from matches import services
 from matches.models import Event
 from matches.records import record_import
 from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
+from tests.browser.pages import open_console
 from tests.replay.decided_early import decided_early
-from tests.store.plays import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match, open_game
+from tests.store.plays import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match
 
 MATCH = "cup-console-1"
 QUEUE_WAIT_S = 40.0  # the server back, the queue's backoff waits at most 15 s between tries
@@ -48,16 +49,7 @@ STALE = {"confirm": False, "preview": "loading"}  # a tap's look: no ruling, no 
 @pytest.fixture
 def console(served, chromium) -> WebDriver:
     """The console of a match whose game 1 A is about to break, open for its referee."""
-    new_match(MATCH)
-    referee = make_user("petrenko")
-    services.referee_assign(match_id=MATCH, username="petrenko", by="federation")
-    open_game(MATCH)
-    log_in(chromium, served, referee)
-    chromium.get(f"{served.url}/referee/matches/{MATCH}/")
-    wait_until(
-        chromium, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == "3"
-    )
-    return chromium
+    return open_console(served, chromium, MATCH)
 
 
 def tap(driver: WebDriver, selector: str) -> None:

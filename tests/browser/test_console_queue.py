@@ -9,11 +9,10 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
-from matches import services
 from matches.models import Event
 from matches.notation import utc_time
-from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
-from tests.store.plays import new_match, open_game
+from tests.browser.conftest import go_offline, go_online, wait_until
+from tests.browser.pages import open_console
 
 MATCH = "cup-queue-1"
 QUEUE_WAIT_S = 40.0  # the network back, the queue's backoff waits at most 15 s between tries
@@ -235,14 +234,8 @@ def test_a_stamp_the_server_refuses_is_dropped_and_the_event_sent_again_without_
 def test_a_shot_confirmed_offline_reaches_the_server_with_the_time_it_was_confirmed(
     served, chromium
 ):
-    new_match(MATCH)
-    referee = make_user("petrenko")
-    services.referee_assign(match_id=MATCH, username="petrenko", by="federation")
-    open_game(MATCH)
-    log_in(chromium, served, referee)
-    chromium.get(f"{served.url}/referee/matches/{MATCH}/")
+    open_console(served, chromium, MATCH)
     console = chromium.find_element(By.ID, "console")
-    wait_until(chromium, lambda d: console.get_attribute("data-seq") == "3", "the console")
     go_offline(chromium)
     chromium.find_element(By.CSS_SELECTOR, '[data-hit="yellow"]').click()
     confirm = chromium.find_element(By.ID, "confirm-shot")
