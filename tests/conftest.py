@@ -19,6 +19,9 @@ DATABASE_FIXTURES = {"db", "transactional_db", "event_db", "live_server"}
 django_settings.SECRET_KEY = "test-suite-key-" + "k" * 50
 # Test clients speak plain HTTP to the application, as the load balancer does behind TLS.
 django_settings.SECURE_SSL_REDIRECT = False
+# Hashing a password costs most of a second at Django's million iterations: the tests
+# hash theirs with a thousand, and still check any hash the real settings made.
+django_settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher"]
 
 # Property tests take their number of examples from the profile: few while developing, many
 # in CI, where the time is set aside for them. HYPOTHESIS_PROFILE picks another profile.
