@@ -17,12 +17,15 @@ refuse_insecure_serving()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from carambole.bodies import BoundedBodies, bound_daphne  # noqa: E402
 from replay.live.origin import ProgramsAndAllowedOrigins  # noqa: E402
 from replay.routing import websocket_urlpatterns  # noqa: E402
 
+# A body past its limit is refused while it arrives, never read whole (carambole/bodies.py).
+bound_daphne()
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BoundedBodies(django_asgi_app),
         # Programs without an Origin may connect; browsers only from ALLOWED_HOSTS. No
         # session or login: anyone may watch, and each message goes out without a
         # middleware's look at it.
