@@ -1,7 +1,7 @@
 """The API's paths, as api.md fixes them, with its schema and its documentation page."""
 
 from django.urls import path, re_path, register_converter
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from matches.notation import SLUG
 from replay.api import competitions, errors, views
@@ -64,7 +64,8 @@ urlpatterns = [
     path("tokens/", views.TokensView.as_view(), name="tokens"),
     path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),
     path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Its script from the same view (?script), not inline: the Content-Security-Policy.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     # Last: any other path under /api/ is a JSON 404, never a page.
     re_path(r"^(?P<path>.*)$", errors.no_such_path, name="no-such-path"),
 ]

@@ -20,7 +20,7 @@ from replay.api.permissions import is_staff, may_record
 from replay.projection import match_state
 
 SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / "console-sw.js"
-# The scripts the console imports: the service worker keeps them for an offline reopen.
+# The scripts and styles the console loads: the service worker keeps them for an offline reopen.
 CONSOLE_SCRIPTS = (
     "replay/console.js",
     "replay/console-api.js",
@@ -39,6 +39,7 @@ CONSOLE_SCRIPTS = (
     "replay/words.js",
     "replay/live.js",
     "replay/console.css",
+    "replay/site.css",
 )
 
 
