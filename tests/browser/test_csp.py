@@ -49,6 +49,8 @@ def test_no_page_breaks_the_policy_in_either_language_and_each_script_runs(serve
     for language in ("en", "uk"):
         chromium.add_cookie({"name": "django_language", "value": language, "path": "/"})
         for path in paths:
+            if path == "/api/docs/" and language != "en":
+                continue  # Swagger UI's page is in English only
             chromium.get(f"{served.url}{path}")
             if path.startswith("/matches/") and path.endswith("/replay/"):
                 ran = "#replay[data-seq]"  # the replay's script drew the moment
@@ -58,7 +60,7 @@ def test_no_page_breaks_the_policy_in_either_language_and_each_script_runs(serve
                 wait_until(chromium, lambda d, s=ran: d.find_elements(By.CSS_SELECTOR, s), ran)
             html = chromium.find_element(By.TAG_NAME, "html").get_attribute("lang")
             seen[f"{language} {path}"] = violations(chromium)
-            if path != "/api/docs/":  # Swagger UI's page is in English only
+            if path != "/api/docs/":
                 assert html == language, path
     logged = [
         entry["message"]
