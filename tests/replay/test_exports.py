@@ -13,12 +13,15 @@ import pytest
 from django.contrib.auth import get_user_model
 from jsonschema import Draft202012Validator, FormatChecker
 
+from matches.errors import Refused
+from matches.events import parse_record
 from matches.immutability import triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import record_export, record_import
 from matches.services import competition_create, match_create
 from matches.simulator import iter_competition
 from replay import projector
+from replay.record_schema import record_schema
 from replay.standings import standings_get
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -113,6 +116,24 @@ def test_the_schema_refuses_what_an_import_refuses(db, client, change):
     assert not validator.is_valid(record)
     with pytest.raises(Exception):  # noqa: B017 - whichever error the import names
         record_import(record)
+
+
+@pytest.mark.parametrize(
+    "federation_id",
+    ["UA/7", "~5", "a b", "x" * 100, "😀" * 100, "", None]
+    + ["x" * 101, "UA\t7", "UA-7\n", "\u2028", "\x85", " UA", "UA\u3000", " ", 7],
+)
+def test_the_schema_takes_a_federation_id_as_an_import_does(federation_id):
+    validator = Draft202012Validator(record_schema())
+    record = copy.deepcopy(read(FIXTURES / "records" / "match.json"))
+    record["match"]["players"]["B"]["federation_id"] = federation_id
+    try:
+        parse_record(record)
+        imports = True
+    except Refused:
+        imports = False
+
+    assert validator.is_valid(record) == imports
 
 
 # -- A match's record -------------------------------------------------------------------
