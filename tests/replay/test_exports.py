@@ -18,7 +18,7 @@ from matches.events import parse_record
 from matches.immutability import triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import record_export, record_import
-from matches.services import competition_create, match_create
+from matches.services import competition_create, match_create, player_enter
 from matches.simulator import iter_competition
 from replay import projector
 from replay.record_schema import record_schema
@@ -242,3 +242,14 @@ def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
 def test_the_standings_of_no_competition_are_a_404(db, client):
     assert client.get("/competitions/nothing/standings.csv").status_code == 404
     assert client.get("/competitions/a%00b/standings.csv").status_code == 404
+
+
+def test_a_competitions_players_are_two_when_one_has_for_id_the_others_name(db, client):
+    competition_create(id="ids", name="Ids")
+    for player in [{"name": "Ann", "federation_id": "Bo"}, {"name": "Bo"}]:
+        player_enter(competition_id="ids", player=player, by="staff")
+
+    bundle = zipfile.ZipFile(io.BytesIO(client.get("/competitions/ids/records.zip").content))
+
+    document = json.loads(bundle.read("competition.json"))
+    assert [entry["name"] for entry in document["players"]] == ["Ann", "Bo"]
