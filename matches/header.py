@@ -17,6 +17,7 @@ from matches.notation import (
     SLUG,
     check_json,
     expect_choice,
+    expect_federation_id,
     expect_object,
     expect_text,
     is_date,
@@ -65,12 +66,7 @@ def parse_header(obj: Any, prefix: str = "match") -> tuple[dict[str, Any], Heade
         where = join_field(prefix, f"players.{player}")
         entry = dict(expect_object(players_obj.get(player), where))
         expect_text(entry.get("name"), f"{where}.name", longest=LONGEST["name"])
-        expect_text(
-            entry.get("federation_id"),
-            f"{where}.federation_id",
-            required=False,
-            longest=LONGEST["federation_id"],
-        )
+        expect_federation_id(entry.get("federation_id"), f"{where}.federation_id")
         # Kept as written (other keys too): the hash chain seals the players as the record has them.
         _refuse_negative_zero(entry, where)
         players[player] = entry

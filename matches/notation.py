@@ -50,6 +50,21 @@ LONGEST = {
     "username": 150,
     "reason": 1000,
 }
+# A federation id, when a player has one: 1 to LONGEST["federation_id"] characters, any
+# but a control character (C0, DEL, C1) or a line or paragraph separator, and no space of
+# any kind at either end; "/", "%", "?", "#", inner spaces, any script are allowed. No id,
+# null and "" are the same (records written before the rule say so with ""). README,
+# "The archive, replays and the open record format", says it in words; the record's JSON
+# Schema takes this pattern. Written with escapes JavaScript's regexps read the same way.
+NOT_IN_AN_ID = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+SPACES = r" \xa0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff"
+FEDERATION_ID = re.compile(
+    rf"^(?:[^{NOT_IN_AN_ID}{SPACES}](?:[^{NOT_IN_AN_ID}]*[^{NOT_IN_AN_ID}{SPACES}])?)?\Z"
+)
+FEDERATION_ID_RULE = (
+    f"1 to {LONGEST['federation_id']} characters: no control character "
+    "(tab, newline, ...), no space at either end"
+)
 MAX_EVENTS = 5000  # in one match: a real one has a few hundred
 LONGEST_INTERMISSION = 120  # minutes (the rulebook's pause is 5)
 MAX_DEPTH = 32  # JSON nesting: a record needs 7 levels
@@ -105,6 +120,22 @@ def expect_text(
         raise Refused(f"must be at most {longest} characters", field)
     if "\x00" in value:  # PostgreSQL's text cannot hold it
         raise Refused("must not contain a NUL character", field)
+    return value
+
+
+def expect_federation_id(value: Any, field: str) -> str | None:
+    """Return a federation id (None or "" for none) as FEDERATION_ID allows, or refuse it."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise Refused("must be a string", field)
+    if value == "":
+        return value
+    expect_text(value, field, required=False, longest=LONGEST["federation_id"])
+    if re.search(f"[{NOT_IN_AN_ID}]", value):
+        raise Refused("must not contain a control character (a tab, a newline, ...)", field)
+    if not FEDERATION_ID.match(value):
+        raise Refused("must not begin or end with a space", field)
     return value
 
 

@@ -9,10 +9,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from matches.errors import Refused
-from matches.models import Competition, Entry, Match
+from matches.models import FEDERATION_ID_LENGTH, Competition, Entry, Match
 from matches.rules import Ruleset
 from replay.models import MatchSummary, Standings, StandingsChange
-from replay.pages.search import player_key
+from replay.pages.player_keys import player_key
 from replay.standings import competition_get, standings_get
 from replay.standings_words import counts, sentence
 
@@ -60,6 +60,7 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
             for entry in Entry.objects.filter(competition=competition).select_related("player")
         ],
         "staff": request.user.is_authenticated and request.user.is_staff,
+        "federation_id_length": FEDERATION_ID_LENGTH,
     }
     return render(request, "replay/competition.html", context)
 

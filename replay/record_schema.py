@@ -35,6 +35,9 @@ SCHEMA_ID = "/schemas/match-record.json"
 SLUG = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$"
 UTC_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"
 UTC_MILLISECONDS = notation.UTC_MILLISECONDS.pattern.replace("\\Z", "$")
+# The importer's own pattern ("" allowed: no id). Python's `$` (a validator in Python)
+# also matches before a final newline: `(?!\n)` refuses that, and is true at the end.
+FEDERATION_ID = notation.FEDERATION_ID.pattern.replace("\\Z", "$(?!\\n)")
 
 
 def _text(longest: int) -> dict[str, Any]:
@@ -168,7 +171,13 @@ def record_schema() -> dict[str, Any]:
         **_object(
             {
                 "name": _text(LONGEST["name"]),
-                "federation_id": _nullable(_text(LONGEST["federation_id"])),
+                "federation_id": _nullable(
+                    {
+                        **_text(LONGEST["federation_id"]),
+                        "pattern": FEDERATION_ID,
+                        "description": f"{notation.FEDERATION_ID_RULE}; none: null or absent",
+                    }
+                ),
             },
             ("name",),
         ),

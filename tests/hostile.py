@@ -72,6 +72,14 @@ AWKWARD_TEXT = st.sampled_from(
     ["", " ", "\x00", "a\x00b", "\ud800", "x\udfff", "\u2028", "\x85", "\r", "é" * 201]
 )
 TEXTS = st.sampled_from(WORDS) | ANY_TEXT | AWKWARD_TEXT
+# Federation ids that once broke a page, or that a page's key could confuse with another
+# player's (`id-5`, `~5`: the keys of a player without one, before and now) ...
+AWKWARD_IDS = [
+    *("UA/7", "/", "UA/../7", "id-5", "~5", "~", "~u007e5", "~u002f", ".", "..", "..."),
+    *("%2F", "100%", "?x=1#y", "a b", "a\\b", "+&=;:@$", "Ünïcödé-日本-😀", "x" * 100),
+]
+# ... and ids the rule refuses that an archive kept from before it may hold.
+IDS_FROM_BEFORE = ["UA\t7", "UA\n7", "\r\n", " UA-7", "UA-7 ", "\u3000", "\x85", "\u2028", " "]
 
 # Numbers past every limit: a float's (10**309), Python's 4,300 digits, NaN and the infinities,
 # and the edges of the ranges (lag distance 2840, minutes 120, pin pitch 61.5 to 200 ...).

@@ -16,6 +16,7 @@ from matches.models import (
     Entry,
     Match,
 )
+from matches.notation import expect_federation_id
 from matches.selectors import competition_get
 from matches.services.competitions import (
     _player,
@@ -40,7 +41,8 @@ def player_enter(*, competition_id: str, player: Mapping[str, Any], by: str) -> 
     entry: dict[str, Any] = {"name": name}
     federation_id = player.get("federation_id")
     if federation_id is not None:
-        entry["federation_id"] = check_text(federation_id, "federation_id", FEDERATION_ID_LENGTH)
+        check_text(federation_id, "federation_id", FEDERATION_ID_LENGTH)  # valid Unicode too
+        entry["federation_id"] = expect_federation_id(federation_id, "federation_id")
     with transaction.atomic():
         if Entry.objects.filter(competition=competition).count() >= MAX_ENTRANTS:
             raise Refused(f"a competition takes at most {MAX_ENTRANTS} players", "player")

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import services
-from matches.notation import LONGEST
+from matches.notation import FEDERATION_ID_RULE, LONGEST
 from replay.api import schema
 from replay.api.permissions import IsStaff
 from replay.api.serializers import Body, Text, slug_pattern
@@ -35,7 +35,7 @@ class EntryBody(Body):
     """A player to enter: identified by federation id when given, else by name."""
 
     name = Text(help_text=f"at most {LONGEST['name']} characters")
-    federation_id = Text(required=False, help_text=f"at most {LONGEST['federation_id']} characters")
+    federation_id = Text(required=False, help_text=FEDERATION_ID_RULE)
 
 
 class RoundRobinBody(Body):

@@ -18,8 +18,9 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from matches.errors import EXCERPT, excerpt
 from matches.fold import VIEWS
-from matches.notation import LONGEST, MAX_EVENTS, SLUG
+from matches.notation import FEDERATION_ID_RULE, LONGEST, MAX_EVENTS, SLUG
 from replay.listing import MAX_PAGE, PER_PAGE, STATUSES
+from replay.record_schema import FEDERATION_ID
 
 MESSAGES = {"required": "is required", "null": "must not be null"}
 UNCHECKED = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
@@ -126,7 +127,12 @@ SLUG_HELP = "a slug: letters, digits, - _ . (at most 100 characters)"
         "type": "object",
         "properties": {
             "name": {"type": "string", "maxLength": LONGEST["name"]},
-            "federation_id": {"type": "string", "maxLength": LONGEST["federation_id"]},
+            "federation_id": {
+                "type": "string",
+                "maxLength": LONGEST["federation_id"],
+                "pattern": FEDERATION_ID,
+                "description": FEDERATION_ID_RULE,
+            },
         },
         "required": ["name"],
         "description": "identified by federation_id when given, else by name; other keys "

@@ -12,7 +12,8 @@ from django.shortcuts import render
 from replay.compare import STATUS_NAMES
 from replay.models import MatchSummary
 from replay.pages.exports import csv_download
-from replay.pages.search import CSV_LIMIT, ArchiveFilter, Search, page_of, player_key, summaries
+from replay.pages.player_keys import player_key
+from replay.pages.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
 
 # Each column of the archive's CSV and the summary field it is read from.
 CSV_COLUMNS = {

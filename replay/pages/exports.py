@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -95,14 +96,16 @@ def competition_document(
 
     Each match carries `event_count` (annotated): one without any is unplayed.
     """
-    players: dict[str, dict[str, Any]] = {}
+    # Who is who, as the store knows them: a federation id, else a name alone (a tuple, so
+    # that an id never meets a name: a player with the id "Bo" and one named Bo are two).
+    players: dict[tuple[str, str], dict[str, Any]] = {}
     for player in entrants:
-        players[player.federation_id or player.name] = player.as_record()
+        players[_identity(player.as_record())] = player.as_record()
     schedule = []
     for match in matches:
         for side in ("A", "B"):
             entry = match.players[side]
-            players.setdefault(entry.get("federation_id") or entry["name"], dict(entry))
+            players.setdefault(_identity(entry), dict(entry))
         schedule.append(
             {
                 "match": match.id,
@@ -125,6 +128,11 @@ def competition_document(
         # Matches created but not started: no event recorded yet.
         "unplayed": [entry["match"] for entry in schedule if entry["status"] == "scheduled"],
     }
+
+
+def _identity(entry: Mapping[str, Any]) -> tuple[str, str]:
+    federation_id = entry.get("federation_id")
+    return ("id", federation_id) if federation_id else ("name", entry["name"])
 
 
 def competition_records(request: HttpRequest, competition_id: str) -> HttpResponse:

@@ -16,7 +16,7 @@ from matches.models import Player
 from replay import charts
 from replay.compare import STATUS_NAMES
 from replay.models import MatchSummary
-from replay.pages.search import player_for_key, player_key
+from replay.pages.player_keys import player_for_key, player_key
 
 # The matches listed on the page, newest first; the totals and the chart count them all.
 LISTED = 100
@@ -103,9 +103,10 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     for line in lines:
         entry = opponents.setdefault(line["opponent"]["key"], {**line["opponent"], "matches": 0})
         entry["matches"] += 1
+    own_key = player_key(player.federation_id, player.pk)  # not `key`: an old `id-N` too
     context = {
         "player": player,
-        "key": player_key(player.federation_id, player.pk),
+        "key": own_key,
         "versus": versus,
         "versus_key": versus_key,
         "versus_missing": bool(versus_key) and versus is None,
@@ -113,7 +114,7 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
         "more": max(len(lines) - LISTED, 0),
         "totals": _totals(lines),
         "chart": charts.form_chart(form) if form else None,
-        "archive_url": f"{reverse('replay:archive')}?{urlencode({'player': key})}",
+        "archive_url": f"{reverse('replay:archive')}?{urlencode({'player': own_key})}",
         "opponents": sorted(opponents.values(), key=lambda entry: entry["name"].casefold()),
     }
     return render(request, "replay/player.html", context)

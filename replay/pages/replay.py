@@ -16,7 +16,7 @@ from matches.notation import SLUG
 from matches.selectors import match_get
 from replay import charts
 from replay.compare import STATUS_NAMES, rows_side_by_side
-from replay.pages.search import player_key
+from replay.pages.player_keys import player_key
 from replay.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
 from replay.timeline import match_timeline
 

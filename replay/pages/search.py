@@ -6,6 +6,7 @@ so a page of results is a fixed number of queries however many matches are store
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -14,13 +15,14 @@ from django import forms
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import FEDERATION_ID_LENGTH, Competition, Player
+from matches.models import Competition, Player
+from matches.notation import NOT_IN_AN_ID
 from replay.models import MatchSummary
+from replay.pages.player_keys import KEY_LENGTH, federation_id_of, player_for_key
 
 PER_PAGE = 50
 # The most rows a CSV of a search holds: an archive export, not a database dump.
 CSV_LIMIT = 100_000
-PLAYER_ID_PREFIX = "id-"
 RESULTS = (
     ("", _("any")),
     ("finished", _("finished")),
@@ -31,23 +33,6 @@ RESULTS = (
 )
 
 
-def player_key(federation_id: str | None, pk: int) -> str:
-    """Return the stable id of a player's page: the federation id, else the row's own id."""
-    return federation_id or f"{PLAYER_ID_PREFIX}{pk}"
-
-
-def player_for_key(key: str) -> Player | None:
-    """Return the player a page id names (a federation id first), or None."""
-    if not key or len(key) > FEDERATION_ID_LENGTH or not key.isprintable():
-        return None  # names no player: never asked of the database
-    found = Player.objects.filter(federation_id=key).first()
-    if found is None and key.startswith(PLAYER_ID_PREFIX):
-        number = key.removeprefix(PLAYER_ID_PREFIX)
-        if number.isdigit() and len(number) < 19:
-            found = Player.objects.filter(pk=int(number)).first()
-    return found
-
-
 class ArchiveFilter(forms.Form):
     """What the archive is searched by; every field is optional."""
 
@@ -55,7 +40,7 @@ class ArchiveFilter(forms.Form):
     player = forms.CharField(
         label=_("Player"),
         required=False,
-        max_length=200,
+        max_length=KEY_LENGTH,  # a player page's key, as its link to the archive gives it
         help_text=_("a name, part of one, or a federation id"),
     )
     date_from = forms.DateField(
@@ -120,11 +105,21 @@ def summaries(search: Search) -> QuerySet[MatchSummary]:
 
 
 def _player_filter(text: str) -> Q:
-    """Select a player's matches: the player a page id names, else names containing the text."""
-    player = player_for_key(text.strip())
+    """Select a player's matches: the one a page's key or a federation id names, else by name."""
+    text = text.strip()
+    player = player_for_key(text)
+    if player is None and federation_id_of(text) != text:  # else asked already
+        player = _by_federation_id(text)
     if player is not None:
         return Q(player_a=player) | Q(player_b=player)
-    return Q(player_a_name__icontains=text.strip()) | Q(player_b_name__icontains=text.strip())
+    return Q(player_a_name__icontains=text) | Q(player_b_name__icontains=text)
+
+
+def _by_federation_id(text: str) -> Player | None:
+    """Return the player whose federation id is the text as typed (`UA/7`), or None."""
+    if re.search(f"[{NOT_IN_AN_ID}]", text):
+        return None  # typed in a search box: no id the rule allows holds one, nor a NUL
+    return Player.objects.filter(federation_id=text).first()
 
 
 def page_of(search: Search, per_page: int = PER_PAGE) -> tuple[list[MatchSummary], bool]:

@@ -8,9 +8,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
-from matches.models import Match
+from matches.models import Match, Player
 from replay import projector
+from replay.pages.player_keys import player_key
 from tests.browser.conftest import log_in, make_user, wait_until
+from tests.hostile import AWKWARD_IDS, IDS_FROM_BEFORE
 from tests.standings.league import flip, league, win
 
 
@@ -99,3 +101,50 @@ def test_staff_enter_players_and_schedule_the_round_robin_from_the_page(served, 
         "the round robin's three matches are scheduled",
     )
     assert Match.objects.filter(competition_id="open").count() == 3
+
+
+def test_the_standings_drawn_live_link_each_players_page_whatever_their_id(served, chromium):
+    entrants = [
+        {"name": "Slash", "federation_id": "UA/7"},
+        {"name": "Tilde", "federation_id": "~5"},
+        {"name": "Tabby", "federation_id": "PLACEHOLDER"},
+        {"name": "Anna Bianchi"},
+    ]
+    cup = league(entrants=entrants)
+    Player.objects.filter(name="Tabby").update(federation_id=" UA\t7")  # from before the rule
+    chromium.get(f"{served.url}/competitions/cup/")
+    wait_until(
+        chromium,
+        lambda d: d.find_element(By.CSS_SELECTOR, "[data-status]").text == "Live",
+        "the page connects to the standings",
+    )
+    samples = [[federation_id, 7] for federation_id in [*AWKWARD_IDS, *IDS_FROM_BEFORE, None, ""]]
+    keys = chromium.execute_async_script(
+        "const [samples, done] = arguments;"
+        "import('/static/replay/player-key.js')"
+        ".then((module) => done(samples.map(([id, pk]) => module.playerKey(id, pk))));",
+        samples,
+    )
+    assert keys == [player_key(federation_id, pk) for federation_id, pk in samples]
+
+    for match_id in cup[:2]:  # round 1: each player plays once
+        win(match_id, "A")
+    projector.catch_up()
+    wait_until(
+        chromium,
+        lambda d: (
+            len(d.find_elements(By.CSS_SELECTOR, "[data-rows] tr td.player a")) == 4
+            and d.execute_script(
+                "return Number(document.getElementById('standings').dataset.version)"
+            )
+        ),
+        "the results reach the page",
+    )
+    links = {
+        a.text: a.get_attribute("href")
+        for a in chromium.find_elements(By.CSS_SELECTOR, "[data-rows] tr td.player a")
+    }
+    assert set(links) == {entrant["name"] for entrant in entrants}
+    for name, href in links.items():
+        chromium.get(href)
+        assert chromium.find_element(By.TAG_NAME, "h1").text.startswith(name), (name, href)

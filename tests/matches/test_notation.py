@@ -410,6 +410,57 @@ def test_malformed_header_is_rejected_naming_the_field_and_no_seq(match, field):
     assert caught.value.seq is None
 
 
+def with_federation_id(federation_id: Any) -> dict[str, Any]:
+    """Return a record whose player B has this federation id."""
+    players = {"A": {"name": "Olena Kovalenko"}, "B": {"name": "Marco Marchetti"}}
+    players["B"]["federation_id"] = federation_id
+    return record(LAG, players=players)
+
+
+@pytest.mark.parametrize(
+    ("federation_id", "message"),
+    [
+        pytest.param("x" * 101, "must be at most 100 characters", id="101 characters"),
+        pytest.param("UA\t7", "must not contain a control character", id="a tab"),
+        pytest.param("UA-7\n", "must not contain a control character", id="a newline at the end"),
+        pytest.param("UA\r\n7", "must not contain a control character", id="a line break"),
+        pytest.param("UA\x7f7", "must not contain a control character", id="DEL"),
+        pytest.param("UA\x857", "must not contain a control character", id="a C1 control"),
+        pytest.param("UA\u20287", "must not contain a control character", id="a line separator"),
+        pytest.param("\x00", "must not contain a NUL character", id="NUL"),
+        pytest.param(" UA-7", "must not begin or end with a space", id="a leading space"),
+        pytest.param(
+            "UA-7\u3000", "must not begin or end with a space", id="a trailing wide space"
+        ),
+        pytest.param("  ", "must not begin or end with a space", id="spaces alone"),
+        pytest.param(7, "must be a string", id="a number"),
+    ],
+)
+def test_a_federation_id_the_rule_refuses_is_refused_naming_the_field(federation_id, message):
+    with pytest.raises(Refused) as caught:
+        parse_record(with_federation_id(federation_id))
+
+    assert caught.value.field == "match.players.B.federation_id"
+    assert message in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "federation_id",
+    ["UA/7", "a b", "100%", "?x#y", "~5", "id-5", "..", "Ünïcödé-日本", "x" * 100, "😀" * 100],
+)
+def test_a_federation_id_of_printable_characters_is_kept_as_written(federation_id):
+    match, _ = parse_header(with_federation_id(federation_id)["match"])
+
+    assert match["players"]["B"]["federation_id"] == federation_id
+
+
+@pytest.mark.parametrize("none", [None, ""])
+def test_a_federation_id_of_null_or_empty_is_no_id(none):
+    match, _ = parse_header(with_federation_id(none)["match"])
+
+    assert match["players"]["B"]["federation_id"] == none
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [

@@ -13,12 +13,15 @@ import pytest
 from django.contrib.auth import get_user_model
 from jsonschema import Draft202012Validator, FormatChecker
 
+from matches.errors import Refused
+from matches.events import parse_record
 from matches.immutability import triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import record_export, record_import
-from matches.services import competition_create, match_create
+from matches.services import competition_create, match_create, player_enter
 from matches.simulator import iter_competition
 from replay import projector
+from replay.record_schema import record_schema
 from replay.standings import standings_get
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -113,6 +116,24 @@ def test_the_schema_refuses_what_an_import_refuses(db, client, change):
     assert not validator.is_valid(record)
     with pytest.raises(Exception):  # noqa: B017 - whichever error the import names
         record_import(record)
+
+
+@pytest.mark.parametrize(
+    "federation_id",
+    ["UA/7", "~5", "a b", "x" * 100, "😀" * 100, "", None]
+    + ["x" * 101, "UA\t7", "UA-7\n", "\u2028", "\x85", " UA", "UA\u3000", " ", 7],
+)
+def test_the_schema_takes_a_federation_id_as_an_import_does(federation_id):
+    validator = Draft202012Validator(record_schema())
+    record = copy.deepcopy(read(FIXTURES / "records" / "match.json"))
+    record["match"]["players"]["B"]["federation_id"] = federation_id
+    try:
+        parse_record(record)
+        imports = True
+    except Refused:
+        imports = False
+
+    assert validator.is_valid(record) == imports
 
 
 # -- A match's record -------------------------------------------------------------------
@@ -221,3 +242,14 @@ def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
 def test_the_standings_of_no_competition_are_a_404(db, client):
     assert client.get("/competitions/nothing/standings.csv").status_code == 404
     assert client.get("/competitions/a%00b/standings.csv").status_code == 404
+
+
+def test_a_competitions_players_are_two_when_one_has_for_id_the_others_name(db, client):
+    competition_create(id="ids", name="Ids")
+    for player in [{"name": "Ann", "federation_id": "Bo"}, {"name": "Bo"}]:
+        player_enter(competition_id="ids", player=player, by="staff")
+
+    bundle = zipfile.ZipFile(io.BytesIO(client.get("/competitions/ids/records.zip").content))
+
+    document = json.loads(bundle.read("competition.json"))
+    assert [entry["name"] for entry in document["players"]] == ["Ann", "Bo"]

@@ -278,8 +278,8 @@ def test_the_replay_links_each_players_page_by_their_stable_id(db, client):
     second = page(client, f"/matches/{club.id}/replay/").content.decode()
 
     assert 'href="/players/UA-101/"' in first and 'href="/players/IT-202/"' in first
-    assert f'href="/players/id-{club.player_a_id}/"' in second
-    assert client.get(f"/players/id-{club.player_b_id}/").status_code == 200
+    assert f'href="/players/~{club.player_a_id}/"' in second
+    assert client.get(f"/players/~{club.player_b_id}/").status_code == 200
 
 
 def test_a_match_decided_early_by_an_amendment_shows_its_void_game_and_shots_as_void(db, client):

@@ -5,6 +5,8 @@
 // opened again after 1 s, 2 s, 4 s, ... at most 10 s; on connecting the server sends the
 // latest version at once.
 
+import { playerKey } from "./player-key.js";
+
 const FIRST_DELAY = 1000;
 const LONGEST_DELAY = 10000;
 const NOT_FOUND = 4404;
@@ -54,7 +56,7 @@ function moveCell(change) {
 function playerCell(row) {
   const td = cell("", "player");
   const link = document.createElement("a");
-  const key = row.player_id || `id-${row.player_key}`;
+  const key = playerKey(row.player_id, row.player_key);
   link.href = section.dataset.playerUrl.replace("KEY", encodeURIComponent(key));
   link.textContent = row.player;
   td.append(link);
