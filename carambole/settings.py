@@ -149,6 +149,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A database that cannot be reached now: 503 with Retry-After (JSON under /api/).
+    "replay.outage.DatabaseOutage",
 ]
 
 ROOT_URLCONF = "carambole.urls"
