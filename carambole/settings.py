@@ -150,6 +150,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "carambole.csp.ContentSecurityPolicy",
+    # A database that cannot be reached now: 503 with Retry-After (JSON under /api/).
+    "replay.outage.DatabaseOutage",
 ]
 
 ROOT_URLCONF = "carambole.urls"

@@ -15,9 +15,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from email.message import Message
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -247,3 +249,40 @@ class Posted(NamedTuple):
     status: int
     body: Any
     seconds: float
+
+
+def call(
+    url: str,
+    body: Any = None,
+    *,
+    key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 60,
+) -> Answer:
+    """Send a request to a served carambole (POST with a JSON body, else GET); any status."""
+    sent = {"Content-Type": "application/json"} if body is not None else {}
+    if key is not None:
+        sent["Authorization"] = f"Token {key}"
+    request = urllib.request.Request(
+        url,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={**sent, **(headers or {})},
+        method="GET" if body is None else "POST",
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    try:
+        with opener.open(request, timeout=timeout) as answer:
+            return Answer(answer.status, answer.headers, answer.read())
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, error.headers, error.read())
+
+
+class Answer(NamedTuple):
+    """A served server's answer: its status, its headers (any case) and its body."""
+
+    status: int
+    headers: Message
+    content: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.content)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Model
 
 from matches.errors import Refused, excerpt, join_field
 from matches.header import Header, parse_header
@@ -35,9 +37,8 @@ def competition_create(
     if name is not None:
         check_text(name, "name", NAME_LENGTH)
     Ruleset.from_overrides(ruleset)
-    if Competition.objects.filter(pk=id).exists():
-        raise Refused(f"competition {id!r} exists already", "id")
-    return Competition.objects.create(id=id, name=name or id, ruleset=dict(ruleset or {}))
+    with created_once(Competition, id, "competition"):
+        return Competition.objects.create(id=id, name=name or id, ruleset=dict(ruleset or {}))
 
 
 def match_create(
@@ -67,9 +68,7 @@ def match_create(
     _, header = parse_header(header_fields, prefix="")
     match_id = id or _new_match_id(competition)
     _check_slug(match_id, "id")
-    with transaction.atomic():
-        if Match.objects.filter(pk=match_id).exists():
-            raise Refused(f"match {match_id!r} exists already", "id")
+    with created_once(Match, match_id, "match"):
         return match_store(
             id=match_id,
             competition=found,
@@ -80,6 +79,25 @@ def match_create(
             referee_username=referee_username,
             referee_name=referee_name,
         )
+
+
+@contextmanager
+def created_once(model: type[Model], pk: str, what: str) -> Iterator[None]:
+    """Create a row keyed `pk` (in a savepoint), or refuse it naming `id`: it exists already.
+
+    Concurrent requests for one id each pass the check before either writes: the one whose
+    insert the database refuses (IntegrityError, the row committed meanwhile) gets the same
+    422 naming `id` as a request sent after it. Any other IntegrityError is left alone.
+    """
+    if model.objects.filter(pk=pk).exists():
+        raise Refused(f"{what} {pk!r} exists already", "id")
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        if not model.objects.filter(pk=pk).exists():
+            raise
+        raise Refused(f"{what} {pk!r} exists already", "id") from None
 
 
 def match_store(

@@ -13,6 +13,7 @@ from matches.models import (
     FEDERATION_ID_LENGTH,
     NAME_LENGTH,
     USERNAME_LENGTH,
+    Competition,
     Entry,
     Match,
 )
@@ -44,6 +45,7 @@ def player_enter(*, competition_id: str, player: Mapping[str, Any], by: str) -> 
         check_text(federation_id, "federation_id", FEDERATION_ID_LENGTH)  # valid Unicode too
         entry["federation_id"] = expect_federation_id(federation_id, "federation_id")
     with transaction.atomic():
+        competition_lock(competition)
         if Entry.objects.filter(competition=competition).count() >= MAX_ENTRANTS:
             raise Refused(f"a competition takes at most {MAX_ENTRANTS} players", "player")
         found = _player(entry, "")
@@ -69,20 +71,21 @@ def round_robin_create(
     check_text(by, "by", USERNAME_LENGTH, required=True)
     competition = competition_get(competition_id)
     start = _date(first_date)
-    entrants = [
-        entry.player
-        for entry in Entry.objects.filter(competition=competition).select_related("player")
-    ]
-    if len(entrants) < 2:
-        raise Refused("a round robin needs at least two players entered", "players")
-    paired = {
-        frozenset(pair)
-        for pair in Match.objects.filter(competition=competition).values_list(
-            "player_a_id", "player_b_id"
-        )
-    }
     created = []
     with transaction.atomic():
+        competition_lock(competition)
+        entrants = [
+            entry.player
+            for entry in Entry.objects.filter(competition=competition).select_related("player")
+        ]
+        if len(entrants) < 2:
+            raise Refused("a round robin needs at least two players entered", "players")
+        paired = {
+            frozenset(pair)
+            for pair in Match.objects.filter(competition=competition).values_list(
+                "player_a_id", "player_b_id"
+            )
+        }
         for round_number, a, b in pairings(len(entrants)):
             one, two = entrants[a], entrants[b]
             if frozenset((one.pk, two.pk)) in paired:
@@ -99,6 +102,18 @@ def round_robin_create(
                 referee_assign(match_id=match.pk, username=referee, by=by)
             created.append(match)
     return created
+
+
+def competition_lock(competition: Competition) -> None:
+    """Hold a competition's entrants and pairs until this transaction ends.
+
+    Two round robins (or entries) sent at once then run one after the other, the second
+    seeing what the first stored, as if sent later: a pair is never scheduled twice and a
+    player never entered twice. PostgreSQL locks the row (matches may still be added to the
+    competition meanwhile); SQLite has one writer at a time anyway.
+    """
+    locked = Competition.objects.select_for_update(no_key=True).filter(pk=competition.pk)
+    list(locked.values_list("pk", flat=True))
 
 
 def pairings(n_players: int) -> list[tuple[int, int, int]]:

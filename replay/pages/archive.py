@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +10,7 @@ from django.shortcuts import render
 
 from replay.compare import STATUS_NAMES
 from replay.models import MatchSummary
-from replay.pages.exports import csv_download
+from replay.pages.exports import CsvWriter, csv_download
 from replay.pages.player_keys import player_key
 from replay.pages.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
 
@@ -89,8 +88,8 @@ def archive_csv(request: HttpRequest) -> HttpResponse:
     search = Search.of(ArchiveFilter(request.GET or None))
     # Written whole, not streamed: the ASGI server would have to drive a sync iterator.
     response = csv_download("carambole-archive.csv")
-    writer = csv.writer(response)
+    writer = CsvWriter(response)
     writer.writerow(list(CSV_COLUMNS))
     for row in _csv_rows(search):
-        writer.writerow(["" if value is None else value for value in row])
+        writer.writerow(row)
     return response

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -23,6 +23,8 @@ from replay.record_schema import record_schema
 from replay.standings import standings_get
 
 COMPETITION_FORMAT = "carambole.competition/1"
+# What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def attachment(body: bytes, filename: str, content_type: str) -> HttpResponse:
@@ -42,6 +44,30 @@ def csv_download(filename: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")
     return response
+
+
+def csv_cell(value: Any) -> Any:
+    """Return a value as a CSV cell: text a spreadsheet would compute is shown as text.
+
+    A leading `'` tells a spreadsheet that the rest is text, so a name such as
+    `=HYPERLINK(...)` or `-1+2` is shown as written and never run. Numbers are written as
+    numbers, a negative one too: only text is ever read as a formula. None is empty.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return f"'{value}"
+    return value
+
+
+class CsvWriter:
+    """Rows into a CSV download, each cell through `csv_cell`: the one way carambole writes CSV."""
+
+    def __init__(self, out: Any) -> None:
+        self.writer = csv.writer(out)
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self.writer.writerow([csv_cell(value) for value in row])
 
 
 def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
@@ -82,10 +108,10 @@ def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
     except (NotFound, Refused):
         raise Http404(_("No such competition")) from None
     response = csv_download(f"{standings['competition']}.standings.v{standings['version']}.csv")
-    writer = csv.writer(response)
+    writer = CsvWriter(response)
     writer.writerow(STANDINGS_COLUMNS)
     for row in standings["rows"]:
-        writer.writerow(["" if row.get(key) is None else row.get(key) for key in STANDINGS_COLUMNS])
+        writer.writerow([row.get(key) for key in STANDINGS_COLUMNS])
     return response
 
 

@@ -37,8 +37,14 @@ import("/static/replay/queue.js").then(async ({ SubmissionQueue }) => {
   };
   // The queue's clock, which a scenario moves on by hand: {t} in ms since 1970.
   const clock = { t: Date.parse("2026-03-09T10:00:00.000Z") };
+  // Each wait the queue asks for, in ms; waited out in 10 ms at most.
+  const waits = [];
+  const setTimer = (callback, delay) => {
+    waits.push(delay);
+    return setTimeout(callback, Math.min(delay, 10));
+  };
   const make = (storageKey = "q") => queues[queues.push(new SubmissionQueue({
-    storage, storageKey, delays: [10], now: () => clock.t,
+    storage, storageKey, delays: [10], now: () => clock.t, setTimer,
     send: async (item, body) => {
       sent.push({ key: item.key, ...body });
       const answer = answers.shift() || { status: 201, body: {} };
@@ -48,9 +54,9 @@ import("/static/replay/queue.js").then(async ({ SubmissionQueue }) => {
   })) - 1];
   const log = {};
   try {
-    const play = new Function("make", "answers", "settle", "log", "sent", "clock",
+    const play = new Function("make", "answers", "settle", "log", "sent", "clock", "waits",
       `return (async () => { ${scenario} })();`);
-    await play(make, (list) => { answers = list; }, settle, log, sent, clock);
+    await play(make, (list) => { answers = list; }, settle, log, sent, clock, waits);
     done({ log, sent });
   } catch (error) {
     done({ error: String(error) });
@@ -102,6 +108,44 @@ def test_a_resend_after_a_network_failure_carries_the_same_key_and_body(page):
     assert len(resends) == 2
     assert all(resend == first for resend in resends)
     assert result["log"]["left"] == 0
+
+
+def test_a_server_that_cannot_record_now_gets_the_same_key_and_body_after_its_retry_after(page):
+    result = run(
+        page,
+        """
+        // The console's own call of the API, given a 503 as the server sends one.
+        const { api } = await import("/static/replay/console-api.js");
+        const fetched = window.fetch;
+        window.fetch = async () => new Response(
+          JSON.stringify({ error: "the database cannot be reached", field: null }),
+          { status: 503, headers: { "Retry-After": "2", "Content-Type": "application/json" } });
+        const unavailable = await api("/api/matches/m/events", { method: "POST", body: {} });
+        window.fetch = fetched;
+        log.unavailable = unavailable;
+        answers([
+          unavailable,
+          { status: 503, body: null },  // no Retry-After: the backoff's wait
+          { status: 201, body: { seq: 4 } },
+        ]);
+        const queue = make();
+        queue.add({ type: "shot" }, { head: 3 });
+        await settle(); await settle(); await settle();
+        log.left = queue.length;
+        log.paused = queue.paused;
+        log.waits = waits;
+        """,
+    )
+    first, *resends = result["sent"]
+    assert len(resends) == 2
+    assert all(resend == first for resend in resends)
+    log = result.pop("log")
+    assert log.pop("unavailable") == {
+        "status": 503,
+        "body": {"error": "the database cannot be reached", "field": None},
+        "retryAfter": 2,
+    }
+    assert log == {"left": 0, "paused": None, "waits": [2000, 10]}
 
 
 def test_a_conflict_pauses_until_the_referee_resends_after_the_current_seq(page):

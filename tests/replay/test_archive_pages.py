@@ -218,6 +218,28 @@ def test_the_archive_csv_opens_with_a_byte_order_mark_so_spreadsheets_keep_the_a
     assert "Pablo Gómez" in body.decode("utf-8-sig")
 
 
+def test_the_archive_csv_shows_names_ids_and_stages_that_look_like_formulas_as_text(db, client):
+    services.competition_create(id="sheet-cup", name="=cmd|' /C calc'!A0")
+    players = {
+        "A": {"name": '=HYPERLINK("http://example.com")', "federation_id": "-2+3"},
+        "B": {"name": "@SUM(A1:A9)", "federation_id": "\t+1"},
+    }
+    match = services.match_create(
+        id="sheet-1", competition="sheet-cup", players=players, stage="+Final\r"
+    )
+    summarise(match, 0).save()
+
+    (row,) = csv_rows(client.get("/archive/export.csv"))
+
+    assert row["player_a"] == '\'=HYPERLINK("http://example.com")'
+    assert row["player_a_id"] == "'-2+3"
+    assert row["player_b"] == "'@SUM(A1:A9)"
+    assert row["player_b_id"] == "'\t+1"
+    assert row["stage"] == "'+Final\r"
+    assert row["points_a"] == "100"
+    assert row["match"] == "sheet-1"
+
+
 def test_the_archive_link_to_its_csv_keeps_the_search(db, client):
     make_archive(2)
 

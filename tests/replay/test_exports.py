@@ -21,6 +21,7 @@ from matches.records import record_export, record_import
 from matches.services import competition_create, match_create, player_enter
 from matches.simulator import iter_competition
 from replay import projector
+from replay.pages.exports import csv_cell
 from replay.record_schema import record_schema
 from replay.standings import standings_get
 
@@ -237,6 +238,41 @@ def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
         assert int(row["rank"]) == expected["rank"]
         assert int(row["match_points"]) == expected["match_points"]
         assert float(row["average"]) == expected["average"]
+
+
+# Names a spreadsheet would run as formulas, each with a federation id that would be too.
+FORMULAS = [
+    {"name": '=HYPERLINK("http://example.com","win")', "federation_id": "+380-1"},
+    {"name": "-1+2", "federation_id": "@SUM(A1:A9)"},
+    {"name": "\tTab", "federation_id": "\rCR"},
+]
+
+
+def test_a_text_cell_that_a_spreadsheet_would_compute_is_written_as_text():
+    assert csv_cell("=1+2") == "'=1+2"
+    assert [csv_cell(text)[0] for text in ("+1", "-1", "@A1", "\tx", "\rx")] == ["'"] * 5
+    assert csv_cell("Olena Kovalenko") == "Olena Kovalenko"
+    assert csv_cell("a=1") == "a=1"
+
+
+def test_a_number_stays_a_number_in_csv_a_negative_one_too():
+    assert csv_cell(-3) == -3
+    assert csv_cell(-1.5) == -1.5
+    assert csv_cell(None) == ""
+    assert csv_cell(True) is True
+
+
+def test_standings_csv_shows_names_and_ids_that_look_like_formulas_as_text(db, client):
+    for record in iter_competition(9, 3, FORMULAS, competition="sheet-cup"):
+        record_import(record, by="demo")
+    projector.catch_up()
+
+    response = client.get("/competitions/sheet-cup/standings.csv")
+
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert {row["player"] for row in rows} == {f"'{p['name']}" for p in FORMULAS}
+    assert {row["player_id"] for row in rows} == {f"'{p['federation_id']}" for p in FORMULAS}
+    assert all(row["rank"].isdigit() and float(row["average"]) >= 0 for row in rows)
 
 
 def test_the_standings_of_no_competition_are_a_404(db, client):

@@ -5,8 +5,15 @@ function csrfToken() {
   return found ? decodeURIComponent(found[1]) : "";
 }
 
+/** Return the seconds a Retry-After header asks for, or null (none, or not in seconds). */
+function retryAfterOf(header) {
+  const text = (header || "").trim();
+  return /^\d+$/.test(text) ? Number(text) : null;
+}
+
 /**
- * Call the API; resolve {status, body}, reject when the server was not reached in time.
+ * Call the API; resolve {status, body, retryAfter}, reject when the server was not reached
+ * in time. retryAfter: the seconds a 503 or a 429 asks to wait (Retry-After), else null.
  *
  * reached(true | false) says whether the server answered: the console's online state.
  */
@@ -29,7 +36,10 @@ export async function api(path, { method = "GET", body, headers = {}, timeout = 
       answer = null;
     }
     reached(true);
-    return { status: response.status, body: answer };
+    return {
+      status: response.status, body: answer,
+      retryAfter: retryAfterOf(response.headers.get("Retry-After")),
+    };
   } catch (error) {
     reached(false);
     throw error;

@@ -5,8 +5,11 @@
 // timeout carries the same key and body, so the server answers the first answer again
 // and never records twice. The queue is saved after every change (localStorage: it
 // survives a reload and a browser restart) and sent in order, one at a time. A network
-// failure waits 1 s, 2 s, 4 s, ... at most 15 s and tries again; a 409 (another console
-// recorded first) or a refusal pauses the queue until the referee resends or drops.
+// failure waits 1 s, 2 s, 4 s, ... at most 15 s and tries again; so does a server that
+// answers but cannot record now (a 5xx: its database out of reach, a 503; a 429), waiting
+// the Retry-After it gives instead (at most 60 s), and resending the same key and body. A
+// 409 (another console recorded first) or a refusal pauses the queue until the referee
+// resends or drops.
 //
 // A submission that waited keeps the time it was confirmed: sent more than STAMP_AFTER_MS
 // after the Confirm (offline, retried, behind others), its event carries `confirmed_at`,
@@ -17,6 +20,7 @@
 // first try that arrived though its answer was lost), the event goes again without it.
 
 const DELAYS = [1000, 2000, 4000, 8000, 15000];
+const LONGEST_RETRY_AFTER_MS = 60000; // a server's Retry-After beyond this is not waited out
 const STAMP_AFTER_MS = 2000;
 const CLOCK_KEY = "carambole.clock-offset"; // shared by every match's queue in this browser
 const UNSTAMPED_WHEN = ["confirmed_at", "Idempotency-Key"]; // the field of a 422 that says so
@@ -36,7 +40,8 @@ export function storageKeyOf(matchId) {
 /**
  * A match's waiting submissions, sent in order.
  *
- * send(item, body) → Promise<{status, body}>, rejecting when the server was not reached;
+ * send(item, body) → Promise<{status, body, retryAfter}>, rejecting when the server was
+ * not reached (retryAfter: the seconds of a Retry-After header, else null);
  * body is what to POST: {expected_seq, event}. onChange(queue) after any change;
  * onRecorded(item, body) after each 201.
  * paused: null, or {reason: "conflict" | "refused" | "login", key, status, error, seq}.
@@ -153,7 +158,7 @@ export class SubmissionQueue {
       return;
     }
     if (!answer || answer.status >= 500 || answer.status === 429) {
-      this.retryLater();
+      this.retryLater(answer ? answer.retryAfter : null);
       return;
     }
     this.failures = 0;
@@ -186,8 +191,11 @@ export class SubmissionQueue {
     this.save();
   }
 
-  retryLater() {
-    const delay = this.delays[Math.min(this.failures, this.delays.length - 1)];
+  /** Send again later: after `retryAfter` seconds when the server said so, else backing off. */
+  retryLater(retryAfter = null) {
+    const asked = Number.isFinite(retryAfter) && retryAfter >= 0;
+    const delay = asked ? Math.min(retryAfter * 1000, LONGEST_RETRY_AFTER_MS)
+      : this.delays[Math.min(this.failures, this.delays.length - 1)];
     this.failures += 1;
     this.onChange(this);
     this.timer = this.setTimer(() => {
