@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from matches import store
 from matches.errors import Refused
 from matches.fold import evolve
 from matches.header import Header
@@ -41,13 +42,18 @@ class Logged:
 
 
 def load_logged(match: Match) -> list[Logged]:
-    """Return a match's events in order, each with its time and recorder (one query)."""
+    """Return a match's events in order, each with its time and recorder (one query).
+
+    A row that is missing or no JSON object is refused naming its `seq`.
+    """
     rows = (
         Event.objects.filter(match=match)
         .order_by("seq")
         .values_list("seq", "data_text", "at", "recorded_by")
     )
     logged = []
+    rows = list(rows)
+    store.check_complete([row[0] for row in rows])
     for seq, text, at, by in rows:
         try:
             event = orjson.loads(text)
