@@ -63,7 +63,9 @@ class Stream:
         messages = []
         for seq, text, at, by, digest in rows:
             if seq != self.seq + 1:
-                break  # never past a missing seq: the order of the stream is the log's
+                # Appends commit in seq order, so a gap is a row deleted behind the store's
+                # back: refused as a corrupt row is, never streamed past.
+                raise Refused("the stored event is missing", None, self.seq + 1)
             fact = _fact(seq, text)
             try:
                 self.state = evolve(self.state, fact)

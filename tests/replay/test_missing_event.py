@@ -21,9 +21,11 @@ from django.test import Client
 from websockets.sync.client import connect as websocket
 
 from carambole.asgi import application
+from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from replay import projector
 from replay.live.hub import stop_hubs_here
+from replay.live.stream import Stream
 from replay.projection import forget
 from tests.servers import server
 from tests.store.plays import QUIET, new_match, open_game, play
@@ -123,12 +125,13 @@ def test_the_lists_mark_the_match_unreadable_once_the_projector_meets_the_gap(st
 
 
 @pytest.mark.usefixtures("event_db")
-def test_the_matchs_socket_says_which_event_is_missing_and_closes_with_4400():
+@pytest.mark.parametrize("after", [0, MISSING - 2], ids=["from the start", "from before the gap"])
+def test_the_matchs_socket_says_which_event_is_missing_and_closes_with_4400(after):
     a_match_with_its_first_shot_deleted()
 
     async def scenario() -> list[dict]:
         try:
-            viewer = WebsocketCommunicator(application, f"/ws/matches/{MATCH_ID}/?after=0")
+            viewer = WebsocketCommunicator(application, f"/ws/matches/{MATCH_ID}/?after={after}")
             connected, _ = await viewer.connect(timeout=WAIT_S)
             assert connected
             outputs = []
@@ -144,6 +147,16 @@ def test_the_matchs_socket_says_which_event_is_missing_and_closes_with_4400():
         {"type": "error", "error": "the stored event is missing", "field": None, "seq": MISSING}
     ]
     assert closed["code"] == 4400
+
+
+def test_a_stream_opened_before_the_gap_refuses_to_read_past_it(db):
+    a_match_with_its_first_shot_deleted()
+    stream = Stream.open(MATCH_ID, MISSING - 2)  # a viewer resuming from before the gap
+
+    with pytest.raises(Refused) as refused:
+        stream.read(100)
+
+    assert (refused.value.seq, refused.value.message) == (MISSING, "the stored event is missing")
 
 
 @pytest.mark.slow
