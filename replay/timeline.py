@@ -46,14 +46,13 @@ def load_logged(match: Match) -> list[Logged]:
 
     A row that is missing or no JSON object is refused naming its `seq`.
     """
-    rows = (
+    rows = list(
         Event.objects.filter(match=match)
         .order_by("seq")
         .values_list("seq", "data_text", "at", "recorded_by")
     )
-    logged = []
-    rows = list(rows)
     store.check_complete([row[0] for row in rows])
+    logged = []
     for seq, text, at, by in rows:
         try:
             event = orjson.loads(text)
