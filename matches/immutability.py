@@ -65,10 +65,7 @@ POSTGRESQL_INSTALL = [
     f"""CREATE OR REPLACE TRIGGER {EVENTS_TABLE}_no_truncate
         BEFORE TRUNCATE ON {EVENTS_TABLE}
         FOR EACH STATEMENT EXECUTE FUNCTION {POSTGRESQL_FUNCTION}()""",
-    # A trigger disabled by hand is enabled again: migrate puts every refusal back in force.
-    f"ALTER TABLE {EVENTS_TABLE} ENABLE TRIGGER {EVENTS_TABLE}_immutable",
-    f"ALTER TABLE {EVENTS_TABLE} ENABLE TRIGGER {EVENTS_TABLE}_no_truncate",
-]
+]  # CREATE OR REPLACE enables a trigger disabled by hand: each install puts all back in force
 POSTGRESQL_REMOVE = [
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_immutable ON {EVENTS_TABLE}",
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_truncate ON {EVENTS_TABLE}",
@@ -130,7 +127,7 @@ def _postgresql_faults(connection) -> dict[str, str]:
         cursor.execute("SELECT current_setting('session_replication_role')")
         firing = {"A", "R"} if cursor.fetchone()[0] == "replica" else {"A", "O"}
         cursor.execute(
-            "SELECT t.tgname, t.tgenabled, t.tgtype, t.tgnattr, t.tgqual IS NOT NULL, "
+            "SELECT t.tgname, t.tgenabled, t.tgtype, t.tgattr::text, t.tgqual IS NOT NULL, "
             "p.proname, p.prosrc FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
             "WHERE t.tgrelid = %s::regclass AND NOT t.tgisinternal",
             [EVENTS_TABLE],
@@ -144,7 +141,7 @@ def _postgresql_faults(connection) -> dict[str, str]:
             faults[name] = "disabled"
         elif (
             fires_on != POSTGRESQL_FIRES_ON[name]
-            or columns  # UPDATE OF some columns: the others could be changed
+            or columns.strip()  # UPDATE OF some columns: the others could be changed
             or condition  # a WHEN clause: some rows could be changed
             or function != POSTGRESQL_FUNCTION
             or " ".join(source.split()) != POSTGRESQL_REFUSAL

@@ -82,6 +82,8 @@ def test_a_dropped_trigger_is_named_by_the_check_and_verify_archive_and_migrate_
 def test_a_disabled_trigger_is_flagged_like_a_missing_one_and_migrate_enables_it(played):
     name = ROW_TRIGGER["postgresql"]
     with connection.cursor() as cursor:
+        # The foreign keys checked now: ALTER TABLE waits for no check deferred to the commit.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute(f"ALTER TABLE {EVENTS_TABLE} DISABLE TRIGGER {name}")
         cursor.execute(f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s AND seq = 7", [MATCH_ID])
 
