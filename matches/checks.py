@@ -7,6 +7,9 @@ from typing import Any
 from django.core.checks import Error, register
 from django.db import DatabaseError, connections
 
+# What puts the triggers back; without --skip-checks this very check would stop it.
+REPAIR = "python manage.py migrate --skip-checks"
+
 
 @register()
 def immutability_triggers(app_configs: Any = None, databases: Any = None, **kwargs: Any) -> list:
@@ -24,8 +27,8 @@ def immutability_triggers(app_configs: Any = None, databases: Any = None, **kwar
             errors.append(
                 Error(
                     faults_in_words(faults),
-                    hint="run `python manage.py migrate`, which puts them back in force: "
-                    "until then a stored event can be changed",
+                    hint=f"run `{REPAIR}`, which puts them back in force: until then a "
+                    "stored event can be changed",
                     id="matches.E001",
                 )
             )

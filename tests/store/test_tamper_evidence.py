@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.checks import run_checks
@@ -12,14 +16,17 @@ from django.core.management.sql import emit_post_migrate_signal
 from django.db import DatabaseError, connection, transaction
 
 from matches import store
+from matches.checks import REPAIR
 from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, trigger_faults, triggers_lifted
 from matches.models import Event, Match
 from matches.records import archive_verify
 from replay import projector
 from replay.models import MatchSummary
+from tests.servers import database_url
 from tests.store.plays import BY, new_match, open_game, play
 
+ROOT = Path(__file__).resolve().parents[2]
 MATCH_ID = "cup-a-1"
 TAMPERED = 4  # the first shot: seq 1 to 3 are the lag, the game's start and the break
 # The triggers of each database, and the one a test takes out of force.
@@ -248,3 +255,34 @@ def test_recording_into_a_match_with_an_event_missing_is_refused_naming_it(playe
 
     assert refused.value.seq == TAMPERED
     assert Event.objects.filter(match_id=MATCH_ID, recorded_by=BY).count() == 6
+
+
+# -- From the command line, as an operator meets it ---------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("event_db")
+def test_from_the_command_line_a_dropped_trigger_fails_check_and_verify_and_the_hint_repairs_it():
+    environ = {**os.environ, "DATABASE_URL": database_url()}  # this test's, committed
+    environ.pop("DJANGO_SETTINGS_MODULE", None)
+
+    def manage(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "manage.py", *args]
+        return subprocess.run(command, cwd=ROOT, env=environ, capture_output=True, text=True)
+
+    name = ROW_TRIGGER[connection.vendor]
+    with connection.cursor() as cursor:
+        table = f" ON {EVENTS_TABLE}" if connection.vendor == "postgresql" else ""
+        cursor.execute(f"DROP TRIGGER {name}{table}")
+
+    checked = run_checks()  # as `manage.py check` and every server start run them
+    verified = manage("verify_archive")
+    repaired = manage(*REPAIR.split()[2:], "-v0")
+
+    named = f"{name} (missing)"
+    assert named in checked[0].msg and REPAIR in checked[0].hint
+    # Not stopped by the system check: it verifies the archive and names the trigger itself.
+    assert verified.returncode != 0 and "0 matches checked, 0 failing" in verified.stdout
+    assert named in verified.stderr and REPAIR in verified.stderr
+    assert repaired.returncode == 0, repaired.stderr
+    assert trigger_faults() == {}
