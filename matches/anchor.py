@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Max
+
 from matches import store
 from matches.chain import canonical_json
 from matches.errors import Refused
@@ -112,6 +114,36 @@ def anchor_verify(pinned: Iterable[Pinned]) -> dict[str, list[str]]:
                 failing.append(f"seq {seq}: {problem}")
         problems[entry.id] = failing
     return problems
+
+
+@dataclass(frozen=True)
+class Growth:
+    """What the archive holds beyond an anchor: events after the anchored seqs, new matches."""
+
+    events: dict[str, tuple[int, int]]  # each anchored match that grew: its first and last new seq
+    matches: int  # matches the anchor does not name
+
+
+def anchor_growth(pinned: Iterable[Pinned]) -> Growth:
+    """Return what was added since the anchor: allowed, and for its keeper to check.
+
+    The chain cannot tell an event appended by a database writer, its hash computed anew,
+    from one recorded at the table; the anchor's keeper can, against the match as played.
+    """
+    anchored = {entry.id: entry.seq for entry in pinned}
+    heads = dict(
+        Event.objects.filter(match_id__in=list(anchored))
+        .order_by()
+        .values("match_id")
+        .annotate(last=Max("seq"))
+        .values_list("match_id", "last")
+    )
+    events = {
+        match_id: (seq + 1, heads[match_id])
+        for match_id, seq in sorted(anchored.items())
+        if heads.get(match_id, 0) > seq
+    }
+    return Growth(events, Match.objects.exclude(pk__in=list(anchored)).count())
 
 
 def _is_hash(value: Any) -> bool:

@@ -7,25 +7,28 @@ from typing import Any
 from django.core.checks import Error, register
 from django.db import DatabaseError, connections
 
+# What puts the triggers back; without --skip-checks this very check would stop it.
+REPAIR = "python manage.py migrate --skip-checks"
+
 
 @register()
 def immutability_triggers(app_configs: Any = None, databases: Any = None, **kwargs: Any) -> list:
     """Fail when the database would let a stored event be changed or removed."""
-    from matches.immutability import missing_triggers
+    from matches.immutability import faults_in_words, trigger_faults
 
     errors = []
     for alias in connections:
         connection = connections[alias]
         try:
-            missing = missing_triggers(connection)
+            faults = trigger_faults(connection)
         except DatabaseError:
             continue  # no database to ask (not created yet): nothing stored to protect
-        if missing:
+        if faults:
             errors.append(
                 Error(
-                    "the events table lacks its immutability triggers: "
-                    + ", ".join(sorted(missing)),
-                    hint="run `python manage.py migrate`: until then a stored event can be changed",
+                    faults_in_words(faults),
+                    hint=f"run `{REPAIR}`, which puts them back in force: until then a "
+                    "stored event can be changed",
                     id="matches.E001",
                 )
             )

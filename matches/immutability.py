@@ -1,4 +1,9 @@
-"""The database's own refusal to change or delete events: triggers on SQLite and PostgreSQL."""
+"""The database's own refusal to change or delete events: triggers on SQLite and PostgreSQL.
+
+A trigger can be there and still refuse nothing: PostgreSQL can disable it (`ALTER TABLE
+... DISABLE TRIGGER`), or its function can be replaced. `trigger_faults` says which
+trigger is not in force and why; the system check and `verify_archive` report it.
+"""
 
 from __future__ import annotations
 
@@ -40,17 +45,27 @@ REQUIRED_TRIGGERS = {
     },
     "postgresql": {f"{EVENTS_TABLE}_immutable", f"{EVENTS_TABLE}_no_truncate"},
 }
+POSTGRESQL_FUNCTION = f"{EVENTS_TABLE}_refuse"
+POSTGRESQL_REFUSAL = (
+    f"BEGIN RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = 'insufficient_privilege'; END"
+)
+# What each trigger fires on, as pg_trigger.tgtype writes it: 1 for each row, 2 before,
+# 8 delete, 16 update, 32 truncate.
+POSTGRESQL_FIRES_ON = {
+    f"{EVENTS_TABLE}_immutable": 1 | 2 | 8 | 16,
+    f"{EVENTS_TABLE}_no_truncate": 2 | 32,
+}
 POSTGRESQL_INSTALL = [
-    f"""CREATE OR REPLACE FUNCTION {EVENTS_TABLE}_refuse() RETURNS trigger AS $$
-        BEGIN RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = 'insufficient_privilege'; END
+    f"""CREATE OR REPLACE FUNCTION {POSTGRESQL_FUNCTION}() RETURNS trigger AS $$
+        {POSTGRESQL_REFUSAL}
         $$ LANGUAGE plpgsql""",
     f"""CREATE OR REPLACE TRIGGER {EVENTS_TABLE}_immutable
         BEFORE UPDATE OR DELETE ON {EVENTS_TABLE}
-        FOR EACH ROW EXECUTE FUNCTION {EVENTS_TABLE}_refuse()""",
+        FOR EACH ROW EXECUTE FUNCTION {POSTGRESQL_FUNCTION}()""",
     f"""CREATE OR REPLACE TRIGGER {EVENTS_TABLE}_no_truncate
         BEFORE TRUNCATE ON {EVENTS_TABLE}
-        FOR EACH STATEMENT EXECUTE FUNCTION {EVENTS_TABLE}_refuse()""",
-]
+        FOR EACH STATEMENT EXECUTE FUNCTION {POSTGRESQL_FUNCTION}()""",
+]  # CREATE OR REPLACE enables a trigger disabled by hand: each install puts all back in force
 POSTGRESQL_REMOVE = [
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_immutable ON {EVENTS_TABLE}",
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_truncate ON {EVENTS_TABLE}",
@@ -94,11 +109,51 @@ def installed_triggers(connection=default_connection) -> set[str]:
         return {row[0] for row in cursor.fetchall()}
 
 
-def missing_triggers(connection=default_connection) -> set[str]:
-    """Return the immutability triggers the events table lacks (none before it exists)."""
+def trigger_faults(connection=default_connection) -> dict[str, str]:
+    """Return each immutability trigger that is not in force: missing, disabled or altered."""
     if EVENTS_TABLE not in connection.introspection.table_names():
-        return set()  # not migrated yet: nothing to protect
-    return REQUIRED_TRIGGERS.get(connection.vendor, set()) - installed_triggers(connection)
+        return {}  # not migrated yet: nothing to protect
+    required = REQUIRED_TRIGGERS.get(connection.vendor, set())
+    faults = {name: "missing" for name in required - installed_triggers(connection)}
+    if connection.vendor == "postgresql":
+        faults.update(_postgresql_faults(connection))
+    return faults
+
+
+def _postgresql_faults(connection) -> dict[str, str]:
+    """Return the PostgreSQL triggers that are there but would not fire, or not refuse."""
+    with connection.cursor() as cursor:
+        # A session in replica mode fires only the triggers enabled for replicas (or always).
+        cursor.execute("SELECT current_setting('session_replication_role')")
+        firing = {"A", "R"} if cursor.fetchone()[0] == "replica" else {"A", "O"}
+        cursor.execute(
+            "SELECT t.tgname, t.tgenabled, t.tgtype, t.tgattr::text, t.tgqual IS NOT NULL, "
+            "p.proname, p.prosrc FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+            "WHERE t.tgrelid = %s::regclass AND NOT t.tgisinternal",
+            [EVENTS_TABLE],
+        )
+        rows = cursor.fetchall()
+    faults = {}
+    for name, enabled, fires_on, columns, condition, function, source in rows:
+        if name not in POSTGRESQL_FIRES_ON:
+            continue
+        if enabled not in firing:
+            faults[name] = "disabled"
+        elif (
+            fires_on != POSTGRESQL_FIRES_ON[name]
+            or columns.strip()  # UPDATE OF some columns: the others could be changed
+            or condition  # a WHEN clause: some rows could be changed
+            or function != POSTGRESQL_FUNCTION
+            or " ".join(source.split()) != POSTGRESQL_REFUSAL
+        ):
+            faults[name] = "altered"
+    return faults
+
+
+def faults_in_words(faults: dict[str, str]) -> str:
+    """Return the faults as one line: each trigger with what is wrong with it."""
+    listed = ", ".join(f"{name} ({fault})" for name, fault in sorted(faults.items()))
+    return f"the events table's immutability triggers are not in force: {listed}"
 
 
 @contextmanager

@@ -167,12 +167,24 @@ def record_header(match: Match) -> dict[str, Any]:
 
 
 def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[int, str]]]:
-    """Return each match's chain problems (empty lists for sound matches)."""
+    """Return each match's chain problems (empty lists for sound matches).
+
+    Events whose match is gone (a database that does not enforce its foreign keys) are
+    reported under the id they name.
+    """
     matches = Match.objects.all().order_by("id")
     if match_ids:
         match_ids = [check_id(match_id, "id", "match") for match_id in match_ids]
         matches = matches.filter(pk__in=match_ids)
-        missing = set(match_ids) - {m.id for m in matches}
-        if missing:
-            raise NotFound(f"no match {excerpt(sorted(missing)[0])}", "id")
-    return {match.id: store.verify_chain(match) for match in matches}
+    results = {match.id: store.verify_chain(match) for match in matches}
+    for match_id, (count, first, last) in store.orphaned_events(match_ids or None).items():
+        events = (
+            f"its {count} events (seq {first} to {last})"
+            if count > 1
+            else f"its event (seq {first})"
+        )
+        results[match_id] = [(first, f"the match is missing from the archive, not {events}")]
+    missing = set(match_ids or ()) - set(results)
+    if missing:
+        raise NotFound(f"no match {excerpt(sorted(missing)[0])}", "id")
+    return dict(sorted(results.items()))

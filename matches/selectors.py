@@ -53,7 +53,8 @@ def assigned_referee(match: Match) -> Any:
 
 def events_after(match: Match, after: int = 0) -> list[dict[str, Any]]:
     """Return a match's events after `seq` `after` as a record writes them (seq, at, by, hash)."""
-    events = Event.objects.filter(match=match, seq__gt=after).order_by("seq")
+    events = list(Event.objects.filter(match=match, seq__gt=after).order_by("seq"))
+    store.check_complete([event.seq for event in events], after)
     return [event.as_record() for event in events]
 
 

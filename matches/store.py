@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Max, Min
 from orjson import JSONDecodeError, dumps, loads
 
 from matches.chain import event_hash, header_hash
-from matches.errors import Conflict, Refused
+from matches.errors import Conflict, Refused, excerpt
 from matches.models import Event, Match
 from matches.notation import ENVELOPE, check_confirmed
 
@@ -20,8 +21,10 @@ from matches.notation import ENVELOPE, check_confirmed
 LOG_LOCK = 0x63617261
 
 
-LOAD_SQL = f"SELECT data FROM {Event._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq"
-LOAD_CHAINED_SQL = LOAD_SQL.replace("SELECT data", "SELECT data, hash")
+LOAD_SQL = (
+    f"SELECT seq, data FROM {Event._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq"
+)
+LOAD_CHAINED_SQL = LOAD_SQL.replace("SELECT seq, data", "SELECT seq, data, hash")
 
 
 @dataclass(frozen=True)
@@ -62,14 +65,30 @@ def lock_log() -> None:
 
 
 def load(match: Match | str) -> list[Event]:
-    """Return a match's events in order."""
-    return list(Event.objects.filter(match=match).order_by("seq"))
+    """Return a match's events in order, refusing a log with an event missing."""
+    events = list(Event.objects.filter(match=match).order_by("seq"))
+    check_complete([event.seq for event in events])
+    return events
+
+
+def check_complete(seqs: Sequence[int], after: int = 0) -> None:
+    """Refuse the events read after `seq` `after` unless they follow one another from there.
+
+    A row deleted behind the store's back would shift every later event by one: the
+    fold would number them anew and every page would name the wrong shot.
+    """
+    for expected, seq in enumerate(seqs, start=after + 1):
+        if seq > expected:
+            raise Refused("the stored event is missing", None, expected)
+        if seq < expected:  # only a seq 0: the column allows it, the log never writes it
+            raise Refused("the stored event is out of the log's order", None, seq)
 
 
 def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
     """Return a match's events after `after` as the fold reads them, without model objects.
 
-    A stored row that is not a JSON object is refused naming its `seq`, never a traceback.
+    A stored row that is not a JSON object, or one missing, is refused naming its `seq`,
+    never a traceback.
     """
     return _decoded(_rows(LOAD_SQL, match, after), after)
 
@@ -77,20 +96,21 @@ def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
 def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any], str]]:
     """Return (event as the fold reads it, its hash) for each event after `after`."""
     rows = _rows(LOAD_CHAINED_SQL, match, after)
-    return [(event, row[1]) for event, row in zip(_decoded(rows, after), rows, strict=True)]
+    return [(event, row[2]) for event, row in zip(_decoded(rows, after), rows, strict=True)]
 
 
 def _decoded(rows: list[tuple[Any, ...]], after: int) -> list[dict[str, Any]]:
-    """Return the event each row holds in its first column, refusing one no JSON object."""
+    """Return the event each (seq, data, ...) row holds, refusing one missing or no JSON object."""
+    check_complete([row[0] for row in rows], after)
     try:
-        events = [loads(row[0]) for row in rows]
+        events = [loads(row[1]) for row in rows]
     except JSONDecodeError:
         events = []
     if len(events) == len(rows) and all(type(event) is dict for event in events):
         return events
-    for seq, row in enumerate(rows, start=after + 1):
-        if _unreadable_because(row[0]):
-            raise Refused("the stored event cannot be read: not a JSON object", "data", seq)
+    for row in rows:
+        if _unreadable_because(row[1]):
+            raise Refused("the stored event cannot be read: not a JSON object", "data", row[0])
     raise Refused("the stored events cannot be read", "data")
 
 
@@ -194,7 +214,9 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
 
     A row that cannot be read is a problem too, never an exception: seq 0 names the
     match header (players, balls, ruleset), and the events after a bad row are still
-    checked against the hashes their rows carry.
+    checked against the hashes their rows carry. So is a missing seq, and a column
+    that says otherwise than the hashed event (the hash covers `seq`, the data, `at`
+    and `by`; the `type` and `recorded_at` columns repeat what it covers).
     """
     problems: list[tuple[int, str]] = []
     previous: str | None
@@ -206,9 +228,13 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
     except (TypeError, ValueError, AttributeError, KeyError) as error:
         problems.append((0, f"header: cannot be read ({type(error).__name__}: {error})"))
         previous = None
-    for expected_seq, event in enumerate(load(match), start=1):
-        if event.seq != expected_seq:
+    expected_seq = 1
+    for event in Event.objects.filter(match=match).order_by("seq"):
+        if event.seq > expected_seq:
+            problems.append((expected_seq, _missing(expected_seq, event.seq - 1)))
+        elif event.seq < expected_seq:
             problems.append((event.seq, f"expected seq {expected_seq}"))
+        expected_seq = event.seq + 1
         try:
             digest = event_hash(previous or "", event.as_record())
         except Refused:
@@ -219,8 +245,47 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
         else:
             if previous is not None and digest != event.hash:
                 problems.append((event.seq, "hash does not match"))
+            problems.extend((event.seq, problem) for problem in _columns_disagree(event))
         previous = event.hash
     return problems
+
+
+def _missing(first: int, last: int) -> str:
+    if first == last:
+        return f"event seq {first} is missing"
+    return f"events seq {first} to {last} are missing"
+
+
+def _columns_disagree(event: Event) -> list[str]:
+    """Say which stored column contradicts the event as hashed (none, as stored here)."""
+    problems = []
+    data = event.data
+    if event.type != data.get("type"):
+        problems.append(
+            f"the type column ({excerpt(event.type)}) is not the hashed type "
+            f"({excerpt(data.get('type'))})"
+        )
+    # Stored outside the data by the envelope's columns: in the data, a key would be hashed
+    # but shown in the place of the column's value by whatever reads the data alone.
+    for key in ENVELOPE:
+        if key in data:
+            problems.append(f"the data holds {key!r}, which only its column may hold")
+    try:
+        moment = parse_time(event.at)
+    except ValueError:
+        moment = None
+    if moment is None or event.recorded_at != moment:
+        problems.append(f"the recorded_at column is not the hashed at ({excerpt(event.at)})")
+    return problems
+
+
+def orphaned_events(match_ids: Sequence[str] | None = None) -> dict[str, tuple[int, int, int]]:
+    """Return, for each match id that events name but no match has: how many, first, last seq."""
+    rows = Event.objects.exclude(match_id__in=Match.objects.values("pk")).order_by()
+    if match_ids is not None:
+        rows = rows.filter(match_id__in=match_ids)
+    grouped = rows.values("match_id").annotate(n=Count("id"), first=Min("seq"), last=Max("seq"))
+    return {row["match_id"]: (row["n"], row["first"], row["last"]) for row in grouped}
 
 
 def _unreadable_because(text: str) -> str | None:

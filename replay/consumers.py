@@ -43,7 +43,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.hub.watch(self.scope["url_route"]["kwargs"]["match_id"], self.viewer, after)
         except NotFound:
             await self.close(code=NOT_FOUND)
-        except Refused:
+        except Refused as error:
+            # A bad `after`, or a stored event corrupt or missing: the message says which.
+            await self.send(text_data=error_message(error))
             await self.close(code=BAD_REQUEST)
         except Exception:
             logger.exception("live: a viewer could not be served")

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 import orjson
@@ -55,7 +55,7 @@ class LoggedEvent:
     id: int
     match_id: str
     seq: int
-    type: str
+    stored_type: str  # the type column: only to name a row whose data cannot be read
     data: str
     hash: str
     by: str
@@ -65,6 +65,11 @@ class LoggedEvent:
         if type(value) is not dict:
             raise Refused("the stored event cannot be read: not a JSON object", "data", self.seq)
         return value
+
+    @cached_property
+    def type(self) -> str:
+        """Return the event's type as hashed (its data), never the column beside it."""
+        return self.fact()["type"]
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,7 @@ def _explained(change: Change, names: Names) -> dict[str, Any]:
         "event": event.id,
         "match": summary.match_id,
         "seq": event.seq,
-        "type": event.type,
+        "type": fact.get("type", event.stored_type),
         "by": event.by,
         "players": [summary.player_a_name, summary.player_b_name],
     }

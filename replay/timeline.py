@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from matches import store
 from matches.errors import Refused
 from matches.fold import evolve
 from matches.header import Header
@@ -41,12 +42,16 @@ class Logged:
 
 
 def load_logged(match: Match) -> list[Logged]:
-    """Return a match's events in order, each with its time and recorder (one query)."""
-    rows = (
+    """Return a match's events in order, each with its time and recorder (one query).
+
+    A row that is missing or no JSON object is refused naming its `seq`.
+    """
+    rows = list(
         Event.objects.filter(match=match)
         .order_by("seq")
         .values_list("seq", "data_text", "at", "recorded_by")
     )
+    store.check_complete([row[0] for row in rows])
     logged = []
     for seq, text, at, by in rows:
         try:

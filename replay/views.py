@@ -5,9 +5,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
+from matches.errors import Refused
 from replay.archive import current_competitions, live_matches, recent_results
 from replay.board import board
-from replay.pages.replay import match_or_404
+from replay.pages.replay import match_or_404, match_unreadable
 
 OVERLAY_STYLES = ("dark", "light")
 
@@ -47,14 +48,20 @@ def live_now(request: HttpRequest) -> JsonResponse:
 
 def match_board(request: HttpRequest, match_id: str) -> HttpResponse:
     """Show a match live: the score, the moment, the table and the shots of the game."""
-    return render(request, "replay/board.html", board(match_or_404(match_id)))
+    match = match_or_404(match_id)
+    try:
+        context = board(match)
+    except Refused as error:  # a corrupt or missing stored event
+        return match_unreadable(request, match, error)
+    return render(request, "replay/board.html", context)
 
 
 def match_overlay(request: HttpRequest, match_id: str) -> HttpResponse:
     """Show a match's score line alone, for a stream's browser source (?style=light|dark)."""
     style = request.GET.get("style", "dark")
-    context = {
-        **board(match_or_404(match_id)),
-        "style": style if style in OVERLAY_STYLES else "dark",
-    }
+    match = match_or_404(match_id)
+    try:
+        context = {**board(match), "style": style if style in OVERLAY_STYLES else "dark"}
+    except Refused as error:  # a corrupt or missing stored event
+        return match_unreadable(request, match, error)
     return render(request, "replay/overlay.html", context)

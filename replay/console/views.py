@@ -12,11 +12,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from matches.errors import NotFound
+from matches.errors import NotFound, Refused
 from matches.notation import SLUG
 from matches.records import record_header
 from matches.selectors import match_get
 from replay.api.permissions import is_staff, may_record
+from replay.pages.replay import match_unreadable
 from replay.projection import match_state
 
 SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / "console-sw.js"
@@ -57,12 +58,16 @@ def console(request: HttpRequest, id: str) -> HttpResponse:
     if not may_record(request.user, match):
         return render(request, "replay/console_forbidden.html", {"match": match}, status=403)
     header = record_header(match)
+    try:
+        state = match_state(match)
+    except Refused as error:  # a corrupt or missing stored event: nothing can be recorded
+        return match_unreadable(request, match, error)
     context = {
         "match": match,
         "header": header,
         "setup": {
             "match": header,
-            "state": match_state(match),
+            "state": state,
             "username": request.user.get_username(),
             "staff": is_staff(request.user),
             "api": reverse("api:match", args=[match.id]),

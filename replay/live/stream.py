@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from matches import store
 from matches.errors import NotFound, Refused, excerpt
 from matches.fold import evolve, replay
 from matches.header import Header
@@ -46,6 +47,7 @@ class Stream:
         if after is not None:
             rows = rows.filter(seq__lte=after)
         texts = list(rows.values_list("seq", "data_text"))
+        store.check_complete([seq for seq, _ in texts])  # as a corrupt row: never misnumbered
         if after is not None and len(texts) < after:
             raise Refused(f"must be between 0 and {len(texts)}", "after")
         facts = [_fact(seq, text) for seq, text in texts]
@@ -61,7 +63,9 @@ class Stream:
         messages = []
         for seq, text, at, by, digest in rows:
             if seq != self.seq + 1:
-                break  # never past a missing seq: the order of the stream is the log's
+                # Appends commit in seq order, so a gap is a row deleted behind the store's
+                # back: refused as a corrupt row is, never streamed past.
+                raise Refused("the stored event is missing", None, self.seq + 1)
             fact = _fact(seq, text)
             try:
                 self.state = evolve(self.state, fact)

@@ -18,13 +18,18 @@ from matches.models import Competition, Match, Player
 from matches.notation import RECORD_FORMAT, SLUG
 from matches.records import record_export
 from matches.rules import Ruleset
-from replay.pages.replay import match_or_404
+from replay.pages.replay import match_or_404, match_unreadable
 from replay.record_schema import record_schema
 from replay.standings import standings_get
 
 COMPETITION_FORMAT = "carambole.competition/1"
 # What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _no_record() -> str:
+    """Return why a download of an unreadable match gives no record, in the active language."""
+    return _("This match cannot be exported: a stored event cannot be read.")
 
 
 def attachment(body: bytes, filename: str, content_type: str) -> HttpResponse:
@@ -73,7 +78,10 @@ class CsvWriter:
 def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
     """Download a match's record (notation.md, every event with seq, at, by and hash)."""
     match = match_or_404(match_id)
-    record = record_export(match.id)
+    try:
+        record = record_export(match.id)
+    except Refused as error:  # a corrupt or missing stored event: no record to give
+        return match_unreadable(request, match, error, _no_record(), status=422)
     body = orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n"
     return attachment(body, f"{match.id}.carambole.json", "application/json")
 
@@ -181,6 +189,9 @@ def competition_records(request: HttpRequest, competition_id: str) -> HttpRespon
             "competition.json", orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
         )
         for match in matches:
-            record = orjson.dumps(record_export(match.id), option=orjson.OPT_INDENT_2)
+            try:
+                record = orjson.dumps(record_export(match.id), option=orjson.OPT_INDENT_2)
+            except Refused as error:  # no zip with a record missing: name the match instead
+                return match_unreadable(request, match, error, _no_record(), status=422)
             archive.writestr(f"matches/{match.id}.json", record + b"\n")
     return attachment(buffer.getvalue(), f"{competition.id}.carambole.zip", "application/zip")

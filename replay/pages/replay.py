@@ -31,6 +31,21 @@ def match_or_404(match_id: str) -> Match:
         raise Http404(_("No such match")) from None
 
 
+def match_unreadable(
+    request: HttpRequest, match: Match, error: Refused, notice: str = "", status: int = 200
+) -> HttpResponse:
+    """Say that a match cannot be shown, naming the stored event that is corrupt or missing."""
+    names = {player: entry.get("name", player) for player, entry in match.players.items()}
+    context = {
+        "match": match,
+        "names": names,
+        "title": _("%(a)s v %(b)s") % {"a": names.get("A"), "b": names.get("B")},
+        "notice": notice or _("This match cannot be shown: a stored event cannot be read."),
+        "problem": str(error),
+    }
+    return render(request, "replay/match_unreadable.html", context, status=status)
+
+
 def requested_seq(text: str | None, head: int, default: int) -> tuple[int, str]:
     """Return the seq `?seq=` asks for, or the default with why it was not taken."""
     if text is None or text == "":
@@ -51,9 +66,9 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
     try:
         timeline = match_timeline(match)
     except Refused as error:
-        # A corrupt stored event: the page says so rather than failing.
-        context = {"match": match, "names": names, "problem": str(error)}
-        return render(request, "replay/replay_unreadable.html", context)
+        # A corrupt or missing stored event: the page says so rather than failing.
+        notice = _("This match cannot be replayed: a stored event cannot be read.")
+        return match_unreadable(request, match, error, notice)
     shots = timeline["shots"]
     first_shot = shots[0]["seq"] if shots else timeline["head"]
     seq, seq_problem = requested_seq(request.GET.get("seq"), timeline["head"], first_shot)

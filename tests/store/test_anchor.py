@@ -119,3 +119,28 @@ def test_a_deleted_match_is_reported_missing(archive, tmp_path):
 
     assert failed
     assert "sim-2: the match is missing from the archive" in errors
+
+
+def test_an_event_appended_by_a_database_writer_passes_until_compared_with_an_earlier_anchor(
+    db, tmp_path
+):
+    match = new_match()
+    seq = play(match.id, open_game(match.id))
+    anchor = anchor_file(tmp_path)
+    forged = {"type": "match_forfeited", "player": "B", "reason": "left the hall"}
+    at = "2026-11-30T12:00:00.000Z"
+    previous = Event.objects.get(match=match, seq=seq).hash
+    digest = event_hash(previous, {"seq": seq + 1, **forged, "at": at, "by": "petrenko"})
+    with connection.cursor() as cursor:  # no trigger stops an INSERT: the log only grows
+        cursor.execute(
+            f"INSERT INTO {EVENTS_TABLE} (match_id, seq, type, data, recorded_at, at, "
+            "recorded_by, command_digest, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, '', %s)",
+            [match.id, seq + 1, forged["type"], json.dumps(forged), "2026-11-30 12:00:00", at]
+            + ["petrenko", digest],
+        )
+
+    _, _, chain_failed = verify()
+    output, errors, anchor_failed = verify("--anchor", str(anchor))
+
+    assert not chain_failed and not anchor_failed, errors  # the chain is whole: nothing to fail
+    assert f"{match.id}: event seq {seq + 1} added since the anchor" in output.splitlines()
