@@ -212,6 +212,8 @@ def test_a_shot_the_live_feed_shows_before_its_answer_passes_the_turn_once(conso
     who = console.find_element(By.ID, "shot-who")
     wait_until(console, lambda d: who.text == "Marco Marchetti plays the yellow ball", who.text)
     tap(console, '[data-hit="white"]')  # B's shot, tapped before A's answer is back
+    # The answer may come later than the live feed (a loaded server): wait until it is held.
+    wait_until(console, lambda d: d.execute_script("return window.heldAnswers.length"), "answer")
     console.execute_script("window.heldAnswers.shift()()")
     confirm(console)
 

@@ -25,9 +25,12 @@ import pytest
 from matches.management.commands.run_demo import address_taken
 from tests.servers import ROOT, free_port, wait_for_port
 
+# Migrating a new database and loading the demo before serving: minutes on a loaded machine.
+MIGRATE_AND_DEMO_S = 600.0
+
 pytestmark = pytest.mark.slow
 
-STOP_S = 30.0  # how long a test waits for a server to stop once told
+STOP_S = 120.0  # how long a test waits for a server to stop once told (a loaded machine)
 
 
 def environment(database: Path) -> dict[str, str]:
@@ -81,7 +84,7 @@ def running(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Po
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_for_port(port, process, "run_demo", log.read_text)
+        wait_for_port(port, process, "run_demo", log.read_text, timeout=MIGRATE_AND_DEMO_S)
         yield process
     finally:
         if process.poll() is None:
@@ -160,7 +163,9 @@ def test_make_run_serves_on_the_port_it_is_given_and_a_sigterm_to_make_stops_it(
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_for_port(port, make, "make run", (tmp_path / "make.log").read_text)
+        wait_for_port(
+            port, make, "make run", (tmp_path / "make.log").read_text, timeout=MIGRATE_AND_DEMO_S
+        )
         make.send_signal(signal.SIGTERM)
         make.wait(timeout=STOP_S)
         # make passed the signal on: nothing serves on the port any more.
