@@ -23,6 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
@@ -31,6 +32,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext, ngettext
 
 from carambole import throttle
@@ -74,6 +76,16 @@ class ThrottledModelBackend(ModelBackend):
         if request is not None:
             setattr(request, _SUCCEEDED, user.get_username())
         return user
+
+    async def aauthenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        # ModelBackend's own would check the password unthrottled, on the event loop's thread.
+        return await sync_to_async(self.authenticate)(request, username, password, **kwargs)
 
 
 def _subjects(request: HttpRequest | None, username: str) -> list[tuple[throttle.Limit, str]]:
@@ -210,6 +222,7 @@ def refusal(request: HttpRequest, status: int, retry_after: int, said: str) -> H
         status=status,
     )
     response["Retry-After"] = str(retry_after)
+    add_never_cache_headers(response)
     return response
 
 

@@ -118,7 +118,13 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
 def cache_from_url(url: str | None) -> dict[str, Any]:
     """Return a CACHES["default"] entry: Redis for a URL, this process's memory without one."""
     if not url:
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "carambole"}
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "carambole",
+            # Room for the counts of thousands of addresses: at the default 300, a flood of
+            # names would push out the counts that matter (the least used go first).
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
     return {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": url,
