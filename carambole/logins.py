@@ -29,6 +29,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import make_password, verify_password
 from django.core import signing
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -71,7 +72,9 @@ class ThrottledModelBackend(ModelBackend):
         counted = throttle.attempt(*_subjects(request, username))  # past a limit: raises
         user = _checked(users, username, password)
         if user is None or not self.user_can_authenticate(user):
-            return None
+            # Refused here for every backend: Django's own, after this one, is there for the
+            # sessions it logged in before and must not hash the password a second time.
+            raise PermissionDenied
         counted.take_back()
         if request is not None:
             setattr(request, _SUCCEEDED, user.get_username())

@@ -252,8 +252,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Passwords are checked by a backend that counts failures before it hashes anything, and
-# hashes on a low-priority thread of its own (carambole/logins.py).
-AUTHENTICATION_BACKENDS = ["carambole.logins.ThrottledModelBackend"]
+# hashes on a low-priority thread of its own (carambole/logins.py). Django's own stays
+# second, never reached by a password, so the sessions it logged in go on after an upgrade.
+AUTHENTICATION_BACKENDS = [
+    "carambole.logins.ThrottledModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 # The throttles' rule (README, "Production"): within THROTTLE_WINDOW_SECONDS of a first
 # failure, at most this many failed logins for one account (a browser that logged in to it
 # before is not held to that one), from one address, and failed API tokens from one

@@ -223,3 +223,9 @@ def test_passwords_are_hashed_one_at_a_time_at_the_lowest_priority_off_the_servi
     assert {name.split("_")[0] for name, _, _ in Watched.seen} == {"password-check"}
     assert {priority for _, priority, _ in Watched.seen} == {19}
     assert max(at_once for _, _, at_once in Watched.seen) == 1
+
+
+def test_a_session_logged_in_before_logins_were_throttled_stays_logged_in(client, referee):
+    client.force_login(referee, backend="django.contrib.auth.backends.ModelBackend")
+
+    assert b'action="/logout/"' in client.get("/").content
