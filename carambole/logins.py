@@ -7,9 +7,9 @@ on `PASSWORD_CHECKS_AT_ONCE` threads of the process's own, at the lowest CPU pri
 so six clients sending wrong passwords share what the recording of matches leaves
 over instead of taking it from it.
 
-A browser that logged in to an account before keeps a signed cookie saying so, and
-is not held to that account's limit: a stranger who fails for a referee's account
-locks out other strangers, not the referee's own tablet.
+A browser that logged in to an account before keeps a signed cookie saying so, and is
+held to that account's limit on its own: a stranger who fails for a referee's account,
+or from the hall's own network, locks out other strangers, not the referee's tablet.
 """
 
 from __future__ import annotations
@@ -92,13 +92,20 @@ class ThrottledModelBackend(ModelBackend):
 
 
 def _subjects(request: HttpRequest | None, username: str) -> list[tuple[throttle.Limit, str]]:
-    """Return what this attempt counts against: its address, and its account unless known."""
-    subjects = []
-    if request is not None:
-        subjects.append((throttle.LOGIN_ADDRESS, throttle.address_of(request)))
-    if request is None or username not in known_logins(request):
-        subjects.append((throttle.LOGIN_ACCOUNT, username))
-    return subjects
+    """Return what this attempt counts against: its address and account, or its own browser.
+
+    A browser that logged in to the account before is held to the account's limit on its
+    own: neither a stranger's failures for the account nor those of its address (a hall's
+    network, shared by everyone in it) refuse it.
+    """
+    if request is None:
+        return [(throttle.LOGIN_ACCOUNT, username)]
+    if username in known_logins(request):
+        return [(throttle.LOGIN_ACCOUNT, f"{username}\n{request.COOKIES[KNOWN_COOKIE]}")]
+    return [
+        (throttle.LOGIN_ADDRESS, throttle.address_of(request)),
+        (throttle.LOGIN_ACCOUNT, username),
+    ]
 
 
 def _checked(users: Any, username: str, password: str) -> Any:

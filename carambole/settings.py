@@ -260,9 +260,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 # The throttles' rule (README, "Production"): within THROTTLE_WINDOW_SECONDS of a first
 # failure, at most this many failed logins for one account (a browser that logged in to it
-# before is not held to that one), from one address, and failed API tokens from one
-# address; past a limit an attempt is refused with 429 and Retry-After, uncounted, until
-# the window ends.
+# before has that many of its own instead, whatever its address), from one address, and
+# failed API tokens from one address; past a limit an attempt is refused with 429 and
+# Retry-After, uncounted, until the window ends.
 THROTTLE_WINDOW_SECONDS = envcount("THROTTLE_WINDOW_SECONDS", "600")
 LOGIN_FAILURES_PER_ACCOUNT = envcount("LOGIN_FAILURES_PER_ACCOUNT", "10")
 LOGIN_FAILURES_PER_ADDRESS = envcount("LOGIN_FAILURES_PER_ADDRESS", "30")
