@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import runpy
 import threading
 import time
 from pathlib import Path
@@ -15,8 +16,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, make_password
+from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
+import carambole.settings
 from carambole import logins, throttle
 
 PASSWORD = "a long enough password"
@@ -128,6 +131,17 @@ def test_a_redis_that_does_not_answer_lets_logins_through_uncounted(client, refe
 
     assert answer.status_code == 302
     assert "Redis did not answer" in caplog.text
+
+
+def test_the_counts_live_in_redis_given_one_and_a_limit_below_one_is_refused(monkeypatch):
+    monkeypatch.setenv("REDIS_URL", "redis://cache.example:6379/0")
+    caches = runpy.run_path(carambole.settings.__file__)["CACHES"]
+    monkeypatch.setenv("LOGIN_FAILURES_PER_ACCOUNT", "0")
+
+    assert caches["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert caches["default"]["LOCATION"] == "redis://cache.example:6379/0"
+    with pytest.raises(ImproperlyConfigured, match="LOGIN_FAILURES_PER_ACCOUNT=0 must be at"):
+        runpy.run_path(carambole.settings.__file__)
 
 
 # -- The login page ---------------------------------------------------------------------------
