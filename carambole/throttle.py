@@ -19,6 +19,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass, field
+from time import sleep
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +27,11 @@ from django.core.cache import cache
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
+# How long a refused attempt waits before its answer. A refusal costs about what the
+# login page does; a client that loops on refusals as fast as they come (six of them sent
+# forty a second) would take from recording what the throttle saved, but waits here on
+# a thread that costs no CPU. One that honours Retry-After never notices.
+REFUSAL_PAUSE_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ def address_of(request: Any) -> str:
 def attempt(*subjects: tuple[Limit, str]) -> Counted:
     """Count one attempt of each subject, or raise TooManyAttempts (counting none) past a limit."""
     counted = Counted()
+    refused = None
     now = time.time()
     window = settings.THROTTLE_WINDOW_SECONDS
     try:
@@ -91,11 +98,15 @@ def attempt(*subjects: tuple[Limit, str]) -> Counted:
             counted.keys.append(key)
             if _count(key, window) > limit.attempts:
                 counted.take_back()
-                raise TooManyAttempts(max(math.ceil(opened + window - now), 1))
+                refused = TooManyAttempts(max(math.ceil(opened + window - now), 1))
+                break
     except RedisError as error:
         log.warning("throttle: Redis did not answer (%s); this attempt is not counted", error)
         return Counted()
-    return counted
+    if refused is None:
+        return counted
+    sleep(REFUSAL_PAUSE_S)
+    raise refused
 
 
 def _window(limit: Limit, subject: str, now: float, window: int) -> tuple[float, str]:

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.db import connection
 from hypothesis import settings
 
+from carambole import throttle
 from matches.immutability import install_triggers, remove_triggers
 from tests.servers import free_port, own_redis
 
@@ -68,9 +69,10 @@ def _events_immutable(request, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
-def _throttles_forget():
-    """Every test starts with no failed login or token counted."""
+def _throttles_forget(monkeypatch):
+    """Every test starts with no failed login or token counted; a refusal answers at once."""
     cache.clear()
+    monkeypatch.setattr(throttle, "REFUSAL_PAUSE_S", 0)
     yield
 
 
