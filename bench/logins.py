@@ -100,6 +100,10 @@ def _scenario(
     with _server(path, options.redis_url, limits) as port:
         referee.connect(port)
         referee.record(WARM_UP_SHOTS, options.shot_pace_s, options.phase_s)
+        # A server that has served logins before: what a first login loads, once, is not timed.
+        warm = threading.Event()
+        warm.set()
+        _guess(port, "127.0.0.250", warm, Counter(), once=True)
         idle = referee.record(options.shots, options.shot_pace_s, options.phase_s)
         stop = threading.Event()
         answers: list[Counter[str]] = [Counter() for _ in range(options.attackers)]
@@ -168,7 +172,9 @@ class Referee:
         return timed
 
 
-def _guess(port: int, address: str, stop: threading.Event, answers: Counter[str]) -> None:
+def _guess(
+    port: int, address: str, stop: threading.Event, answers: Counter[str], once: bool = False
+) -> None:
     """Post wrong passwords for the referee from one address until told to stop; count answers."""
     connection = http.client.HTTPConnection(
         "127.0.0.1", port, timeout=120, source_address=(address, 0)
@@ -182,13 +188,15 @@ def _guess(port: int, address: str, stop: threading.Event, answers: Counter[str]
         if csrf is None or not cookie:
             raise RuntimeError(f"no login form at /login/: {form.status}")
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
-        while not stop.is_set():
+        while once or not stop.is_set():
             guess = {"csrfmiddlewaretoken": csrf.group(1), "username": REFEREE}
             guess["password"] = secrets.token_urlsafe(12)
             connection.request("POST", "/login/", urlencode(guess), headers)
             answer = connection.getresponse()
             answer.read()
             answers[str(answer.status)] += 1
+            if once:
+                return
     except (OSError, http.client.HTTPException):
         if not stop.is_set():
             raise
