@@ -21,7 +21,8 @@ def main(argv: list[str] | None = None) -> None:
             "Simulate and import an archive into a throwaway SQLite database, then measure "
             "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
             "the live fan-out of a recorded shot beside a bare websockets server, and a "
-            "competition's standings after one amendment, incremental against a full recompute."
+            "competition's standings after one amendment, incremental against a full recompute, "
+            "and a referee's recording while six clients send wrong passwords."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -51,6 +52,11 @@ def main(argv: list[str] | None = None) -> None:
         help="players in the standings' round robin (64: 2,016 matches)",
     )
     parser.add_argument(
+        "--no-logins",
+        action="store_true",
+        help="skip the recording under a login attack (about a minute)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: every measurement once at its smallest (checks, not figures)",
@@ -71,6 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     from django.conf import settings
 
     from bench.fanout import FanoutOptions
+    from bench.logins import LoginsOptions, run_logins
+    from bench.logins import table as logins_table
     from bench.standings import StandingsOptions, run_standings, standings_table
     from bench.suite import Options, run, table
     from bench.suite import _row as row
@@ -104,10 +112,17 @@ def main(argv: list[str] | None = None) -> None:
             ),
             log=sys.stderr,
         )
+    if not options.no_logins:
+        results["logins"] = run_logins(
+            LoginsOptions(shots=20 if options.quick else 300, redis_url=settings.REDIS_URL),
+            log=sys.stderr,
+        )
     options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
     print(table(results))
     if "standings" in results:
         print("\n" + "\n".join(standings_table(results["standings"], row)))
+    if "logins" in results:
+        print("\n" + "\n".join(logins_table(results["logins"])))
     print(f"\nresults written to {options.json}")
 
 

@@ -45,6 +45,14 @@ def envint(name: str, default: str) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
 
 
+def envcount(name: str, default: str) -> int:
+    """Return the environment variable as an integer of at least 1, refusing anything else."""
+    value = envint(name, default)
+    if value < 1:
+        raise ImproperlyConfigured(f"{name}={value} must be at least 1")
+    return value
+
+
 def envlist(name: str, default: str) -> list[str]:
     """Return the environment variable as a list of comma-separated values."""
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
@@ -107,6 +115,25 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     }
 
 
+def cache_from_url(url: str | None) -> dict[str, Any]:
+    """Return a CACHES["default"] entry: Redis for a URL, this process's memory without one."""
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "carambole",
+            # Room for the counts of thousands of addresses: at the default 300, a flood of
+            # names would push out the counts that matter (the least used go first).
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "carambole",
+        # A Redis that is down costs a login a second at most: the counts are then skipped.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+
+
 DATABASE_URL = os.getenv("DATABASE_URL") or None
 REDIS_URL = os.getenv("REDIS_URL") or None
 
@@ -148,6 +175,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # After the language is chosen: a refused login answers a page in the user's language.
+    "carambole.logins.Refusals",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "carambole.csp.ContentSecurityPolicy",
     # A database that cannot be reached now: 503 with Retry-After (JSON under /api/).
@@ -178,6 +207,9 @@ DATABASES = {"default": database_from_url(DATABASE_URL)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(REDIS_URL)}
+# What the throttles count (carambole/throttle.py): in Redis, shared by every server
+# process, when there is one; in the one process that serves the embedded setup otherwise.
+CACHES = {"default": cache_from_url(REDIS_URL)}
 # Live sockets: every this many seconds each server process reads the store for what a
 # lost notice would have pushed, and tells each viewer the head (api.md: 15).
 LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")
@@ -221,6 +253,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Passwords are checked by a backend that counts failures before it hashes anything, and
+# hashes on a low-priority thread of its own (carambole/logins.py). Django's own stays
+# second, never reached by a password, so the sessions it logged in go on after an upgrade.
+AUTHENTICATION_BACKENDS = [
+    "carambole.logins.ThrottledModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# The throttles' rule (README, "Production"): within THROTTLE_WINDOW_SECONDS of a first
+# failure, at most this many failed logins for one account (a browser that logged in to it
+# before has that many of its own instead, whatever its address), from one address, and
+# failed API tokens from one address; past a limit an attempt is refused with 429 and
+# Retry-After, uncounted, until the window ends.
+THROTTLE_WINDOW_SECONDS = envcount("THROTTLE_WINDOW_SECONDS", "600")
+LOGIN_FAILURES_PER_ACCOUNT = envcount("LOGIN_FAILURES_PER_ACCOUNT", "10")
+LOGIN_FAILURES_PER_ADDRESS = envcount("LOGIN_FAILURES_PER_ADDRESS", "30")
+TOKEN_FAILURES_PER_ADDRESS = envcount("TOKEN_FAILURES_PER_ADDRESS", "30")
+# Password hashes a server process computes at once (each costs most of a second of a
+# core), and how long a login waits for its turn before it is answered 503.
+PASSWORD_CHECKS_AT_ONCE = envcount("PASSWORD_CHECKS_AT_ONCE", "1")
+PASSWORD_CHECK_WAIT_SECONDS = envcount("PASSWORD_CHECK_WAIT_SECONDS", "20")
 
 # Browsers log in through a page (the console's referees and staff); programs use tokens.
 LOGIN_URL = "login"

@@ -6,9 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import cache
 from django.db import connection
 from hypothesis import settings
 
+from carambole import throttle
 from matches.immutability import install_triggers, remove_triggers
 from tests.servers import free_port, own_redis
 
@@ -22,6 +24,12 @@ django_settings.SECURE_SSL_REDIRECT = False
 # Hashing a password costs most of a second at Django's million iterations: the tests
 # hash theirs with a thousand, and still check any hash the real settings made.
 django_settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher"]
+# The throttles' counts (carambole/throttle.py) in this process's memory, emptied before
+# each test (below): what one test failed never refuses another's login. The servers the
+# tests start count in Redis when they are given one.
+django_settings.CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}
+}
 
 # Property tests take their number of examples from the profile: few while developing, many
 # in CI, where the time is set aside for them. HYPOTHESIS_PROFILE picks another profile.
@@ -57,6 +65,14 @@ def _events_immutable(request, django_db_blocker):
         request.getfixturevalue("django_db_setup")
         with django_db_blocker.unblock():
             install_triggers(connection)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _throttles_forget(monkeypatch):
+    """Every test starts with no failed login or token counted; a refusal answers at once."""
+    cache.clear()
+    monkeypatch.setattr(throttle, "REFUSAL_PAUSE_S", 0)
     yield
 
 

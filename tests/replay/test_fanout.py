@@ -72,3 +72,7 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
             faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
             assert faults == [0, 0, 0, 0], (layer, scenario, figures)
     assert "(f) fan-out of a recorded shot to 40 viewers" in done.stdout
+    logins = json.loads(results_file.read_text())["logins"]["scenarios"]
+    assert set(logins) == {"one_account_documented_limits", "every_attempt_hashed"}
+    assert [figures["errors"] for figures in logins.values()] == [0, 0]
+    assert "(l) a referee's shots recorded through the API" in done.stdout
