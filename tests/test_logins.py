@@ -21,6 +21,7 @@ from django.test import override_settings
 
 import carambole.settings
 from carambole import logins, throttle
+from tests.test_csp import inline_code
 
 PASSWORD = "a long enough password"
 LIMITS = {
@@ -166,6 +167,9 @@ def test_the_refusal_says_in_the_users_language_when_to_try_again_and_hashes_not
     assert "Too many failed logins. Try again in 10 minutes." in english.content.decode()
     assert "Спробуйте знову через 10 хвилин." in ukrainian.content.decode()
     assert "UTC" in ukrainian.content.decode() and 'lang="uk"' in ukrainian.content.decode()
+    # The page keeps to the site's Content-Security-Policy: no inline style or script.
+    assert inline_code(english.content.decode()) == []
+    assert "Content-Security-Policy" in english
 
 
 @override_settings(**LIMITS)
