@@ -154,6 +154,9 @@ class Referee:
     def record(self, shots: int, pace_s: float, most_s: float) -> list[float]:
         """Record `shots` shots `pace_s` apart (or as many as `most_s` allows); time each."""
         assert self.connection is not None
+        # Anew: the server ends a connection idle for 5 s (a login hashed on a loaded machine
+        # between two phases takes longer), and sending on it would break the pipe.
+        self.connection.close()
         headers = {"Content-Type": "application/json", "Authorization": f"Token {self.key}"}
         timed: list[float] = []
         deadline = time.monotonic() + most_s

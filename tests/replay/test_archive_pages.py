@@ -222,7 +222,7 @@ def test_the_archive_csv_shows_names_ids_and_stages_that_look_like_formulas_as_t
     services.competition_create(id="sheet-cup", name="=cmd|' /C calc'!A0")
     players = {
         "A": {"name": '=HYPERLINK("http://example.com")', "federation_id": "-2+3"},
-        "B": {"name": "@SUM(A1:A9)", "federation_id": "\t+1"},
+        "B": {"name": "@SUM(A1:A9)", "federation_id": "=1+1"},
     }
     match = services.match_create(
         id="sheet-1", competition="sheet-cup", players=players, stage="+Final\r"
@@ -234,7 +234,7 @@ def test_the_archive_csv_shows_names_ids_and_stages_that_look_like_formulas_as_t
     assert row["player_a"] == '\'=HYPERLINK("http://example.com")'
     assert row["player_a_id"] == "'-2+3"
     assert row["player_b"] == "'@SUM(A1:A9)"
-    assert row["player_b_id"] == "'\t+1"
+    assert row["player_b_id"] == "'=1+1"
     assert row["stage"] == "'+Final\r"
     assert row["points_a"] == "100"
     assert row["match"] == "sheet-1"

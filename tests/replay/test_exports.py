@@ -244,7 +244,7 @@ def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
 FORMULAS = [
     {"name": '=HYPERLINK("http://example.com","win")', "federation_id": "+380-1"},
     {"name": "-1+2", "federation_id": "@SUM(A1:A9)"},
-    {"name": "\tTab", "federation_id": "\rCR"},
+    {"name": "\tTab", "federation_id": "-CR"},  # an id holds no tab or CR (the rule)
 ]
 
 
