@@ -31,10 +31,12 @@ from django.db import Error as DatabaseError
 from django.db import connections
 
 from matches.errors import Refused
-from replay.live.messages import head_message
+from matches.selectors import check_id
+from replay.live.messages import error_message, head_message
 from replay.live.notices import group_of, read_notice
+from replay.live.resumes import TOO_MANY_MESSAGES
 from replay.live.stream import Stream
-from replay.live.viewer import TOO_SLOW, Message, Viewer, outgoing
+from replay.live.viewer import INTERNAL_ERROR, TOO_SLOW, Message, Viewer, outgoing
 
 logger = logging.getLogger(__name__)
 
@@ -186,6 +188,9 @@ class Hub:
 
         Raises NotFound for an unknown match and Refused for an `after` past its end.
         """
+        # An id no match can have (a NUL, which PostgreSQL cannot even be asked about) is
+        # unknown like any other, before a feed or a group is made for it.
+        check_id(match_id, "id", "match")
         feed = self.feeds.get(match_id)
         if feed is None:
             feed = self.feeds[match_id] = Feed(self, match_id)
@@ -206,11 +211,35 @@ class Hub:
             self.leave(viewer)
             raise
 
-    async def resume(self, viewer: Viewer, after: int) -> None:
-        """Send a viewer the events after `after` again, from the store, then go on live."""
+    def allowed(self, viewer: Viewer) -> bool:
+        """Return whether a viewer's client may send one more message; close it if not."""
+        if viewer.allowance.spend(self.loop.time()):
+            return True
+        watched = viewer.feed.match_id if viewer.feed is not None else "a match"
+        logger.info("live: a viewer of %s sends too many messages; closed", watched)
+        viewer.close(TOO_MANY_MESSAGES)
+        return False
+
+    def resume(self, viewer: Viewer, after: int) -> None:
+        """Serve a viewer's resume in turn: at once, or merged into the one that waits."""
         feed = viewer.feed
-        if feed is not None and not viewer.closed:
-            await self.catch_up(feed, viewer, after)
+        if feed is not None and not viewer.closed and viewer.resumes.ask(after):
+            self.spawn(self._serve_resumes(feed, viewer, after))
+
+    async def _serve_resumes(self, feed: Feed, viewer: Viewer, after: int | None) -> None:
+        """Serve a viewer's resume, then the one that waited meanwhile, until none waits."""
+        try:
+            while after is not None and not viewer.closed:
+                try:
+                    await self.catch_up(feed, viewer, after)
+                except Refused as error:  # an `after` past the end: still live where it was
+                    viewer.post(outgoing(error_message(error)))
+                after = viewer.resumes.served()
+        except Exception:
+            logger.exception("live: a resume of %s could not be served", feed.match_id)
+            viewer.close(INTERNAL_ERROR)  # not live any more: its client reconnects
+        finally:
+            viewer.resumes.forget()
 
     async def catch_up(self, feed: Feed, viewer: Viewer, after: int) -> None:
         """Send the events after `after` from the store until the viewer meets the live push."""
