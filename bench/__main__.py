@@ -20,7 +20,8 @@ def main(argv: list[str] | None = None) -> None:
         description=(
             "Simulate and import an archive into a throwaway SQLite database, then measure "
             "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
-            "the live fan-out of a recorded shot beside a bare websockets server, and a "
+            "the live fan-out of a recorded shot beside a bare websockets server, a server's "
+            "memory while websockets are opened and closed, and a "
             "competition's standings after one amendment, incremental against a full recompute."
         ),
     )
@@ -39,6 +40,15 @@ def main(argv: list[str] | None = None) -> None:
         "--no-fanout", action="store_true", help="skip the live fan-out (two to four minutes)"
     )
     parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
+    parser.add_argument(
+        "--churn",
+        type=int,
+        default=20_000,
+        help="websocket churn: sockets opened and closed while the server's memory is read",
+    )
+    parser.add_argument(
+        "--no-churn", action="store_true", help="skip the websocket churn (a minute or two)"
+    )
     parser.add_argument(
         "--no-standings",
         action="store_true",
@@ -70,6 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     import orjson
     from django.conf import settings
 
+    from bench.churn import FIRST
     from bench.fanout import FanoutOptions
     from bench.standings import StandingsOptions, run_standings, standings_table
     from bench.suite import Options, run, table
@@ -83,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
             progress=not options.no_progress,
             keep_db=options.keep_db,
             quick=options.quick,
+            churn=None if options.no_churn else FIRST if options.quick else options.churn,
             fanout=None
             if options.no_fanout
             else FanoutOptions(

@@ -19,13 +19,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from channels import DEFAULT_CHANNEL_LAYER
-from channels.layers import (
-    BaseChannelLayer,
-    InMemoryChannelLayer,
-    channel_layers,
-    get_channel_layer,
-)
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import Error as DatabaseError
 from django.db import connections
@@ -177,8 +171,10 @@ class Hub:
     def start(self) -> None:
         self._clock = self.spawn(self._keep_time())
         if shared_layer():
-            # A layer of its own: its receive loop belongs to this event loop alone.
-            self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+            # The process's layer, as every consumer's. One made for each hub lived as long
+            # as the event loop (channels_redis wraps the loop's `close` with each layer
+            # used on it): a few kilobytes kept each time nobody watched and then someone did.
+            self.layer = get_channel_layer()
             self._listener = self.spawn(self._listen())
 
     # -- Viewers ---------------------------------------------------------------------
@@ -420,11 +416,13 @@ class Hub:
         others = self._tasks - {asyncio.current_task()}
         if others:
             await asyncio.wait(others, timeout=LAYER_SECONDS)
-        if self.layer is not None:
-            try:
-                await asyncio.wait_for(self.layer.close_pools(), LAYER_SECONDS)
-            except Exception as error:
-                logger.info("live: closing the layer's connections failed (%s)", error)
+        # The layer's connections on this loop are the layer's to keep (the next hub's, the
+        # standings sockets'): channels_redis closes them when the loop closes. But it keeps
+        # the buffer of a channel whose receive was cancelled while reading Redis: one for
+        # each hub that ever listened, unless dropped here.
+        buffers = getattr(self.layer, "receive_buffer", None)
+        if isinstance(buffers, dict) and self.channel:
+            buffers.pop(self.channel, None)
         for executor in (self.feed_thread, self.catch_up_thread):
             executor.submit(connections.close_all)
             executor.shutdown(wait=False)

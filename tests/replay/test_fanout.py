@@ -72,3 +72,5 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
             faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
             assert faults == [0, 0, 0, 0], (layer, scenario, figures)
     assert "(f) fan-out of a recorded shot to 40 viewers" in done.stdout
+    churn = json.loads(results_file.read_text())["churn"]
+    assert churn["cycles"] == 1000 and churn["first_mb"] > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import threading
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from channels_redis.core import RedisChannelLayer
 from django.db import connections
 
 from carambole.asgi import application
@@ -601,6 +603,45 @@ def test_a_viewer_whose_outbox_fills_up_is_closed_at_once(monkeypatch):
             assert seqs(await events_until(other, seq)) == [seq]
         assert await closed_with(stalled) == live_viewer.TOO_SLOW
         await other.disconnect()
+
+    watching(scenario)
+
+
+def test_a_hub_started_again_and_again_on_one_event_loop_keeps_no_channel_layer_behind(
+    settings, redis_url
+):
+    """Each time nobody watched and then someone did, a layer of the hub's own stayed alive
+    as long as the loop, and the buffer of its channel with it."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": "live-layers"},
+        }
+    }
+    match_id, head = a_match_with_shots(1)
+
+    async def stopped() -> None:
+        loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + WAIT_S
+        while loop in live_hub._hubs:
+            assert time.monotonic() < deadline, "the hub did not stop once nobody watched"
+            await asyncio.sleep(0.01)
+
+    def layers() -> list[RedisChannelLayer]:
+        gc.collect()
+        return [found for found in gc.get_objects() if isinstance(found, RedisChannelLayer)]
+
+    async def scenario():
+        counts = []
+        for _ in range(5):
+            viewer = await watch(match_id, after=head)
+            await all_live(match_id, 1)
+            await viewer.disconnect()
+            await stopped()  # nobody watches: the hub let go of everything
+            counts.append(len(layers()))
+        assert counts == counts[:1] * 5  # none more each time
+        buffers = [channel for layer in layers() for channel in layer.receive_buffer]
+        assert not [channel for channel in buffers if channel.startswith("live.")]
 
     watching(scenario)
 
