@@ -20,9 +20,10 @@ def main(argv: list[str] | None = None) -> None:
         description=(
             "Simulate and import an archive into a throwaway SQLite database, then measure "
             "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
-            "the live fan-out of a recorded shot beside a bare websockets server, and a "
-            "competition's standings after one amendment, incremental against a full recompute, "
-            "and a referee's recording while six clients send wrong passwords."
+            "the live fan-out of a recorded shot beside a bare websockets server, a server's "
+            "memory while websockets are opened and closed, a competition's standings after "
+            "one amendment, incremental against a full recompute, and a referee's recording "
+            "while six clients send wrong passwords."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -40,6 +41,15 @@ def main(argv: list[str] | None = None) -> None:
         "--no-fanout", action="store_true", help="skip the live fan-out (two to four minutes)"
     )
     parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
+    parser.add_argument(
+        "--churn",
+        type=int,
+        default=20_000,
+        help="websocket churn: sockets opened and closed while the server's memory is read",
+    )
+    parser.add_argument(
+        "--no-churn", action="store_true", help="skip the websocket churn (a minute or two)"
+    )
     parser.add_argument(
         "--no-standings",
         action="store_true",
@@ -76,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     import orjson
     from django.conf import settings
 
+    from bench.churn import FIRST
     from bench.fanout import FanoutOptions
     from bench.logins import LoginsOptions, run_logins
     from bench.logins import table as logins_table
@@ -91,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
             progress=not options.no_progress,
             keep_db=options.keep_db,
             quick=options.quick,
+            churn=None if options.no_churn else FIRST if options.quick else options.churn,
             fanout=None
             if options.no_fanout
             else FanoutOptions(

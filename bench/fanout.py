@@ -141,9 +141,9 @@ def _carambole(
 ) -> dict[str, Any]:
     """Every scenario on carambole served by uvicorn, with one channel layer."""
     per_match = options.viewers // options.matches
-    one, thin = _matches(f"{layer}-one", 1), _matches(f"{layer}-thin", 1)
-    ten = _matches(f"{layer}-ten", options.matches)
-    busy = _matches(f"{layer}-busy", options.referees)
+    one, thin = open_matches(f"{layer}-one", 1), open_matches(f"{layer}-thin", 1)
+    ten = open_matches(f"{layer}-ten", options.matches)
+    busy = open_matches(f"{layer}-busy", options.referees)
     watched_busy = busy[: options.matches]
     with _servers(path, redis_url) as (watch_port, record_port):
         recorder = Recorder(record_port, key)
@@ -174,7 +174,7 @@ def _carambole(
     return figures
 
 
-def _matches(prefix: str, count: int) -> list[str]:
+def open_matches(prefix: str, count: int) -> list[str]:
     """Create `count` matches with their first game open; return their ids."""
     competition = "bench-fanout"
     if not Competition.objects.filter(pk=competition).exists():
@@ -300,6 +300,13 @@ def _servers(path: Path, redis_url: str | None) -> Iterator[tuple[int, int]]:
 
 @contextmanager
 def _server(path: Path, redis_url: str | None) -> Iterator[int]:
+    with serve(path, redis_url) as (port, _):
+        yield port
+
+
+@contextmanager
+def serve(path: Path, redis_url: str | None) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """Serve carambole with uvicorn as in production, on this database; yield port and process."""
     port = _free_port()
     environ = {
         **os.environ,
@@ -313,8 +320,8 @@ def _server(path: Path, redis_url: str | None) -> Iterator[int]:
     if redis_url:
         environ["REDIS_URL"] = redis_url
     command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *SERVE]
-    with _process([*command, "bench.served:application"], environ, port) as _:
-        yield port
+    with _process([*command, "bench.served:application"], environ, port) as process:
+        yield port, process
 
 
 # -- The bare server -----------------------------------------------------------------------
@@ -484,7 +491,9 @@ def _ms(seconds: float) -> float:
 
 
 @contextmanager
-def _process(command: list[str], environ: dict[str, str], port: int) -> Iterator[None]:
+def _process(
+    command: list[str], environ: dict[str, str], port: int
+) -> Iterator[subprocess.Popen[str]]:
     """Run a server process until the block ends; fail with its last words if it dies."""
     with tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen(
@@ -497,7 +506,7 @@ def _process(command: list[str], environ: dict[str, str], port: int) -> Iterator
                     errors.seek(0)
                     raise RuntimeError(f"{command[2]} did not start: {errors.read()[-2000:]}")
                 time.sleep(0.1)
-            yield
+            yield process
         finally:
             process.terminate()
             try:

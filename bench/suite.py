@@ -25,6 +25,8 @@ from tqdm import tqdm
 
 from bench.archive import measure_archive
 from bench.archive import table as archive_table
+from bench.churn import run_churn
+from bench.churn import table as churn_table
 from bench.database import throwaway_sqlite
 from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
@@ -54,6 +56,7 @@ class Options:
     progress: bool = True
     keep_db: bool = False
     fanout: FanoutOptions | None = None  # the live fan-out too (uvicorn, viewer processes)
+    churn: int | None = None  # websockets opened and closed while the server's RSS is read
     # A smoke run (the test of `make bench`): each measurement at its smallest, no figure
     # worth reading.
     quick: bool = False
@@ -110,6 +113,8 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
     }
     if options.fanout is not None:
         results["fanout"] = run_fanout(options.fanout, log)
+    if options.churn:
+        results["churn"] = run_churn(options.churn, log)
     return results
 
 
@@ -354,6 +359,8 @@ def table(results: dict[str, Any]) -> str:
         lines += ["", *archive_table(results["archive_pages"], _row)]
     if "fanout" in results:
         lines += ["", fanout_table(results["fanout"])]
+    if "churn" in results:
+        lines += ["", *churn_table(results["churn"])]
     return "\n".join(lines)
 
 

@@ -1,6 +1,5 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
-import gc
 import os
 import sys
 
@@ -18,6 +17,7 @@ refuse_insecure_serving()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from carambole.bodies import BoundedBodies, bound_daphne  # noqa: E402
+from carambole.collector import CollectAfterSockets, tune  # noqa: E402
 from replay.live.origin import ProgramsAndAllowedOrigins  # noqa: E402
 from replay.routing import websocket_urlpatterns  # noqa: E402
 
@@ -28,20 +28,17 @@ application = ProtocolTypeRouter(
         "http": BoundedBodies(django_asgi_app),
         # Programs without an Origin may connect; browsers only from ALLOWED_HOSTS. No
         # session or login: anyone may watch, and each message goes out without a
-        # middleware's look at it.
-        "websocket": ProgramsAndAllowedOrigins(URLRouter(websocket_urlpatterns)),
+        # middleware's look at it. A socket gone leaves garbage that only the collector's
+        # full pass frees: one runs as they close.
+        "websocket": CollectAfterSockets(
+            ProgramsAndAllowedOrigins(URLRouter(websocket_urlpatterns))
+        ),
     }
 )
 
-# A server holding a thousand sockets holds a few hundred thousand objects, and each of
-# the collector's full passes over them stalls every socket at once (100 to 200 ms on a
-# small machine). What is loaded by now lives as long as the process: keep it out of
-# those passes. And collect the youngest objects less often, so that a fan-out's
-# messages in flight are not promoted to the old generation, bringing the next full
-# pass closer.
-gc.collect()
-gc.freeze()
-gc.set_threshold(20_000, 20, 10)
+# What is loaded by now lives as long as the process: out of the collector's full passes,
+# which stall every socket at once (carambole/collector.py).
+tune()
 
 # A server process runs its event loop beside threads that read the store and record
 # (Django's sync views). A thread whose read has finished waits for the interpreter lock

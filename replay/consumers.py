@@ -10,13 +10,12 @@ from matches.errors import NotFound, Refused
 from replay.live.hub import Hub, hub_here
 from replay.live.messages import error_message
 from replay.live.protocol import parse_after, parse_resume
-from replay.live.viewer import Viewer, outgoing
+from replay.live.viewer import INTERNAL_ERROR, Viewer, outgoing
 
 logger = logging.getLogger(__name__)
 
 NOT_FOUND = 4404
 BAD_REQUEST = 4400
-INTERNAL_ERROR = 1011
 
 # No channel-layer alias: a viewer has no channel of its own. The process's hub hears
 # one notice per match and hands the message to each of its viewers.
@@ -54,11 +53,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.hub is None or self.viewer is None or self.viewer.closed:
             return
+        if not self.hub.allowed(self.viewer):
+            return
         try:
-            await self.hub.resume(self.viewer, parse_resume(text_data))
+            after = parse_resume(text_data)
         except Refused as error:
             self.viewer.post(outgoing(error_message(error)))
+            return
+        # Served in the background, in turn: the next message is read (and counted) at once.
+        self.hub.resume(self.viewer, after)
 
     async def disconnect(self, code: int) -> None:
         if self.hub is not None and self.viewer is not None:
             self.hub.leave(self.viewer)
+
+
+class UnknownPath(AsyncWebsocketConsumer):
+    """Any other websocket path: refused at the handshake (HTTP 403), never an error."""
+
+    channel_layer_alias = NO_CHANNEL_LAYER
+
+    async def connect(self) -> None:
+        await self.close()

@@ -19,22 +19,18 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from channels import DEFAULT_CHANNEL_LAYER
-from channels.layers import (
-    BaseChannelLayer,
-    InMemoryChannelLayer,
-    channel_layers,
-    get_channel_layer,
-)
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import Error as DatabaseError
 from django.db import connections
 
 from matches.errors import Refused
-from replay.live.messages import head_message
+from matches.selectors import check_id
+from replay.live.messages import error_message, head_message
 from replay.live.notices import group_of, read_notice
+from replay.live.resumes import TOO_MANY_MESSAGES
 from replay.live.stream import Stream
-from replay.live.viewer import TOO_SLOW, Message, Viewer, outgoing
+from replay.live.viewer import INTERNAL_ERROR, TOO_SLOW, Message, Viewer, outgoing
 
 logger = logging.getLogger(__name__)
 
@@ -175,8 +171,10 @@ class Hub:
     def start(self) -> None:
         self._clock = self.spawn(self._keep_time())
         if shared_layer():
-            # A layer of its own: its receive loop belongs to this event loop alone.
-            self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+            # The process's layer, as every consumer's. One made for each hub lived as long
+            # as the event loop (channels_redis wraps the loop's `close` with each layer
+            # used on it): a few kilobytes kept each time nobody watched and then someone did.
+            self.layer = get_channel_layer()
             self._listener = self.spawn(self._listen())
 
     # -- Viewers ---------------------------------------------------------------------
@@ -186,6 +184,9 @@ class Hub:
 
         Raises NotFound for an unknown match and Refused for an `after` past its end.
         """
+        # An id no match can have (a NUL, which PostgreSQL cannot even be asked about) is
+        # unknown like any other, before a feed or a group is made for it.
+        check_id(match_id, "id", "match")
         feed = self.feeds.get(match_id)
         if feed is None:
             feed = self.feeds[match_id] = Feed(self, match_id)
@@ -206,11 +207,35 @@ class Hub:
             self.leave(viewer)
             raise
 
-    async def resume(self, viewer: Viewer, after: int) -> None:
-        """Send a viewer the events after `after` again, from the store, then go on live."""
+    def allowed(self, viewer: Viewer) -> bool:
+        """Return whether a viewer's client may send one more message; close it if not."""
+        if viewer.allowance.spend(self.loop.time()):
+            return True
+        watched = viewer.feed.match_id if viewer.feed is not None else "a match"
+        logger.info("live: a viewer of %s sends too many messages; closed", watched)
+        viewer.close(TOO_MANY_MESSAGES)
+        return False
+
+    def resume(self, viewer: Viewer, after: int) -> None:
+        """Serve a viewer's resume in turn: at once, or merged into the one that waits."""
         feed = viewer.feed
-        if feed is not None and not viewer.closed:
-            await self.catch_up(feed, viewer, after)
+        if feed is not None and not viewer.closed and viewer.resumes.ask(after):
+            self.spawn(self._serve_resumes(feed, viewer, after))
+
+    async def _serve_resumes(self, feed: Feed, viewer: Viewer, after: int | None) -> None:
+        """Serve a viewer's resume, then the one that waited meanwhile, until none waits."""
+        try:
+            while after is not None and not viewer.closed:
+                try:
+                    await self.catch_up(feed, viewer, after)
+                except Refused as error:  # an `after` past the end: still live where it was
+                    viewer.post(outgoing(error_message(error)))
+                after = viewer.resumes.served()
+        except Exception:
+            logger.exception("live: a resume of %s could not be served", feed.match_id)
+            viewer.close(INTERNAL_ERROR)  # not live any more: its client reconnects
+        finally:
+            viewer.resumes.forget()
 
     async def catch_up(self, feed: Feed, viewer: Viewer, after: int) -> None:
         """Send the events after `after` from the store until the viewer meets the live push."""
@@ -391,11 +416,13 @@ class Hub:
         others = self._tasks - {asyncio.current_task()}
         if others:
             await asyncio.wait(others, timeout=LAYER_SECONDS)
-        if self.layer is not None:
-            try:
-                await asyncio.wait_for(self.layer.close_pools(), LAYER_SECONDS)
-            except Exception as error:
-                logger.info("live: closing the layer's connections failed (%s)", error)
+        # The layer's connections on this loop are the layer's to keep (the next hub's, the
+        # standings sockets'): channels_redis closes them when the loop closes. But it keeps
+        # the buffer of a channel whose receive was cancelled while reading Redis: one for
+        # each hub that ever listened, unless dropped here.
+        buffers = getattr(self.layer, "receive_buffer", None)
+        if isinstance(buffers, dict) and self.channel:
+            buffers.pop(self.channel, None)
         for executor in (self.feed_thread, self.catch_up_thread):
             executor.submit(connections.close_all)
             executor.shutdown(wait=False)

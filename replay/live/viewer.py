@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
+from replay.live.resumes import Allowance, Resumes
+
 if TYPE_CHECKING:
     from replay.live.hub import Feed
 
@@ -28,6 +30,7 @@ logger = logging.getLogger(__name__)
 OUTBOX_LIMIT = 256  # messages waiting behind a send the server has not taken
 STALL_SECONDS = 10.0
 TOO_SLOW = 4408  # close code: the viewer did not keep up; reconnect with ?after=
+INTERNAL_ERROR = 1011  # close code: the server could not serve it; reconnect with ?after=
 CLOSE_WAIT_SECONDS = 1.0
 
 Message = dict[str, Any]
@@ -54,6 +57,8 @@ class Viewer:
         self._outbox: deque[Message] = deque()
         self._writer: asyncio.Task[None] | None = None  # sending what the server made wait
         self._since = 0.0  # when the send the server has not taken yet began
+        self.allowance = Allowance()  # of the messages its client sends
+        self.resumes = Resumes()
 
     def push(self, seq: int, message: Message) -> None:
         """Take a live message unless it is catching up or has had this seq already."""

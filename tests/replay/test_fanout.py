@@ -76,3 +76,5 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     assert set(logins) == {"one_account_documented_limits", "every_attempt_hashed"}
     assert [figures["errors"] for figures in logins.values()] == [0, 0]
     assert "(l) a referee's shots recorded through the API" in done.stdout
+    churn = json.loads(results_file.read_text())["churn"]
+    assert churn["cycles"] == 1000 and churn["first_mb"] > 0

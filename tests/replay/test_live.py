@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import threading
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
+from channels_redis.core import RedisChannelLayer
 from django.db import connections
 
 from carambole.asgi import application
@@ -23,9 +25,11 @@ from matches.records import record_import
 from matches.simulator import simulate_match
 from replay.live import announce
 from replay.live import hub as live_hub
+from replay.live import resumes as live_resumes
 from replay.live import viewer as live_viewer
 from replay.live.hub import stop_hubs_here
 from replay.live.messages import SCOREBOARD
+from replay.live.stream import Stream
 from tests.store.plays import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
 
 pytestmark = pytest.mark.usefixtures("event_db")
@@ -300,6 +304,53 @@ def test_a_client_that_sees_a_gap_gets_the_range_by_resume(settings):
     watching(scenario)
 
 
+def test_resumes_asked_while_one_is_served_are_merged_into_one_from_the_lowest_after(
+    monkeypatch,
+):
+    match_id, head = a_match_with_shots(4)
+    release = threading.Event()
+    read = Stream.read
+
+    def held(stream, limit):  # only resumes read here: nothing is recorded meanwhile
+        release.wait(WAIT_S)
+        return read(stream, limit)
+
+    monkeypatch.setattr(Stream, "read", held)
+
+    async def scenario():
+        viewer = await watch(match_id, after=head)
+        await all_live(match_id, 1)
+        for after in (head - 2, 2, 3, head - 1, 2):
+            await viewer.send_json_to({"type": "resume", "after": after})
+        await viewer.send_to(text_data="not json")  # answered once all before it are read
+        assert (await message(viewer))["type"] == "error"
+        release.set()
+        # The first, then one from the lowest after asked while it was served: not six.
+        expected = [*range(head - 1, head + 1), *range(3, head + 1)]
+        assert seqs(await events_until(viewer, head)) == expected[:2]
+        assert seqs(await events_until(viewer, head)) == expected[2:]
+        assert await viewer.receive_nothing(timeout=0.5)
+        await viewer.disconnect()
+
+    watching(scenario)
+
+
+def test_a_client_that_sends_past_its_allowance_is_closed_with_4429(monkeypatch):
+    monkeypatch.setattr(live_resumes, "EVERY_SECONDS", 3600.0)  # no refill within the test
+    match_id, head = a_match_with_shots(1)
+
+    async def scenario():
+        viewer = await watch(match_id, after=head)
+        for _ in range(live_resumes.BURST - 1):
+            await viewer.send_json_to({"type": "resume", "after": head})  # nothing to send
+        await viewer.send_to(text_data="not json")
+        assert (await message(viewer))["type"] == "error"  # the tenth: still answered
+        await viewer.send_json_to({"type": "resume", "after": 0})
+        assert await closed_with(viewer) == live_resumes.TOO_MANY_MESSAGES
+
+    watching(scenario)
+
+
 # -- Refusals ----------------------------------------------------------------------------
 
 
@@ -552,6 +603,45 @@ def test_a_viewer_whose_outbox_fills_up_is_closed_at_once(monkeypatch):
             assert seqs(await events_until(other, seq)) == [seq]
         assert await closed_with(stalled) == live_viewer.TOO_SLOW
         await other.disconnect()
+
+    watching(scenario)
+
+
+def test_a_hub_started_again_and_again_on_one_event_loop_keeps_no_channel_layer_behind(
+    settings, redis_url
+):
+    """Each time nobody watched and then someone did, a layer of the hub's own stayed alive
+    as long as the loop, and the buffer of its channel with it."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": "live-layers"},
+        }
+    }
+    match_id, head = a_match_with_shots(1)
+
+    async def stopped() -> None:
+        loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + WAIT_S
+        while loop in live_hub._hubs:
+            assert time.monotonic() < deadline, "the hub did not stop once nobody watched"
+            await asyncio.sleep(0.01)
+
+    def layers() -> list[RedisChannelLayer]:
+        gc.collect()
+        return [found for found in gc.get_objects() if isinstance(found, RedisChannelLayer)]
+
+    async def scenario():
+        counts = []
+        for _ in range(5):
+            viewer = await watch(match_id, after=head)
+            await all_live(match_id, 1)
+            await viewer.disconnect()
+            await stopped()  # nobody watches: the hub let go of everything
+            counts.append(len(layers()))
+        assert counts == counts[:1] * 5  # none more each time
+        buffers = [channel for layer in layers() for channel in layer.receive_buffer]
+        assert not [channel for channel in buffers if channel.startswith("live.")]
 
     watching(scenario)
 
