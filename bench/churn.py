@@ -50,7 +50,7 @@ def run_churn(cycles: int, log: TextIO = sys.stderr) -> dict[str, Any]:
 def table(figures: dict[str, Any]) -> list[str]:
     """Return the churn figures as the bench's table prints them."""
     verdict = "PASS" if figures["meets_target"] else "ABOVE TARGET"
-    readings = ", ".join(f"{count:,}: {mb:.0f}" for count, mb in figures["rss_mb"].items())
+    readings = ", ".join(f"{int(count):,}: {mb:.0f}" for count, mb in figures["rss_mb"].items())
     return [
         f"(g) websocket churn: {figures['cycles']:,} sockets opened and closed, "
         f"{figures['at_once']} at a time (server RSS, MB, after each thousand)",
@@ -81,7 +81,7 @@ def churn(port: int, pid: int, path: str, cycles: int) -> dict[str, Any]:
     return {
         "cycles": cycles,
         "at_once": AT_ONCE,
-        "rss_mb": {count: round(rss / 2**20, 1) for count, rss in readings},
+        "rss_mb": {str(count): round(rss / 2**20, 1) for count, rss in readings},
         "first_mb": round(first / 2**20, 1),
         "last_mb": round(last / 2**20, 1),
         "ratio": round(last / first, 3),
