@@ -308,6 +308,14 @@ def _server(path: Path, redis_url: str | None) -> Iterator[int]:
 def serve(path: Path, redis_url: str | None) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """Serve carambole with uvicorn as in production, on this database; yield port and process."""
     port = _free_port()
+    command = uvicorn_command(port)
+    environ = served_environ(path, redis_url)
+    with _process([*command, "bench.served:application"], environ, port) as process:
+        yield port, process
+
+
+def served_environ(path: Path, redis_url: str | None, **extra: str) -> dict[str, str]:
+    """Return the environment of carambole served as in production on this SQLite file."""
     environ = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "carambole.settings",
@@ -315,13 +323,17 @@ def serve(path: Path, redis_url: str | None) -> Iterator[tuple[int, subprocess.P
         "DATABASE_URL": f"sqlite:///{path}",
         "SECURE_SSL_REDIRECT": "0",
         "LOG_LEVEL": "WARNING",
+        **extra,
     }
     environ.pop("REDIS_URL", None)
     if redis_url:
         environ["REDIS_URL"] = redis_url
-    command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *SERVE]
-    with _process([*command, "bench.served:application"], environ, port) as process:
-        yield port, process
+    return environ
+
+
+def uvicorn_command(port: int) -> list[str]:
+    """Return uvicorn's command line, serving on this port as production does (no app yet)."""
+    return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *SERVE]
 
 
 # -- The bare server -----------------------------------------------------------------------

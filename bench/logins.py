@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
 import secrets
 import statistics
@@ -37,7 +36,7 @@ from urllib.parse import urlencode
 from django.contrib.auth import get_user_model
 
 from bench.database import throwaway_sqlite
-from bench.fanout import SERVE, _free_port, _process, percentile
+from bench.fanout import _free_port, _process, percentile, served_environ, uvicorn_command
 from bench.recording import QUIET, _opened_match
 
 TARGET = 1.5  # the referee's p99 under attack / its p99 idle
@@ -210,20 +209,8 @@ def _guess(
 @contextmanager
 def _server(path: Path, redis_url: str | None, limits: dict[str, str]) -> Iterator[int]:
     port = _free_port()
-    environ = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "carambole.settings",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": f"sqlite:///{path}",
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_COOKIES": "0",
-        "LOG_LEVEL": "WARNING",
-        **limits,
-    }
-    environ.pop("REDIS_URL", None)
-    if redis_url:
-        environ["REDIS_URL"] = redis_url
-    command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *SERVE]
+    environ = served_environ(path, redis_url, SECURE_COOKIES="0", **limits)
+    command = uvicorn_command(port)
     command += ["--timeout-graceful-shutdown", "1"]  # the guesses still waiting are dropped
     with _process([*command, "carambole.asgi:application"], environ, port):
         yield port
