@@ -33,7 +33,7 @@ from tests.servers import Daphne
 CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
 CHROMEDRIVER = Path(shutil.which("chromedriver") or "/usr/bin/chromedriver")
 WINDOW = (1280, 800)
-WAIT_S = 30.0  # the longest a test waits for a page to show what it must (a busy machine)
+WAIT_S = 60.0  # the longest a test waits for a page to show what it must (a busy machine)
 # The server reads the store for what it was not told of every this many seconds: a shot
 # recorded by the test itself (not through the server) reaches the pages within it.
 HEAD_SECONDS = 1
