@@ -55,6 +55,11 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     command = [sys.executable, "-m", "bench", "--matches", "4", "--repeat", "1"]
     command += ["--viewers", "40", "--shots", "4", "--no-standings", "--quick", "--no-progress"]
     command += ["--json", str(results_file)]
+    # The login-attack and socket-churn scenarios in CI only: each has served tests of its
+    # own (tests/test_logins_served.py, test_live_servers.py); `make test` keeps its minutes.
+    everything = os.getenv("CI") == "true"
+    if not everything:
+        command += ["--no-logins", "--no-churn"]
 
     done = subprocess.run(
         command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
@@ -72,6 +77,8 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
             faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
             assert faults == [0, 0, 0, 0], (layer, scenario, figures)
     assert "(f) fan-out of a recorded shot to 40 viewers" in done.stdout
+    if not everything:
+        return
     logins = json.loads(results_file.read_text())["logins"]["scenarios"]
     assert set(logins) == {"one_account_documented_limits", "every_attempt_hashed"}
     assert [figures["errors"] for figures in logins.values()] == [0, 0]
