@@ -38,9 +38,9 @@ STORABLE = st.text(
     max_size=100,
 )
 PAGES_PROPERTY = settings(
-    # Each example plays a match and asks for some thirty pages: a twentieth of the
-    # profile's examples (tests/conftest.py), 25 in CI, with the two below each time.
-    max_examples=max(3, settings.default.max_examples // 20),
+    # Each example plays a match and asks for some thirty pages: a fiftieth of the
+    # profile's examples (tests/conftest.py), 10 in CI, with the two below each time.
+    max_examples=max(3, settings.default.max_examples // 50),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
