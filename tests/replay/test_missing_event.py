@@ -28,7 +28,7 @@ from replay.live.hub import stop_hubs_here
 from replay.live.stream import Stream
 from replay.projection import forget
 from tests.servers import server
-from tests.store.plays import QUIET, new_match, open_game, play
+from tests.store.plays import QUIET, seven_events_and_another
 
 MATCH_ID = "cup-a-1"
 MISSING = 4  # the first shot: a shot's seq is what the replay looks its time up by
@@ -71,12 +71,7 @@ WHOLE = [
 
 def a_match_with_its_first_shot_deleted() -> None:
     """Seven events of one match (its first shot deleted by a database writer), and another."""
-    match = new_match(MATCH_ID)
-    seq = open_game(match.id)
-    for _ in range(4):
-        seq = play(match.id, seq)
-    other = new_match("cup-a-2")
-    play(other.id, open_game(other.id))
+    seven_events_and_another(MATCH_ID)
     with triggers_lifted(), connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s AND seq = %s", [MATCH_ID, MISSING]

@@ -49,3 +49,14 @@ def play(match_id: str, expected_seq: int, facts: dict[str, Any] = QUIET, **key:
     return services.shot_record(
         match_id=match_id, expected_seq=expected_seq, by=BY, facts=facts, **key
     ).seq
+
+
+def seven_events_and_another(match_id: str = "cup-a-1") -> Match:
+    """Store a match of seven events (four shots after the break) and a second, sound one."""
+    match = new_match(match_id)
+    seq = open_game(match.id)
+    for _ in range(4):
+        seq = play(match.id, seq)
+    other = new_match("cup-a-2")
+    play(other.id, open_game(other.id))
+    return match

@@ -24,7 +24,7 @@ from matches.records import archive_verify
 from replay import projector
 from replay.models import MatchSummary
 from tests.servers import database_url
-from tests.store.plays import BY, new_match, open_game, play
+from tests.store.plays import BY, play, seven_events_and_another
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH_ID = "cup-a-1"
@@ -39,13 +39,7 @@ postgresql_only = pytest.mark.skipif(
 @pytest.fixture
 def played(db):
     """A match of seven events (four shots after the break), and a second, sound one."""
-    match = new_match(MATCH_ID)
-    seq = open_game(match.id)
-    for _ in range(4):
-        seq = play(match.id, seq)
-    other = new_match("cup-a-2")
-    play(other.id, open_game(other.id))
-    return match
+    return seven_events_and_another(MATCH_ID)
 
 
 def execute(sql: str, params=()) -> None:
