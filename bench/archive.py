@@ -24,8 +24,8 @@ from django.test import Client
 
 from matches.models import Competition, Match, Player
 from replay.models import MatchSummary
-from replay.pages.search import Search, page_of
-from replay.timeline import match_timeline
+from replay.projections.timeline import match_timeline
+from replay.queries.search import Search, page_of
 
 ARCHIVE_MATCHES = 10_000
 COMPETITIONS = 20

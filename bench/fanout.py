@@ -46,7 +46,7 @@ from websockets.sync.client import connect as websocket
 from bench.database import throwaway_sqlite
 from matches import services
 from matches.models import Competition
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.5  # carambole's p99 / the bare server's p99

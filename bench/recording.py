@@ -17,7 +17,7 @@ from typing import Any
 from django.test import Client
 
 from matches import services
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 
 QUIET = {"contacts": [{"ball": "white", "hit": "yellow"}]}  # legal for either player
 PLAYERS = {"A": {"name": "Bench A"}, "B": {"name": "Bench B"}}

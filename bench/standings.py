@@ -33,14 +33,15 @@ from tqdm import tqdm
 
 from bench.database import throwaway_sqlite
 from matches import services, store
-from matches.fold import replay
+from matches.fold import state_after
 from matches.models import Match
 from matches.records import record_import
 from matches.signals import events_appended
 from matches.simulator import iter_competition
 from matches.standings import Table, result_of
-from replay import projector, tasks
-from replay.standings import standings_get
+from replay import tasks
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
 
 TARGET = 5.0  # incremental / folding the amended match
 COMPETITION = "bench-standings"
@@ -130,7 +131,9 @@ def _measure(path: Path, options: StandingsOptions) -> dict[str, Any]:
             _amend(match)
             incremental = _timed(projector.catch_up)
             versions += standings_get(COMPETITION)["version"] > version
-            fold_one = _timed(lambda match=match: replay(match.header(), store.load_facts(match)))
+            fold_one = _timed(
+                lambda match=match: state_after(match.header(), store.load_facts(match))
+            )
             read = _timed(lambda: _read(raw))
             full = _timed(_full)
             if match is finished[0]:
@@ -156,16 +159,16 @@ def _measure(path: Path, options: StandingsOptions) -> dict[str, Any]:
 @contextmanager
 def unannounced() -> Iterator[None]:
     """Record without the in-process recompute: the benchmark times the projector itself."""
-    events_appended.disconnect(dispatch_uid="replay.projector")
+    events_appended.disconnect(dispatch_uid="replay.projections.projector")
     try:
         yield
     finally:
-        events_appended.connect(tasks.committed, dispatch_uid="replay.projector")
+        events_appended.connect(tasks.committed, dispatch_uid="replay.projections.projector")
 
 
 def _amend(match: Match) -> None:
     """Amend the last counted shot of a finished match into a miss (its result may change)."""
-    state = replay(match.header(), store.load_facts(match))
+    state = state_after(match.header(), store.load_facts(match))
     shot = next(s for s in reversed(state.shots) if not s["retracted"])
     own = match.header().ball_of(shot["player"])
     with unannounced():
@@ -195,7 +198,7 @@ def _full() -> list[dict[str, Any]]:
     for match in Match.objects.filter(competition_id=COMPETITION).select_related(
         "player_a", "player_b"
     ):
-        state = replay(match.header(), store.load_facts(match))
+        state = state_after(match.header(), store.load_facts(match))
         players = (match.player_a_id, match.player_b_id)
         table.put(match.pk, result_of(state, players) if state.seq else None)
         for player in (match.player_a, match.player_b):

@@ -37,7 +37,8 @@ from matches.fold import fold
 from matches.models import Match
 from matches.records import record_check, record_import
 from matches.simulator import iter_competition, simulate_match
-from replay import projection, projector
+from replay.projections import projector
+from replay.projections import states as projection
 
 REBUILD_TARGET = 0.25  # rebuild speed / raw read-and-parse speed
 IMPORT_TARGET = 2.0  # import time / the time of checking the same records alone

@@ -180,7 +180,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "carambole.csp.ContentSecurityPolicy",
     # A database that cannot be reached now: 503 with Retry-After (JSON under /api/).
-    "replay.outage.DatabaseOutage",
+    "carambole.outage.DatabaseOutage",
 ]
 
 ROOT_URLCONF = "carambole.urls"

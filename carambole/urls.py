@@ -14,12 +14,12 @@ urlpatterns = [
     # Browsers log in with a session: the console's referees and staff.
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("referee/", include("replay.console.urls")),
+    path("referee/", include("replay.console_urls")),
     path("", include("replay.urls")),
 ]
 
 # Under /api/ even Django's own errors (an unknown path, a bad request) answer JSON.
-handler400 = "replay.api.errors.bad_request"
-handler403 = "replay.api.errors.permission_denied"
-handler404 = "replay.api.errors.page_not_found"
-handler500 = "replay.api.errors.server_error"
+handler400 = "carambole.errors.bad_request"
+handler403 = "carambole.errors.permission_denied"
+handler404 = "carambole.errors.page_not_found"
+handler500 = "carambole.errors.server_error"

@@ -33,11 +33,11 @@ def evolve(state: MatchState, event: Mapping[str, Any]) -> MatchState:
     state.seq += 1
     state.events.append(event)
     if _EVOLVE[event["type"]](state, event) is REFOLD:
-        return replay(state.header, state.events, state.corrections)
+        return state_after(state.header, state.events, state.corrections)
     return state
 
 
-def replay(
+def state_after(
     header: Header, events: Sequence[Mapping[str, Any]], corrections: Corrections | None = None
 ) -> MatchState:
     """Return the state after these events, with these corrections (default: their own)."""
@@ -66,7 +66,7 @@ def fold(
         raise Refused(f"must be one of {', '.join(VIEWS)}", "view")
     shown = events if upto is None else events[:upto]
     corrections = Corrections.of(events if view == "amended" else shown)
-    return render(replay(header, shown, corrections), detached=False)
+    return render(state_after(header, shown, corrections), detached=False)
 
 
 def check_log(header: Header, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

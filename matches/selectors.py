@@ -9,7 +9,7 @@ from matches import store
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.evolve import judged
-from matches.fold import decide, replay
+from matches.fold import decide, state_after
 from matches.models import Assignment, Competition, Event, Match
 from matches.notation import SLUG, parse_shot
 from matches.state import Corrections
@@ -67,7 +67,7 @@ def shot_preview(match: Match, facts: Mapping[str, Any], shot: int | None = None
     """
     header = match.header()
     events = store.load_facts(match)
-    now = replay(header, events)
+    now = state_after(header, events)
     if shot is None:
         try:
             event = decide(now, parse_event({"type": "shot", **facts}, header, now.seq + 1))
@@ -85,7 +85,7 @@ def shot_preview(match: Match, facts: Mapping[str, Any], shot: int | None = None
             raise Refused(f"the shot at seq {shot} was retracted", "shot")
         player = recorded["player"]
         # What the fold folds an amended shot into: the events before it, every correction known.
-        context = replay(header, events[: shot - 1], Corrections.of(events))
+        context = state_after(header, events[: shot - 1], Corrections.of(events))
     own = header.ball_of(player)
     ruling = judged(context, parse_shot(facts, own), own).ruling
     return {"player": player, **ruling.as_dict()}

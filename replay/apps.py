@@ -10,9 +10,14 @@ class ReplayConfig(AppConfig):
         from matches.signals import events_appended
         from replay import tasks
         from replay.live.announce import committed
+        from replay.live.standings_announce import announced
+        from replay.projections.signals import standings_committed
 
         # The live push follows the committed log (architecture.md, "The event log is the
         # outbox"): the write side announces, the read side listens.
         events_appended.connect(committed, dispatch_uid="replay.live")
         # So do the read models: the projector catches up, through Celery.
         events_appended.connect(tasks.committed, dispatch_uid="replay.projector")
+        # And a new version of standings reaches its viewers: the projector, below the live
+        # push, sends a signal rather than calling up.
+        standings_committed.connect(announced, dispatch_uid="replay.live.standings")

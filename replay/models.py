@@ -1,6 +1,6 @@
 """Tables of the read side: API tokens, and the read models the projector keeps from the log.
 
-The projector (`replay.projector`) is the only writer of the read models; each of them
+The projector (`replay.projections.projector`) is the only writer of the read models; each of them
 can be rebuilt from the events alone (`manage.py rebuild_projections`).
 """
 

@@ -2,8 +2,8 @@
 
 from django.urls import URLPattern, path, re_path
 
-from replay.consumers import MatchConsumer, UnknownPath
-from replay.standings_live import StandingsConsumer
+from replay.live.match_consumer import MatchConsumer, UnknownPath
+from replay.live.standings_consumer import StandingsConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/matches/<str:match_id>/", MatchConsumer.as_asgi()),

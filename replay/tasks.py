@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 
 from matches.models import Match
-from replay import projector
+from replay.projections import projector
 
 logger = logging.getLogger(__name__)
 

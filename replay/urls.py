@@ -1,26 +1,41 @@
-"""Pages of the read side."""
+"""The read side's pages, each path to its view in `replay.web` (the console's: console_urls)."""
 
-from django.urls import include, path
+from django.urls import path
 
-from replay import competition_pages, views
+from replay.web import archive, board, competitions, exports, home, match_replay, players
 
 app_name = "replay"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("live.json", views.live_now, name="live-now"),
-    path("matches/<str:match_id>/", views.match_board, name="board"),
-    path("matches/<str:match_id>/overlay/", views.match_overlay, name="overlay"),
-    path("competitions/", competition_pages.competition_list, name="competitions"),
+    path("", home.home, name="home"),
+    path("live.json", home.live_now, name="live-now"),
+    path("matches/<str:match_id>/", board.match_board, name="board"),
+    path("matches/<str:match_id>/overlay/", board.match_overlay, name="overlay"),
+    path("competitions/", competitions.competition_list, name="competitions"),
     path(
         "competitions/<str:competition_id>/",
-        competition_pages.competition_page,
+        competitions.competition_page,
         name="competition",
     ),
     path(
         "competitions/<str:competition_id>/history/",
-        competition_pages.competition_history,
+        competitions.competition_history,
         name="competition-history",
     ),
-    path("", include("replay.pages.urls")),
+    path("matches/<str:match_id>/replay/", match_replay.match_replay, name="replay"),
+    path("matches/<str:match_id>/record.json", exports.match_record, name="match-record"),
+    path(
+        "competitions/<str:competition_id>/records.zip",
+        exports.competition_records,
+        name="competition-records",
+    ),
+    path(
+        "competitions/<str:competition_id>/standings.csv",
+        exports.standings_csv,
+        name="competition-standings-csv",
+    ),
+    path("archive/", archive.archive, name="archive"),
+    path("archive/export.csv", archive.archive_csv, name="archive-csv"),
+    path("players/<str:key>/", players.player_page, name="player"),
+    path("schemas/match-record.json", exports.match_record_schema, name="match-record-schema"),
 ]

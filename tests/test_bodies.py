@@ -20,7 +20,7 @@ import pytest
 
 from carambole.bodies import BoundedBodies
 from matches.models import Event
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 from tests.servers import Daphne, Uvicorn, serving
 from tests.store.plays import QUIET, new_match, open_game
 

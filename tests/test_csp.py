@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from matches.models import Match
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 from tests.test_production import production_key, settings_in
 
 LIVE = "demo-live-1"

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import pytest
 from django.contrib.auth import get_user_model
 
-from replay.tokens import token_issue
+from replay.api.tokens import token_issue
 from tests.servers import serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]

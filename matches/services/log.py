@@ -19,7 +19,7 @@ from matches import store
 from matches.chain import canonical_json, header_hash
 from matches.errors import Conflict, NotFound, Refused, excerpt
 from matches.events import parse_event
-from matches.fold import decide, evolve, fold, replay
+from matches.fold import decide, evolve, fold, state_after
 from matches.header import Header
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE
@@ -175,7 +175,7 @@ def _checked(
         if key in event and key != "seq":
             raise Refused("is set by the server", key, seq)
     parsed = parse_event(event, header, seq)
-    running = replay(header, events)
+    running = state_after(header, events)
     return running, decide(running, parsed)
 
 

@@ -8,7 +8,7 @@ from rest_framework import authentication, exceptions, status
 from rest_framework.request import Request
 
 from carambole import throttle
-from replay.tokens import token_user
+from replay.api.tokens import token_user
 
 
 class TooManyTokenFailures(exceptions.APIException):

@@ -17,7 +17,7 @@ from replay.api import schema
 from replay.api.permissions import IsStaff
 from replay.api.serializers import Body, Text, slug_pattern
 from replay.api.views import checked, username
-from replay.standings import standings_get
+from replay.queries.standings_reader import standings_get
 
 COMPETITION_ID = OpenApiParameter(
     "id",

@@ -1,8 +1,8 @@
 """Every error of the API is JSON `{"error", "field"}` (and `seq` where an event is to blame).
 
-`exception_handler` turns what DRF and the services raise into that; the Django
-handlers do the same for what never reaches a view under /api/ (an unknown path, a
-bad Host header, a server error), so no client of the API ever meets an HTML page.
+`exception_handler` turns what DRF and the services raise into that; the site's
+handlers (`carambole.errors`) answer with `json_error` what never reaches a view under
+/api/ (a bad Host header, a server error), so no client of the API meets an HTML page.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
-from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, views
 from rest_framework.response import Response
@@ -81,27 +80,6 @@ def json_error(message: str, status: int) -> JsonResponse:
     return JsonResponse(body, status=status, json_dumps_params={"separators": (",", ":")})
 
 
-def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 400 (a bad Host, a suspicious request), as JSON under /api/."""
-    if is_api(request):
-        return json_error("bad request", 400)
-    return defaults.bad_request(request, exception)
-
-
-def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 403, as JSON under /api/."""
-    if is_api(request):
-        return json_error("forbidden", 403)
-    return defaults.permission_denied(request, exception)
-
-
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 404 (no such path), as JSON under /api/."""
-    if is_api(request):
-        return json_error(f"no such path {excerpt(request.path)}", 404)
-    return defaults.page_not_found(request, exception)
-
-
 @csrf_exempt
 def no_such_path(request: HttpRequest, path: str = "") -> HttpResponse:
     """Answer every path under /api/ that names nothing: a JSON 404, debug or not.
@@ -118,10 +96,3 @@ def no_such_path(request: HttpRequest, path: str = "") -> HttpResponse:
     if found:
         message = f"{message}; did you mean {excerpt(with_slash)}?"
     return json_error(message, 404)
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """Django's 500, as JSON under /api/: a bug of ours, never an HTML page either."""
-    if is_api(request):
-        return json_error("internal error", 500)
-    return defaults.server_error(request)

@@ -6,19 +6,7 @@ from typing import Any
 
 from rest_framework.permissions import BasePermission
 
-from matches.selectors import assigned_referee
-
-
-def is_staff(user: Any) -> bool:
-    return bool(user and user.is_authenticated and user.is_staff)
-
-
-def may_record(user: Any, match: Any) -> bool:
-    """Return whether a login may record a match: staff, or the referee assigned to it."""
-    if is_staff(user):
-        return True
-    assigned = assigned_referee(match)
-    return assigned is not None and user.is_authenticated and assigned.pk == user.pk
+from replay.queries.access import is_staff, may_record
 
 
 class IsStaff(BasePermission):

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from matches.events import KINDS
 from matches.rules import BALLS, FOULS, PINS, PLAYERS
 from replay.api.serializers import Body, slug_pattern
-from replay.listing import STATUSES as LISTED_STATUSES
+from replay.queries.listing import STATUSES as LISTED_STATUSES
 
 
 class AutoSchema(openapi.AutoSchema):

@@ -19,8 +19,8 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 from matches.errors import EXCERPT, excerpt
 from matches.fold import VIEWS
 from matches.notation import FEDERATION_ID_RULE, LONGEST, MAX_EVENTS, SLUG
-from replay.listing import MAX_PAGE, PER_PAGE, STATUSES
-from replay.record_schema import FEDERATION_ID
+from matches.record_schema import FEDERATION_ID
+from replay.queries.listing import MAX_PAGE, PER_PAGE, STATUSES
 
 MESSAGES = {"required": "is required", "null": "must not be null"}
 UNCHECKED = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)

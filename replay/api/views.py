@@ -30,9 +30,9 @@ from replay.api.serializers import (
     TokensQuery,
 )
 from replay.api.services import competition_open, match_open
-from replay.listing import matches_page
-from replay.projection import match_state
-from replay.tokens import token_revoke, tokens_of
+from replay.api.tokens import token_revoke, tokens_of
+from replay.projections.states import match_state
+from replay.queries.listing import matches_page
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 

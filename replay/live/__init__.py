@@ -1,4 +1,5 @@
-"""Live push of match events over websockets: `/ws/matches/{id}/?after=SEQ`.
+"""Websockets: a match's events at `/ws/matches/{id}/?after=SEQ`, and a competition's
+standings at `/ws/competitions/{id}/`.
 
 The log drives everything: a commit wakes this process's hub directly and the other
 server processes through the channel layer (one notice per process, never per viewer);
@@ -16,4 +17,9 @@ to each of its viewers. A lost notice only delays: the next one, or the clock ev
 - `notices`: what one process tells the others through the channel layer.
 - `announce`: what a commit sets off (the receiver of `events_appended`).
 - `origin`: who may open a socket.
+- `match_consumer`, `standings_consumer`: the two sockets' consumers.
+- `standings_announce`: a new version of standings told to its viewers (the receiver
+  of the projector's `standings_committed`).
+
+May import: `queries`, `presentation`, `projections`, `matches`. Not `web` or `api`.
 """

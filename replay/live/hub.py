@@ -199,7 +199,7 @@ class Hub:
             self._forget_if_idle(feed)
             raise
         feed.waiting -= 1
-        viewer.feed = feed
+        viewer.feed, viewer.on_close = feed, self.leave
         feed.viewers.add(viewer)
         try:
             await self.catch_up(feed, viewer, after)

@@ -14,7 +14,7 @@ import orjson
 
 from matches import store
 from matches.errors import NotFound, Refused, excerpt
-from matches.fold import evolve, replay
+from matches.fold import evolve, state_after
 from matches.header import Header
 from matches.models import Event, Match
 from matches.state import MatchState
@@ -90,7 +90,7 @@ def _fact(seq: int, text: str) -> dict[str, Any]:
 def _folded(header: Header, facts: list[dict[str, Any]]) -> MatchState:
     """Return the live view after these events."""
     try:
-        return replay(header, facts)
+        return state_after(header, facts)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         # Events reach the store checked: only a row changed behind its back gets here.
         raise _unfoldable(None) from None

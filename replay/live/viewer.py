@@ -18,12 +18,9 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from types import CoroutineType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from replay.live.resumes import Allowance, Resumes
-
-if TYPE_CHECKING:
-    from replay.live.hub import Feed
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +47,10 @@ class Viewer:
 
     def __init__(self, send: Send) -> None:
         self._send = send
-        self.feed: Feed | None = None  # the match it watches, once the hub has it
+        # Both set by the hub that serves it: the feed of the match it watches (the hub's
+        # to read), and what to call when it closes, so that the hub forgets it.
+        self.feed: Any = None
+        self.on_close: Callable[[Viewer], None] | None = None
         self.last = 0  # the highest seq handed to this viewer
         self.live = False  # False while it catches up from the store: live pushes wait
         self.closed = False
@@ -109,8 +109,8 @@ class Viewer:
         task = asyncio.get_running_loop().create_task(self._close(code))
         _closing.add(task)
         task.add_done_callback(_closing.discard)
-        if self.feed is not None:
-            self.feed.hub.leave(self)
+        if self.on_close is not None:
+            self.on_close(self)
 
     def stop(self) -> None:
         """Send nothing more (the socket is gone)."""

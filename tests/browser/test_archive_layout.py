@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 
 from matches.records import record_import
 from matches.simulator import DEFAULT_PLAYERS, iter_competition
-from replay import projector
+from replay.projections import projector
 from tests.browser.conftest import wait_until
 from tests.browser.test_board_layout import PROBLEMS
 

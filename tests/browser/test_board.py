@@ -12,7 +12,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
 from matches.models import Match
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 from tests.browser.conftest import wait_until
 from tests.replay.decided_early import (
     AMENDED,

@@ -13,7 +13,7 @@ from selenium.webdriver.support.select import Select
 from matches.records import record_import
 from matches.selectors import match_get
 from matches.simulator import iter_competition
-from replay.timeline import match_timeline
+from replay.projections.timeline import match_timeline
 from tests.browser.conftest import wait_until
 from tests.replay.decided_early import VOID_GAME, decided_early
 

@@ -9,8 +9,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
 from matches.models import Match, Player
-from replay import projector
-from replay.pages.player_keys import player_key
+from replay.projections import projector
+from replay.queries.player_keys import player_key
 from tests.browser.conftest import log_in, make_user, wait_until
 from tests.hostile import AWKWARD_IDS, IDS_FROM_BEFORE
 from tests.standings.league import flip, league, win

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches import services
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 from tests.store.plays import new_match
 
 REFEREE = "petrenko"

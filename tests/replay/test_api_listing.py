@@ -5,7 +5,8 @@ import datetime
 import pytest
 
 from matches import services
-from replay import listing, projector
+from replay.projections import projector
+from replay.queries import listing
 from tests.replay.conftest import api
 from tests.store.plays import BY, PLAYERS, new_match, open_game, play
 

@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings
 
 from matches.models import Assignment, Competition, Event, Match
+from replay.api.tokens import token_issue, user_for_token
 from replay.models import ApiToken
-from replay.tokens import token_issue, user_for_token
 from tests.replay.conftest import REFEREE, api
 from tests.store.plays import PLAYERS, QUIET, open_game
 

@@ -17,7 +17,7 @@ import pytest
 
 from matches import services
 from matches.models import Competition, Entry, Match
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 from tests.servers import Uvicorn, call, serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]

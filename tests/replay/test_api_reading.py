@@ -4,7 +4,7 @@ import pytest
 
 from matches import services
 from matches.records import record_export, record_header
-from replay.projection import match_state
+from replay.projections.states import match_state
 from tests.replay.conftest import api
 from tests.store.plays import BY, CAROM_A, QUIET, open_game, play
 

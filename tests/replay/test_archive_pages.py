@@ -13,9 +13,9 @@ from matches import services
 from matches.models import Competition, Match
 from matches.records import record_import
 from matches.simulator import iter_competition
-from replay import projector
 from replay.models import MatchSummary
-from replay.projection import match_state
+from replay.projections import projector
+from replay.projections.states import match_state
 
 PLAYERS = [
     {"name": "Olena Kovalenko", "federation_id": "UA-101"},

@@ -17,13 +17,13 @@ from matches.errors import Refused
 from matches.events import parse_record
 from matches.immutability import triggers_lifted
 from matches.models import Competition, Event, Match, Player
+from matches.record_schema import record_schema
 from matches.records import record_export, record_import
 from matches.services import competition_create, match_create, player_enter
 from matches.simulator import iter_competition
-from replay import projector
-from replay.pages.exports import csv_cell
-from replay.record_schema import record_schema
-from replay.standings import standings_get
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
+from replay.web.exports import csv_cell
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GOLDEN = sorted(

@@ -18,8 +18,8 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from bench.churn import FIRST, churn
+from replay.api.tokens import token_issue, user_for_token
 from replay.live.resumes import BURST, TOO_MANY_MESSAGES
-from replay.tokens import token_issue, user_for_token
 from tests.servers import Daphne, Uvicorn, free_port, own_redis, post_event, server, serving
 from tests.store.plays import QUIET, new_match, open_game, play
 

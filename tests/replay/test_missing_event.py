@@ -23,10 +23,10 @@ from websockets.sync.client import connect as websocket
 from carambole.asgi import application
 from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
-from replay import projector
 from replay.live.hub import stop_hubs_here
 from replay.live.stream import Stream
-from replay.projection import forget
+from replay.projections import projector
+from replay.projections.states import forget
 from tests.servers import server
 from tests.store.plays import QUIET, seven_events_and_another
 

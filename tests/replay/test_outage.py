@@ -18,9 +18,9 @@ from django.db import (
     transaction,
 )
 
+from carambole.outage import RETRY_AFTER_S, database_unavailable
 from matches.models import Event
-from replay.outage import RETRY_AFTER_S, database_unavailable
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 from tests.servers import Uvicorn, call, database_url, free_port, serving
 from tests.store.plays import QUIET, new_match, open_game
 

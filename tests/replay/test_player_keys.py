@@ -23,9 +23,9 @@ from matches import services
 from matches.errors import Refused
 from matches.models import Match, Player
 from matches.notation import NOT_IN_AN_ID, expect_federation_id
-from replay import projector
-from replay.pages.player_keys import NUMBERED, federation_id_of, player_for_key, player_key
-from replay.standings import forget_tables
+from replay.projections import projector
+from replay.projections.standings_writer import forget_tables
+from replay.queries.player_keys import NUMBERED, federation_id_of, player_for_key, player_key
 from tests.hostile import AWKWARD_IDS, IDS_FROM_BEFORE
 from tests.standings.league import RULESET, win
 

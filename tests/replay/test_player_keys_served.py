@@ -17,8 +17,8 @@ import pytest
 from django.db.models import Q
 
 from matches.models import Match, Player
-from replay import projector
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
+from replay.projections import projector
 from tests.servers import server
 from tests.standings.league import RULESET, win
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from matches.header import parse_header
-from replay.positions import last_known_positions
+from replay.projections.positions import last_known_positions
 
 W, Y, R = "white", "yellow", "red"
 HEADER = parse_header(

@@ -17,7 +17,7 @@ from matches.records import record_import
 from matches.selectors import match_get
 from matches.simulator import iter_competition
 from matches.store import load_facts
-from replay.timeline import BOARD, match_timeline
+from replay.projections.timeline import BOARD, match_timeline
 from tests.replay.decided_early import AMENDED, VOID_GAME, VOID_IN_GAME, decided_early
 from tests.store.plays import BY, QUIET, new_match, open_game, play
 

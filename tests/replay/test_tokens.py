@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from replay.api.tokens import digest_of, token_issue, token_revoke, token_user, user_for_token
 from replay.models import ApiToken
-from replay.tokens import digest_of, token_issue, token_revoke, token_user, user_for_token
 
 
 def issue_token(*args):

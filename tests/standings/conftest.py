@@ -2,7 +2,7 @@
 
 import pytest
 
-from replay import projector
+from replay.projections import projector
 
 
 @pytest.fixture(autouse=True)

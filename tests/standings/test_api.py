@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Assignment, Competition, Entry, Match
-from replay import projector
+from replay.projections import projector
 from tests.replay.conftest import api, login
 from tests.standings.league import RULESET, flip, league, win
 

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from carambole.asgi import application
-from replay import projector
+from replay.projections import projector
 from tests.standings.league import flip, league, win
 
 WAIT_S = 30  # the longest a test waits for one message that must come (a loaded machine)
@@ -80,7 +80,7 @@ async def viewer_reconnects() -> None:
 
 
 def latest_version() -> int:
-    from replay.standings import standings_get
+    from replay.queries.standings_reader import standings_get
 
     return standings_get("cup")["version"]
 

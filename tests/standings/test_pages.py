@@ -7,8 +7,8 @@ from django.test import Client
 from django.utils import translation
 
 from matches.models import Match
-from replay import projector
-from replay.standings_words import place
+from replay.presentation.standings_words import place
+from replay.projections import projector
 from tests.standings.league import flip, league, win
 
 

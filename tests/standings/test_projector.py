@@ -15,9 +15,10 @@ from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Event, Match
 from matches.records import record_import
 from matches.simulator import simulate_competition
-from replay import projector, tasks
+from replay import tasks
 from replay.models import MatchSummary, ProjectorCursor, StandingsChange
-from replay.standings import standings_get
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
 from tests.standings.league import (
     CAROM_B,
     ENTRANTS,

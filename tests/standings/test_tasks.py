@@ -11,9 +11,10 @@ from kombu.exceptions import OperationalError
 
 from carambole.celery import app
 from matches.models import Event
-from replay import projector, tasks
+from replay import tasks
 from replay.models import StandingsChange
-from replay.standings import standings_get
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
 from tests.standings.league import flip, league, unannounced, win
 
 pytestmark = pytest.mark.usefixtures("event_db")

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect as websocket
 
-from replay import projector
-from replay.standings import standings_get
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
 from tests.servers import free_port, own_redis, post_event
 from tests.standings.league import CAROM_A, league, win
 from tests.standings.processes import server, worker

@@ -8,7 +8,7 @@ from matches import demo, services
 from matches.models import Assignment, Competition, Entry, Event, Match
 from matches.records import archive_verify
 from matches.selectors import assigned_referee
-from replay.projection import match_state
+from replay.projections.states import match_state
 
 DEMO_LINES = [
     "demo match 'demo-live-1' under way: Olena Kovalenko v Marco Marchetti",

@@ -21,8 +21,8 @@ from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, trigger_faults, triggers_lifted
 from matches.models import Event, Match
 from matches.records import archive_verify
-from replay import projector
 from replay.models import MatchSummary
+from replay.projections import projector
 from tests.servers import database_url
 from tests.store.plays import BY, play, seven_events_and_another
 

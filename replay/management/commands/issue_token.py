@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from matches.errors import Refused
-from replay.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue, user_for_token
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from matches.models import Event
-from replay import projector
 from replay.models import MatchSummary, Standings
+from replay.projections import projector
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import getpass
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.errors import Refused
-from replay.tokens import token_revoke, tokens_of
+from replay.api.tokens import token_revoke, tokens_of
 
 
 class Command(BaseCommand):

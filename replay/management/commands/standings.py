@@ -5,8 +5,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.errors import Refused
-from replay import projector
-from replay.standings import standings_get
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from django.db.models import Count, F, Max, Q, QuerySet
 from matches.errors import Refused
 from matches.models import Competition, Match
 from replay.models import MatchSummary
-from replay.projection import match_state
+from replay.projections.states import match_state
 
 UNDER_WAY = (Match.Status.PLAYING, Match.Status.REVIEW)
 NOT_OVER = (Match.Status.LAG, Match.Status.PLAYING, Match.Status.REVIEW)

@@ -1,6 +1,6 @@
 """What the live board and the overlay show of a match: its header, scoreboard and moment.
 
-Built from the match state at the head (replay.projection), for the pages' first paint
+Built from the match state at the head (replay.projections.states), for the pages' first paint
 and the data their scripts start from; the scripts then follow the websocket.
 """
 
@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from matches import store
 from matches.header import Header
 from matches.models import Match
-from replay.drawing import drawing, legend
-from replay.positions import last_known_positions
-from replay.projection import match_state
-from replay.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
+from replay.presentation.drawing import drawing, legend
+from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
+from replay.projections.positions import last_known_positions
+from replay.projections.states import match_state
 
 
 def board(match: Match) -> dict[str, Any]:

@@ -1,16 +1,11 @@
-"""Pages for viewers and archive visitors."""
+"""The home page: what is live now, the latest results, the competitions under way."""
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
-from matches.errors import Refused
-from replay.archive import current_competitions, live_matches, recent_results
-from replay.board import board
-from replay.pages.replay import match_or_404, match_unreadable
-
-OVERLAY_STYLES = ("dark", "light")
+from replay.queries.archive import current_competitions, live_matches, recent_results
 
 # The home page looks for live matches this often (seconds), or as often as the live
 # sockets look at the store when that is sooner.
@@ -44,24 +39,3 @@ def live_now(request: HttpRequest) -> JsonResponse:
         for line in live_matches()
     ]
     return JsonResponse({"matches": matches})
-
-
-def match_board(request: HttpRequest, match_id: str) -> HttpResponse:
-    """Show a match live: the score, the moment, the table and the shots of the game."""
-    match = match_or_404(match_id)
-    try:
-        context = board(match)
-    except Refused as error:  # a corrupt or missing stored event
-        return match_unreadable(request, match, error)
-    return render(request, "replay/board.html", context)
-
-
-def match_overlay(request: HttpRequest, match_id: str) -> HttpResponse:
-    """Show a match's score line alone, for a stream's browser source (?style=light|dark)."""
-    style = request.GET.get("style", "dark")
-    match = match_or_404(match_id)
-    try:
-        context = {**board(match), "style": style if style in OVERLAY_STYLES else "dark"}
-    except Refused as error:  # a corrupt or missing stored event
-        return match_unreadable(request, match, error)
-    return render(request, "replay/overlay.html", context)

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from replay.models import StandingsChange
-from replay.sentences import shot_name
+from replay.presentation.sentences import shot_name
 
 EN_ENDINGS = {1: "st", 2: "nd", 3: "rd"}
 UK_ENDINGS = {1: "ше", 2: "ге", 3: "тє", 7: "ме", 8: "ме"}  # місце: перше, друге, третє

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.rules import other
-from replay.drawing import ball_name
-from replay.sentences import carom_in_words, foul_name
+from replay.presentation.drawing import ball_name
+from replay.presentation.sentences import carom_in_words, foul_name
 
 PIN_NAMES = {
     "center": gettext_lazy("red (centre)"),

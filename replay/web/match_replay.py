@@ -6,44 +6,17 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from matches.errors import NotFound, Refused
-from matches.models import Match
-from matches.notation import SLUG
-from matches.selectors import match_get
-from replay import charts
-from replay.compare import STATUS_NAMES, rows_side_by_side
-from replay.pages.player_keys import player_key
-from replay.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
-from replay.timeline import match_timeline
-
-
-def match_or_404(match_id: str) -> Match:
-    """Return the match an id names, or answer 404."""
-    if not SLUG.match(match_id):
-        raise Http404(_("No such match"))  # a text that is no slug names no match
-    try:
-        return match_get(match_id)
-    except NotFound:
-        raise Http404(_("No such match")) from None
-
-
-def match_unreadable(
-    request: HttpRequest, match: Match, error: Refused, notice: str = "", status: int = 200
-) -> HttpResponse:
-    """Say that a match cannot be shown, naming the stored event that is corrupt or missing."""
-    names = {player: entry.get("name", player) for player, entry in match.players.items()}
-    context = {
-        "match": match,
-        "names": names,
-        "title": _("%(a)s v %(b)s") % {"a": names.get("A"), "b": names.get("B")},
-        "notice": notice or _("This match cannot be shown: a stored event cannot be read."),
-        "problem": str(error),
-    }
-    return render(request, "replay/match_unreadable.html", context, status=status)
+from matches.errors import Refused
+from replay.presentation import charts
+from replay.presentation.compare import STATUS_NAMES, rows_side_by_side
+from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
+from replay.projections.timeline import match_timeline
+from replay.queries.player_keys import player_key
+from replay.web.lookups import match_or_404, match_unreadable
 
 
 def requested_seq(text: str | None, head: int, default: int) -> tuple[int, str]:

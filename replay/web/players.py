@@ -13,10 +13,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from matches.models import Player
-from replay import charts
-from replay.compare import STATUS_NAMES
 from replay.models import MatchSummary
-from replay.pages.player_keys import player_for_key, player_key
+from replay.presentation import charts
+from replay.presentation.compare import STATUS_NAMES
+from replay.queries.player_keys import player_for_key, player_key
 
 # The matches listed on the page, newest first; the totals and the chart count them all.
 LISTED = 100

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.models import Competition, Player
 from matches.notation import NOT_IN_AN_ID
 from replay.models import MatchSummary
-from replay.pages.player_keys import KEY_LENGTH, federation_id_of, player_for_key
+from replay.queries.player_keys import KEY_LENGTH, federation_id_of, player_for_key
 
 PER_PAGE = 50
 # The most rows a CSV of a search holds: an archive export, not a database dump.

@@ -16,9 +16,9 @@ from matches.errors import NotFound, Refused
 from matches.notation import SLUG
 from matches.records import record_header
 from matches.selectors import match_get
-from replay.api.permissions import is_staff, may_record
-from replay.pages.replay import match_unreadable
-from replay.projection import match_state
+from replay.projections.states import match_state
+from replay.queries.access import is_staff, may_record
+from replay.web.lookups import match_unreadable
 
 SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / "console-sw.js"
 # The scripts and styles the console loads: the service worker keeps them for an offline reopen.

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 
 from matches.errors import NotFound, Refused
 from matches.models import Competition, Match, Player
-from matches.notation import RECORD_FORMAT, SLUG
+from matches.notation import RECORD_FORMAT
+from matches.record_schema import record_schema
 from matches.records import record_export
 from matches.rules import Ruleset
-from replay.pages.replay import match_or_404, match_unreadable
-from replay.record_schema import record_schema
-from replay.standings import standings_get
+from replay.queries.standings_reader import standings_get
+from replay.web.lookups import competition_or_404, match_or_404, match_unreadable
 
 COMPETITION_FORMAT = "carambole.competition/1"
 # What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
@@ -171,11 +171,7 @@ def _identity(entry: Mapping[str, Any]) -> tuple[str, str]:
 
 def competition_records(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition as a zip: competition.json and every match's record."""
-    competition = None
-    if SLUG.match(competition_id):
-        competition = Competition.objects.filter(pk=competition_id).first()
-    if competition is None:
-        raise Http404(_("No such competition"))
+    competition = competition_or_404(competition_id)
     matches = list(
         Match.objects.filter(competition=competition)
         .annotate(event_count=Count("events"))

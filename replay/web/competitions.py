@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from matches.errors import Refused
 from matches.models import FEDERATION_ID_LENGTH, Competition, Entry, Match
 from matches.rules import Ruleset
 from replay.models import MatchSummary, Standings, StandingsChange
-from replay.pages.player_keys import player_key
-from replay.standings import competition_get, standings_get
-from replay.standings_words import counts, sentence
+from replay.presentation.standings_words import counts, sentence
+from replay.queries.player_keys import player_key
+from replay.queries.standings_reader import standings_get
+from replay.web.lookups import competition_or_404
 
 HISTORY = 15
 PLAYED = ("finished", "review")
@@ -34,7 +34,7 @@ def competition_list(request: HttpRequest) -> HttpResponse:
 
 def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Show a competition: its standings (live), results, schedule and what changed."""
-    competition = _competition(competition_id)
+    competition = competition_or_404(competition_id)
     standings = standings_get(competition.pk)
     summaries = {s.match_id: s for s in MatchSummary.objects.filter(competition=competition)}
     # From the matches, not only their summaries: one scheduled a moment ago has none yet.
@@ -67,7 +67,7 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
 
 def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Show what changed the standings; the competition's page takes its list at each version."""
-    competition = _competition(competition_id)
+    competition = competition_or_404(competition_id)
     context = {"competition": competition, "history": history(competition.pk)}
     return render(request, "replay/competition_history.html", context)
 
@@ -93,13 +93,6 @@ def history(competition_id: str) -> list[dict[str, Any]]:
             if len(shown) == HISTORY:
                 break
     return shown
-
-
-def _competition(competition_id: str) -> Competition:
-    try:
-        return competition_get(competition_id)
-    except Refused:
-        raise Http404("no such competition") from None
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:

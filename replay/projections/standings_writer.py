@@ -1,63 +1,32 @@
-"""Standings as a read model: written forwards by the projector, read by the API and pages.
+"""Standings as a read model, written forwards by the projector inside its transaction.
 
 `standings_write` turns the projector's changes into versions (never one written
-twice, never one going back); `standings_get` answers `api.md`'s shape; `announce`
-tells the viewers of `/ws/competitions/{id}/` after the commit.
+twice, never one going back). Reading them is `replay.queries.standings_reader`'s;
+telling the viewers of `/ws/competitions/{id}/` is `replay.live.standings_announce`'s,
+on the projector's `standings_committed` signal.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
-import logging
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from matches.models import Player
-from matches.selectors import competition_get
 from matches.standings import Result, Table, moves
-from replay import plain_sql
 from replay.models import MatchSummary, Standings, StandingsChange
-
-if TYPE_CHECKING:
-    from replay.projector import Change
-
-logger = logging.getLogger(__name__)
+from replay.projections import plain_sql
+from replay.projections.log import Change, Stamp
 
 CHANGE_FIELDS = ["competition", "version", "previous", "pending", "changes", "computed_at"]
-SEND_SECONDS = 2.0  # the longest an announcement may wait for the channel layer
 MAX_TABLES = 64
 
 # Each competition's counted results as of its latest version, kept between the
 # projector's runs in this process: a recompute then reads no other match.
 _lock = threading.Lock()
 _tables: dict[str, tuple[Stamp, Kept]] = {}
-
-
-def standings_get(competition_id: Any) -> dict[str, Any]:
-    """Return a competition's standings as `api.md` shapes them (version 0 before any)."""
-    competition = competition_get(competition_id)
-    found = Standings.objects.filter(pk=competition.pk).first()
-    if found is None:
-        return {
-            "competition": competition.pk,
-            "version": 0,
-            "computed_at": None,
-            "pending": 0,
-            "rows": [],
-        }
-    return {
-        "competition": competition.pk,
-        "version": found.version,
-        "computed_at": found.computed_at.isoformat().replace("+00:00", "Z"),
-        "pending": found.pending,
-        "rows": found.rows,
-    }
 
 
 # -- Writing (the projector's, inside its transaction) -------------------------------------
@@ -130,7 +99,6 @@ def _write(competition_id: str, changes: list[Change], before: Stamp, after: Sta
 
 
 Names = dict[Any, tuple[str, str | None]]
-Stamp = tuple[int, Any]  # the projector's cursor: its position and when it moved
 
 
 Kept = tuple[int, Table, Names, list[dict[str, Any]]]
@@ -227,33 +195,3 @@ def _outcome(result: Result | None, names: Names) -> Any:
         "games": list(result.games),
         "points": list(result.points),
     }
-
-
-# -- Announcing ---------------------------------------------------------------------------
-
-
-def group_of(competition_id: str) -> str:
-    """Return the channel-layer group of a competition's viewers (a name the layer accepts)."""
-    return "standings." + hashlib.sha256(competition_id.encode()).hexdigest()[:32]
-
-
-def announce(competition_id: str, version: int) -> None:
-    """Tell the viewers of a competition that a version is committed; a lost word loses nothing.
-
-    A viewer that misses it is sent the latest version when it connects again.
-    """
-    layer = get_channel_layer()
-    group = group_of(competition_id)
-    if layer is None:
-        return
-    if isinstance(layer, InMemoryChannelLayer) and group not in layer.groups:
-        return  # the in-memory layer's groups are this process's: nobody here is watching
-    message = {"type": "standings.version", "competition": competition_id, "version": version}
-    try:
-        async_to_sync(_send)(layer, group, message)
-    except Exception as error:
-        logger.warning("standings: v%s of %s not announced (%s)", version, competition_id, error)
-
-
-async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
-    await asyncio.wait_for(layer.group_send(group, message), SEND_SECONDS)

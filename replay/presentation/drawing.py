@@ -38,8 +38,8 @@ def legend(
 ) -> list[dict[str, Any]]:
     """Return the balls as the legend under the table lists them: owner, unknown, unconfirmed.
 
-    `known`: where each ball was last known to be (replay.positions), for a ball the state
-    has no position for.
+    `known`: where each ball was last known to be (replay.projections.positions), for a
+    ball the state has no position for.
     """
     owner = {ball: player for player, ball in balls.items()}
     entries = []

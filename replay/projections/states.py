@@ -20,7 +20,7 @@ import orjson
 from matches import store
 from matches.chain import header_hash
 from matches.errors import Refused
-from matches.fold import VIEWS, evolve, fold, replay
+from matches.fold import VIEWS, evolve, fold, state_after
 from matches.header import Header
 from matches.models import Event, Match
 from matches.render import render
@@ -118,7 +118,7 @@ def _head_state(match: Match, head_seq: int) -> bytes:
         if any(event["type"] in CORRECTIONS for event in newer):
             # One fold with every correction known beforehand: applied one by one, each
             # would fold the match again from its start.
-            snapshot = Snapshot(header, replay(header, store.load_facts(match)))
+            snapshot = Snapshot(header, state_after(header, store.load_facts(match)))
         else:
             for event in newer:
                 snapshot.fold = evolve(snapshot.fold, event)

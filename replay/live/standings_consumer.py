@@ -20,7 +20,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from matches.errors import Refused
-from replay.standings import group_of, standings_get
+from replay.live.standings_announce import group_of
+from replay.queries.standings_reader import standings_get
 
 logger = logging.getLogger(__name__)
 

@@ -19,23 +19,24 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property, partial
+from functools import partial
 from typing import Any
 
-import orjson
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from matches import store
 from matches.errors import Refused
-from matches.fold import evolve, replay
+from matches.fold import evolve, state_after
 from matches.models import Event, Match
 from matches.render import status
 from matches.standings import Result, result_of
 from matches.state import MatchState
-from replay import plain_sql
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
-from replay.standings import Stamp, announce, forget_tables, standings_write
+from replay.projections import plain_sql
+from replay.projections.log import Change, LoggedEvent, Stamp
+from replay.projections.signals import standings_committed
+from replay.projections.standings_writer import forget_tables, standings_write
 
 NAME = "projector"
 BATCH_EVENTS = 2000
@@ -46,42 +47,6 @@ EVENTS_SQL = (
     "SELECT id, match_id, seq, type, data, hash, recorded_by "
     f"FROM {Event._meta.db_table} WHERE id > %s ORDER BY id LIMIT %s"
 )
-
-
-@dataclass(frozen=True)
-class LoggedEvent:
-    """One row of the global log, as the projector reads it."""
-
-    id: int
-    match_id: str
-    seq: int
-    stored_type: str  # the type column: only to name a row whose data cannot be read
-    data: str
-    hash: str
-    by: str
-
-    def fact(self) -> dict[str, Any]:
-        value = orjson.loads(self.data)
-        if type(value) is not dict:
-            raise Refused("the stored event cannot be read: not a JSON object", "data", self.seq)
-        return value
-
-    @cached_property
-    def type(self) -> str:
-        """Return the event's type as hashed (its data), never the column beside it."""
-        return self.fact()["type"]
-
-
-@dataclass(frozen=True)
-class Change:
-    """One event that changed what a match counts for in its competition's standings."""
-
-    event: LoggedEvent
-    competition_id: str
-    summary: MatchSummary
-    before: Result | None
-    after: Result | None
-    game: int | None = None  # the game of the shot a correction names
 
 
 @dataclass
@@ -181,8 +146,7 @@ def hold() -> None:
 
 
 def _announce_all(versions: dict[str, int]) -> None:
-    for competition_id, version in versions.items():
-        announce(competition_id, version)
+    standings_committed.send(sender=catch_up, versions=versions)
 
 
 @dataclass(frozen=True)
@@ -348,7 +312,7 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
         for event in events:
             if state.seq < event.seq:
                 if event.seq != state.seq + 1:  # events the cursor passed without this summary
-                    state = replay(match.header(), store.load_facts(match)[: event.seq - 1])
+                    state = state_after(match.header(), store.load_facts(match)[: event.seq - 1])
                 state = evolve(state, event.fact())
             summary.amendments += event.type == "shot_amended"
             summary.retractions += event.type == "shot_retracted"
@@ -390,7 +354,7 @@ def _fold_at(match: Match, summary: MatchSummary, first: LoggedEvent) -> MatchSt
     events = store.load_facts(match)[: summary.seq] if summary.seq else []
     if first.seq == summary.seq + 1:
         events.append(first.fact())
-    return replay(match.header(), events)
+    return state_after(match.header(), events)
 
 
 def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:

@@ -8,11 +8,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from replay.compare import STATUS_NAMES
 from replay.models import MatchSummary
-from replay.pages.exports import CsvWriter, csv_download
-from replay.pages.player_keys import player_key
-from replay.pages.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
+from replay.presentation.compare import STATUS_NAMES
+from replay.queries.player_keys import player_key
+from replay.queries.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
+from replay.web.exports import CsvWriter, csv_download
 
 # Each column of the archive's CSV and the summary field it is read from.
 CSV_COLUMNS = {

@@ -17,8 +17,8 @@ from django.db.models.functions import Coalesce
 
 from matches.models import Event, Match
 from replay.models import MatchSummary
-from replay.pages.search import PER_PAGE
-from replay.projector import new_summary
+from replay.projections.projector import new_summary
+from replay.queries.search import PER_PAGE
 
 # A match's own statuses (lag, playing, finished, review), "scheduled" before its first
 # event and "unreadable" when the projector found a stored event it cannot fold.

@@ -1,1 +1,0 @@
-"""The referee's console: the page that records a match, and its offline service worker."""

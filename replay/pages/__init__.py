@@ -1,1 +1,0 @@
-"""The archive's pages: a match's replay, the archive, players, and the downloads."""

@@ -1,0 +1,12 @@
+"""Queries: the reads that pages, the API and the sockets share.
+
+- `standings_reader`: a competition's standings as `api.md` shapes them.
+- `archive`: the home page's lines (live now, recent results, competitions).
+- `listing`: the API's pages of matches with their status.
+- `search`: the archive's filters and pages of summaries.
+- `player_keys`: the key of a player's page, and the player a key names.
+- `access`: who may record a match.
+
+May import: `matches`, `replay.models`, `replay.projections`. Not `presentation`
+(beside it), nor a layer above.
+"""

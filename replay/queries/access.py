@@ -1,0 +1,19 @@
+"""Who may record a match: the API's permissions and the console's page ask here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches.selectors import assigned_referee
+
+
+def is_staff(user: Any) -> bool:
+    return bool(user and user.is_authenticated and user.is_staff)
+
+
+def may_record(user: Any, match: Any) -> bool:
+    """Return whether a login may record a match: staff, or the referee assigned to it."""
+    if is_staff(user):
+        return True
+    assigned = assigned_referee(match)
+    return assigned is not None and user.is_authenticated and assigned.pk == user.pk

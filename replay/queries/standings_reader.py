@@ -1,0 +1,29 @@
+"""A competition's standings as `api.md` shapes them, for the API, pages and sockets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches.selectors import competition_get
+from replay.models import Standings
+
+
+def standings_get(competition_id: Any) -> dict[str, Any]:
+    """Return a competition's standings as `api.md` shapes them (version 0 before any)."""
+    competition = competition_get(competition_id)
+    found = Standings.objects.filter(pk=competition.pk).first()
+    if found is None:
+        return {
+            "competition": competition.pk,
+            "version": 0,
+            "computed_at": None,
+            "pending": 0,
+            "rows": [],
+        }
+    return {
+        "competition": competition.pk,
+        "version": found.version,
+        "computed_at": found.computed_at.isoformat().replace("+00:00", "Z"),
+        "pending": found.pending,
+        "rows": found.rows,
+    }

@@ -1,0 +1,13 @@
+"""The HTML pages, one module per page family.
+
+- `home`: what is live now, recent results; `board` (with `board_context`): a match
+  live and its overlay; `match_replay`: a match shot by shot.
+- `competitions`: the list, a competition's standings and history.
+- `archive`, `players`, `exports` (records, zips, CSV, the record's schema).
+- `console`: the referee's console.
+- `lookups`: the one place a page gets its match or competition, and answers 404 or
+  "cannot be shown" when it cannot.
+
+May import: `queries`, `presentation`, `projections`, `matches`. Not `api` or `live`
+(beside it). Paths are in `replay.urls` and `replay.console_urls`.
+"""

@@ -1,0 +1,52 @@
+"""The one way a page finds what its address names, and answers when it cannot.
+
+Every page gets its match or competition here; a `NotFound` (or an id no record can
+have) becomes the page's 404, and a `Refused` read (a stored event corrupt or missing)
+the page that says the match cannot be shown, naming the event.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from matches.errors import NotFound, Refused
+from matches.models import Competition, Match
+from matches.notation import SLUG
+from matches.selectors import competition_get, match_get
+
+
+def match_or_404(match_id: str) -> Match:
+    """Return the match an id names, or answer 404."""
+    if not SLUG.match(match_id):
+        raise Http404(_("No such match"))  # a text that is no slug names no match
+    try:
+        return match_get(match_id)
+    except NotFound:
+        raise Http404(_("No such match")) from None
+
+
+def competition_or_404(competition_id: str) -> Competition:
+    """Return the competition an id names, or answer 404."""
+    if not SLUG.match(competition_id):
+        raise Http404(_("No such competition"))
+    try:
+        return competition_get(competition_id)
+    except (NotFound, Refused):
+        raise Http404(_("No such competition")) from None
+
+
+def match_unreadable(
+    request: HttpRequest, match: Match, error: Refused, notice: str = "", status: int = 200
+) -> HttpResponse:
+    """Say that a match cannot be shown, naming the stored event that is corrupt or missing."""
+    names = {player: entry.get("name", player) for player, entry in match.players.items()}
+    context = {
+        "match": match,
+        "names": names,
+        "title": _("%(a)s v %(b)s") % {"a": names.get("A"), "b": names.get("B")},
+        "notice": notice or _("This match cannot be shown: a stored event cannot be read."),
+        "problem": str(error),
+    }
+    return render(request, "replay/match_unreadable.html", context, status=status)
