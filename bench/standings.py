@@ -159,11 +159,11 @@ def _measure(path: Path, options: StandingsOptions) -> dict[str, Any]:
 @contextmanager
 def unannounced() -> Iterator[None]:
     """Record without the in-process recompute: the benchmark times the projector itself."""
-    events_appended.disconnect(dispatch_uid="replay.projections.projector")
+    events_appended.disconnect(dispatch_uid=tasks.COMMITTED_UID)
     try:
         yield
     finally:
-        events_appended.connect(tasks.committed, dispatch_uid="replay.projections.projector")
+        events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)
 
 
 def _amend(match: Match) -> None:

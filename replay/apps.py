@@ -17,7 +17,7 @@ class ReplayConfig(AppConfig):
         # outbox"): the write side announces, the read side listens.
         events_appended.connect(committed, dispatch_uid="replay.live")
         # So do the read models: the projector catches up, through Celery.
-        events_appended.connect(tasks.committed, dispatch_uid="replay.projector")
+        events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)
         # And a new version of standings reaches its viewers: the projector, below the live
         # push, sends a signal rather than calling up.
         standings_committed.connect(announced, dispatch_uid="replay.live.standings")

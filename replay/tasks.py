@@ -22,6 +22,10 @@ from replay.projections import projector
 
 logger = logging.getLogger(__name__)
 
+# How `committed` is connected to `events_appended` (replay.apps), and disconnected by a
+# test or a benchmark that records without the projector hearing of it.
+COMMITTED_UID = "replay.tasks.committed"
+
 
 def committed(sender: Any, *, match_id: str, seqs: Sequence[int], **kwargs: Any) -> None:
     """Enqueue the recompute of the competition of a match whose log grew (after the commit)."""

@@ -73,8 +73,8 @@ def flip(match_id: str, seq: int, by: str = BY) -> int:
 @contextmanager
 def unannounced() -> Iterator[None]:
     """Record without the projector hearing of it, as if every enqueue were lost."""
-    events_appended.disconnect(dispatch_uid="replay.projections.projector")
+    events_appended.disconnect(dispatch_uid=tasks.COMMITTED_UID)
     try:
         yield
     finally:
-        events_appended.connect(tasks.committed, dispatch_uid="replay.projections.projector")
+        events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)
