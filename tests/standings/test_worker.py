@@ -105,7 +105,10 @@ def test_a_worker_killed_in_the_middle_of_a_recompute_leaves_it_to_the_next(
     match_id, seq, key = played
     before = standings_get("cup")["version"]
     with server(redis_url) as port:
-        with worker(redis_url, tmp_path / "beat-1", PROJECTOR_TASK_PAUSE_SECONDS="30") as slow:
+        # No sweep from this worker's beat: one run before the recompute (30 s after the
+        # worker started, on a loaded machine) would project the amendment itself.
+        slow_worker = {"PROJECTOR_TASK_PAUSE_SECONDS": "30", "PROJECTOR_SWEEP_SECONDS": "3600"}
+        with worker(redis_url, tmp_path / "beat-1", **slow_worker) as slow:
             status, _ = amend_through_api(port, key, match_id, seq)
             assert status == 201
             slow.wait_for("standings_recompute", timeout=20)
