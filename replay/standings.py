@@ -19,8 +19,8 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from matches.models import Player
+from matches.rules.ranking import Result, Table, moves
 from matches.selectors import competition_get
-from matches.standings import Result, Table, moves
 from replay import plain_sql
 from replay.models import MatchSummary, Standings, StandingsChange
 
