@@ -3,8 +3,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Type-checked strictly; the import contracts in pyproject.toml keep them free of frameworks.
 PURE_MODULES := matches.errors matches.rules matches.notation matches.header matches.chain \
-	matches.events matches.state matches.evolve matches.decide matches.render matches.fold \
-	matches.simulator matches.judging matches.standings
+	matches.events matches.state matches.transitions matches.decide matches.render matches.fold \
+	matches.simulator matches.judging
 
 .PHONY: venv run test test-core test-sqlite check bench migrate
 

@@ -36,9 +36,10 @@ from matches import services, store
 from matches.fold import state_after
 from matches.models import Match
 from matches.records import record_import
+from matches.render import result_of
+from matches.rules.ranking import Table
 from matches.signals import events_appended
 from matches.simulator import iter_competition
-from matches.standings import Table, result_of
 from replay import tasks
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get

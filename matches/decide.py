@@ -12,7 +12,7 @@ from typing import Any
 
 from matches.errors import Refused
 from matches.notation import SHOT_FACTS, parse_shot
-from matches.rules import in_half, offender_spot, on_spot, other, overlaps
+from matches.rules import check_placement, check_retraction, next_breaker, overlaps
 from matches.state import MatchState
 
 Event = dict[str, Any]
@@ -49,8 +49,9 @@ def game_started(state: MatchState, event: Event) -> Event:
         raise Refused(f"game {expected - 1} is still being played", "game")
     if state.game is None and state.lag_repeat:
         raise Refused("the last lag must be repeated before game 1", "type")
-    if state.game is not None and event["breaker"] != other(state.game.breaker):
-        raise Refused(f"game {expected} is broken by {other(state.game.breaker)}", "breaker")
+    if state.game is not None and event["breaker"] != next_breaker(state.game.breaker):
+        breaker = next_breaker(state.game.breaker)
+        raise Refused(f"game {expected} is broken by {breaker}", "breaker")
     return event
 
 
@@ -91,44 +92,23 @@ def shot_amended(state: MatchState, event: Event) -> Event:
 
 def shot_retracted(state: MatchState, event: Event) -> Event:
     shot = _corrected_shot(state, event)
-    latest = [s for s in state.shots if not s["retracted"]][-1]
-    if shot["seq"] != latest["seq"]:
-        raise Refused(f"only the latest shot (seq {latest['seq']}) can be retracted", "shot")
-    if any(e["type"] == "game_started" for e in state.events[shot["seq"] :]):
-        raise Refused("a game has started since that shot", "shot")
+    check_retraction(shot["seq"], state.shots, state.events[shot["seq"] :])
     return event
 
 
 def ball_placed(state: MatchState, event: Event) -> Event:
     _refuse_outside_game(state)
-    ball, position, reason = event["ball"], event["pos"], event["reason"]
-    due = state.due
-    assert due is not None
-    due_ball = state.header.ball_of(due)
-    # With ball in hand, the incoming ball is in the referee's hand, not on the table.
-    lifted = due_ball if state.in_hand == "foul" else None
-    for other_ball, placed in state.positions.items():
-        if other_ball in (ball, lifted) or placed is None:
-            continue
-        if overlaps(position, placed):
-            raise Refused(f"overlaps the {other_ball} ball", "pos")
-    if reason == "respot":
-        return event
-    if reason == "break" and state.in_hand not in ("break", "respot"):
-        raise Refused("no break position to take", "reason")
-    if reason == "in_hand" and state.in_hand != "foul":
-        raise Refused(f"{due} has no ball in hand", "reason")
-    if reason == "in_hand" and ball == state.header.ball_of(other(due)):
-        # The incoming player may have the offender's ball put on its spot instead.
-        spot = offender_spot(state.positions["red"])
-        if not on_spot(position, spot):
-            raise Refused(f"the offender's ball goes on the {spot} spot", "pos")
-        return event
-    if ball != due_ball:
-        raise Refused(f"the ball in hand is {due}'s {due_ball} ball", "ball")
-    zone = state.zone()
-    if zone is not None and not in_half(position, zone):
-        raise Refused(f"must be placed in the {zone} half", "pos")
+    assert state.due is not None
+    check_placement(
+        event["ball"],
+        event["pos"],
+        event["reason"],
+        due=state.due,
+        balls=state.header.balls,
+        in_hand=state.in_hand,
+        positions=state.positions,
+        zone=state.zone(),
+    )
     return event
 
 

@@ -1,7 +1,7 @@
 """The kinds of match events, each in one place, and the parsing of events and records.
 
 A kind is its name, its fields, the shape of what is written (`notation`), whether
-it is legal in the match as it stands (`decide`), and what it changes (`evolve`):
+it is legal in the match as it stands (`decide`), and what it changes (`transitions`):
 a new kind of event is one more row of `KINDS`. Pure Python: no Django.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from matches import decide, evolve
+from matches import decide, transitions
 from matches.errors import Refused
 from matches.header import Header, parse_header
 from matches.notation import (
@@ -37,6 +37,7 @@ from matches.notation import (
 from matches.rules import (
     BALLS,
     CALLED_FOULS,
+    INTERMISSION_MINUTES,
     LAG_FAULTS,
     MAX_GAMES,
     PLACEMENT_REASONS,
@@ -123,7 +124,9 @@ def _foul_shape(raw: Mapping[str, Any], header: Header) -> None:
 
 
 def _intermission_shape(raw: Mapping[str, Any], header: Header) -> None:
-    minutes = expect_number(raw.get("minutes", 5), "minutes", 0, LONGEST_INTERMISSION)
+    minutes = expect_number(
+        raw.get("minutes", INTERMISSION_MINUTES), "minutes", 0, LONGEST_INTERMISSION
+    )
     if minutes == 0:
         raise Refused(f"must be a number from 0 to {LONGEST_INTERMISSION}, not 0", "minutes")
 
@@ -138,64 +141,66 @@ def _forfeited_shape(raw: Mapping[str, Any], header: Header) -> None:
 KINDS: dict[str, EventKind] = {
     kind.name: kind
     for kind in (
-        EventKind("lag", ("A", "B", "collision"), _lag_shape, decide.lag, evolve.lag),
+        EventKind("lag", ("A", "B", "collision"), _lag_shape, decide.lag, transitions.lag),
         EventKind(
             "game_started",
             ("game", "breaker"),
             _game_started_shape,
             decide.game_started,
-            evolve.game_started,
+            transitions.game_started,
         ),
         EventKind(
             "ball_placed",
             ("ball", "pos", "reason"),
             _ball_placed_shape,
             decide.ball_placed,
-            evolve.ball_placed,
+            transitions.ball_placed,
         ),
-        EventKind("shot", ("player",) + SHOT_FACTS, _shot_shape, decide.shot, evolve.shot),
+        EventKind("shot", ("player",) + SHOT_FACTS, _shot_shape, decide.shot, transitions.shot),
         EventKind(
             "shot_amended",
             ("shot", "facts", "reason"),
             _shot_amended_shape,
             decide.shot_amended,
-            evolve.correction,
+            transitions.correction,
         ),
         EventKind(
             "shot_retracted",
             ("shot", "reason"),
             _shot_retracted_shape,
             decide.shot_retracted,
-            evolve.correction,
+            transitions.correction,
         ),
         EventKind(
             "balls_respotted",
             ("reason",),
             _balls_respotted_shape,
             decide.in_game,
-            evolve.balls_respotted,
+            transitions.balls_respotted,
         ),
-        EventKind("foul", ("player", "code", "reason"), _foul_shape, decide.in_game, evolve.foul),
+        EventKind(
+            "foul", ("player", "code", "reason"), _foul_shape, decide.in_game, transitions.foul
+        ),
         EventKind(
             "intermission",
             ("minutes",),
             _intermission_shape,
             decide.before_the_end,
-            evolve.intermission,
+            transitions.intermission,
         ),
         EventKind(
             "game_forfeited",
             ("player", "reason"),
             _forfeited_shape,
             decide.in_game,
-            evolve.game_forfeited,
+            transitions.game_forfeited,
         ),
         EventKind(
             "match_forfeited",
             ("player", "reason"),
             _forfeited_shape,
             decide.before_the_end,
-            evolve.match_forfeited,
+            transitions.match_forfeited,
         ),
     )
 }

@@ -14,10 +14,10 @@ from typing import Any
 
 from matches.errors import Refused
 from matches.events import KINDS
-from matches.evolve import REFOLD
 from matches.header import Header
 from matches.render import render
 from matches.state import Corrections, MatchState
+from matches.transitions import REFOLD
 
 VIEWS = ("amended", "live")
 

@@ -66,7 +66,7 @@ FEDERATION_ID_RULE = (
     "(tab, newline, ...), no space at either end"
 )
 MAX_EVENTS = 5000  # in one match: a real one has a few hundred
-LONGEST_INTERMISSION = 120  # minutes (the rulebook's pause is 5)
+LONGEST_INTERMISSION = 120  # minutes (the rulebook's pause: `rules.INTERMISSION_MINUTES`)
 MAX_DEPTH = 32  # JSON nesting: a record needs 7 levels
 LARGEST_NUMBER = 10**15  # any number anywhere, beyond the ranges of the fields themselves
 

@@ -1,13 +1,15 @@
-"""Render: the match state as `notation.md` spells it, from the fold's state.
+"""Render: the match state as `notation.md` spells it, and what it counts for in the standings.
 
 Pure Python: no Django. Nothing here changes the state or judges an event.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
-from matches.rules import other
+from matches.rules import average, next_breaker, placement_zone
+from matches.rules.ranking import Result
 from matches.state import Game, MatchState
 
 
@@ -47,6 +49,27 @@ def status(state: MatchState) -> str:
     return "playing"
 
 
+def result_of(state: MatchState, players: tuple[Hashable, Hashable]) -> Result:
+    """Return what a match counts for in the standings, from its fold."""
+    if status(state) != "finished" or state.winner is None:
+        return Result(players)
+    games = [game for game in state.games if not game.void]
+    won = state.games_won()
+    stats = state.stats
+    return Result(
+        players=players,
+        counted=True,
+        winner=state.winner,
+        games=(won["A"], won["B"]),
+        points=(
+            sum(game.score["A"] for game in games),
+            sum(game.score["B"] for game in games),
+        ),
+        own_points=(stats["A"]["points"], stats["B"]["points"]),
+        shots=(stats["A"]["shots"], stats["B"]["shots"]),
+    )
+
+
 def _game(game: Game) -> dict[str, Any]:
     flags = []
     if game.void_shots:
@@ -76,9 +99,9 @@ def _next(state: MatchState) -> dict[str, Any] | None:
         # The next shot is the next game's break: the same shape as once it has started.
         return {
             "game": game.number + 1,
-            "player": other(game.breaker),
+            "player": next_breaker(game.breaker),
             "ball_in_hand": False,
-            "zone": "lower",
+            "zone": placement_zone("break", None),
             "break": True,
         }
     return {
@@ -94,9 +117,7 @@ def _stats(state: MatchState) -> dict[str, Any]:
     stats = {}
     for player, counted in state.stats.items():
         entry = {**counted, "caroms": dict(counted["caroms"]), "pins": dict(counted["pins"])}
-        entry["average"] = (
-            round(counted["points"] / counted["shots"], 3) if counted["shots"] else 0.0
-        )
+        entry["average"] = average(counted["points"], counted["shots"])
         stats[player] = entry
     return stats
 

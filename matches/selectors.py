@@ -8,11 +8,11 @@ from typing import Any
 from matches import store
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
-from matches.evolve import judged
 from matches.fold import decide, state_after
 from matches.models import Assignment, Competition, Event, Match
 from matches.notation import SLUG, parse_shot
 from matches.state import Corrections
+from matches.transitions import judged
 
 
 def check_id(value: Any, field: str, what: str) -> str:

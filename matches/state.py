@@ -1,6 +1,6 @@
 """The state of a match while its events are folded: plain data, and questions asked of it.
 
-`evolve` changes it, `decide` judges a new event against it, `render` spells it as
+`transitions` changes it, `decide` judges a new event against it, `render` spells it as
 `notation.md` does; this module does none of the three. Pure Python: no Django.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from matches.header import Header
-from matches.rules import PINS, PLAYERS, Positions, Ruleset, placement_zone
+from matches.rules import PINS, PLAYERS, Positions, Ruleset, needs_review, placement_zone
 
 CORRECTIONS = ("shot_amended", "shot_retracted")
 
@@ -84,9 +84,7 @@ class Game:
     @property
     def needs_review(self) -> bool:
         """Return whether an amendment left this game short of the target although it was over."""
-        return (
-            not self.decided and not self.void and (self.closed_by_next or self.reached_as_recorded)
-        )
+        return needs_review(self.decided, self.void, self.closed_by_next, self.reached_as_recorded)
 
 
 def new_stats() -> dict[str, Any]:
@@ -134,7 +132,7 @@ class MatchState:
         default_factory=lambda: {player: new_stats() for player in PLAYERS}
     )
 
-    # The memo of rulings under this ruleset, shared by every fold (`evolve.judged`).
+    # The memo of rulings under this ruleset, shared by every fold (`transitions.judged`).
     rulings: dict[Any, Any] | None = None
 
     def __post_init__(self) -> None:

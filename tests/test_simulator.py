@@ -1,6 +1,7 @@
 """The match simulator: seeded, legal, finished matches that import and export like real ones."""
 
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from matches.fold import check_log, fold
 from matches.models import Match
 from matches.notation import ENVELOPE, RECORD_FORMAT
 from matches.records import record_export, record_import
+from matches.rules import BALL_RADIUS, SPOTS
 from matches.simulator import DEFAULT_PLAYERS, simulate_competition, simulate_match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +137,18 @@ def test_a_longer_ruleset_is_played_to_its_end():
 
     assert state["games_won"][state["winner"]] == 3
     assert all(g["score"][g["winner"]] == 40 for g in state["games"] if g["end"] == "target")
+
+
+def test_no_simulated_ball_comes_to_rest_on_the_pins_where_the_matchs_ruleset_stands_them():
+    pitch = 150.0  # the outer pins stand twice as far out as the rulebook's 71.5 mm
+    record = simulate_match(3, ruleset={"pin_pitch": pitch})
+    events = record["events"]
+    placed = [e["pos"] for e in events if e["type"] == "ball_placed" and e["reason"] != "respot"]
+    rests = [pos for e in events if e["type"] == "shot" for pos in e.get("rest", {}).values()]
+
+    assert placed and rests
+    # Clear of the pin cross: beyond an outer pin's centre by more than a ball's radius.
+    assert all(math.dist(pos, SPOTS["centre"]) > pitch + BALL_RADIUS for pos in placed + rests)
 
 
 def test_a_competition_is_a_round_robin_of_its_players():

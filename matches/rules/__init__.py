@@ -5,17 +5,40 @@
 - `ruleset`: the Regulations, every number the rules use;
 - `lag`: section 3, who chooses the breaker;
 - `shot`: sections 4 to 7 and 12 to 14, the ruling of one shot;
-- `placement`: sections 9 to 11, the break position, a ball off the table, ball in hand.
+- `placement`: sections 9 to 11, the break position, a ball off the table, ball in hand,
+  and where the referee may put a ball;
+- `flow`: sections 2, 8 and 11 between the shots: the next breaker, who receives a
+  ruling's points, the score cap, games and the match won, a foul outside a stroke,
+  forfeits, retractions, review, a big shot, an average;
+- `ranking`: the standings of a competition (not imported here: `matches.rules.ranking`).
 
 Where the rulebook is ambiguous, the decisions are those of the README ("The rules").
 """
 
+from matches.rules.flow import (
+    INTERMISSION_MINUTES,
+    OutsideFoul,
+    average,
+    big_shot_points,
+    capped,
+    check_retraction,
+    forfeit_winner,
+    game_won,
+    is_big_shot,
+    latest_in_force,
+    match_won,
+    needs_review,
+    next_breaker,
+    outside_foul,
+    receiver,
+)
 from matches.rules.lag import LAG_FAULTS, LagDecision, LagResult, decide_lag
 from matches.rules.placement import (
     PLACEMENT_REASONS,
     RESPOT_SPOTS,
     Positions,
     break_position,
+    check_placement,
     in_hand_zone,
     offender_spot,
     placement_zone,
@@ -66,6 +89,7 @@ __all__ = [
     "CUE_BALLS",
     "DEFAULT_RULESET",
     "FOULS",
+    "INTERMISSION_MINUTES",
     "LAG_FAULTS",
     "MAX_GAMES",
     "PINS",
@@ -82,27 +106,42 @@ __all__ = [
     "Contact",
     "LagDecision",
     "LagResult",
+    "OutsideFoul",
     "Positions",
     "Ruleset",
     "Ruling",
     "Shot",
+    "average",
+    "big_shot_points",
     "break_position",
+    "capped",
     "carom_value",
+    "check_placement",
+    "check_retraction",
     "covers",
     "decide_lag",
     "fallen_pins",
+    "forfeit_winner",
     "foul_base",
+    "game_won",
     "half_of",
     "in_half",
     "in_hand_zone",
+    "is_big_shot",
     "judge",
+    "latest_in_force",
+    "match_won",
+    "needs_review",
+    "next_breaker",
     "offender_spot",
     "on_spot",
     "opponent_ball",
     "other",
+    "outside_foul",
     "overlaps",
     "pin_positions",
     "pin_value",
     "placement_zone",
+    "receiver",
     "respot_spot",
 ]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from matches.rules.table import SPOTS, covers, half_of, opponent_ball
+from matches.errors import Refused
+from matches.rules.players import other
+from matches.rules.table import SPOTS, covers, half_of, in_half, on_spot, opponent_ball, overlaps
 
 Positions = dict[str, Sequence[float] | None]
 
@@ -73,3 +75,45 @@ def respot_spot(wanted: str, others: Mapping[str, Sequence[float] | None]) -> st
     if not free or free[0] == wanted:
         return free[0] if free else None
     return min(free, key=lambda spot: math.dist(SPOTS[spot], SPOTS[wanted]))
+
+
+def check_placement(
+    ball: str,
+    position: Sequence[float],
+    reason: str,
+    *,
+    due: str,
+    balls: Mapping[str, str],
+    in_hand: str | None,
+    positions: Positions,
+    zone: str | None,
+) -> None:
+    """Refuse a ball placed where the referee may not put it (sections 9 to 11).
+
+    `due` is the player due, `balls` each player's ball, `in_hand` why a ball is in hand
+    ("break", "foul", "respot" or None), `zone` the half it may go in (None: either).
+    """
+    due_ball = balls[due]
+    # With ball in hand, the incoming ball is in the referee's hand, not on the table.
+    lifted = due_ball if in_hand == "foul" else None
+    for other_ball, placed in positions.items():
+        if other_ball in (ball, lifted) or placed is None:
+            continue
+        if overlaps(position, placed):
+            raise Refused(f"overlaps the {other_ball} ball", "pos")
+    if reason == "respot":
+        return
+    if reason == "break" and in_hand not in ("break", "respot"):
+        raise Refused("no break position to take", "reason")
+    if reason == "in_hand" and in_hand != "foul":
+        raise Refused(f"{due} has no ball in hand", "reason")
+    if reason == "in_hand" and ball == balls[other(due)]:
+        # The incoming player may have the offender's ball put on its spot instead.
+        spot = offender_spot(positions["red"])
+        if not on_spot(position, spot):
+            raise Refused(f"the offender's ball goes on the {spot} spot", "pos")
+        return
+    if ball != due_ball:
+        raise Refused(f"the ball in hand is {due}'s {due_ball} ball", "ball")
+    if zone is not None and not in_half(position, zone):
+        raise Refused(f"must be placed in the {zone} half", "pos")

@@ -7,6 +7,7 @@ from typing import Any
 
 from matches.errors import Refused, excerpt
 from matches.notation import SHOT_FACTS
+from matches.rules import INTERMISSION_MINUTES
 from matches.services.log import Recorded, event_record
 
 
@@ -199,7 +200,7 @@ def intermission_record(
     match_id: str,
     expected_seq: int,
     by: str,
-    minutes: float = 5,
+    minutes: float = INTERMISSION_MINUTES,
     idempotency_key: str | None = None,
 ) -> Recorded:
     """Record the pause before a deciding game."""

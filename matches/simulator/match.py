@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
@@ -13,10 +14,13 @@ from matches.notation import RECORD_FORMAT
 from matches.rules import (
     BALL_RADIUS,
     CENTRE_LINE,
+    PLAYERS,
     SPOTS,
     TABLE_LENGTH,
     TABLE_WIDTH,
     covers,
+    latest_in_force,
+    next_breaker,
     offender_spot,
     other,
     overlaps,
@@ -44,8 +48,8 @@ REFEREES = (
 # Fouls a referee calls during a stroke, and outside one (touching or moving a ball).
 OUTSIDE_CALLS = ("touched", "displaced", "placement", "cleaning")
 LAG_FAULT_WEIGHTS = (("long_cushion", 4), ("red_or_pins", 3), ("crossed", 2), ("late_start", 1))
-# No ball comes to rest on the pin cross: the pins stand within this of the centre.
-PIN_CLEARANCE = 71.5 + BALL_RADIUS + 20.0
+# No ball comes to rest on the pin cross: this far beyond the outer pins' centres.
+PIN_MARGIN = BALL_RADIUS + 20.0
 MAX_EVENTS = 5000
 
 
@@ -131,8 +135,8 @@ def day_of(rng: random.Random) -> date:
 # -- Geometry -------------------------------------------------------------------
 
 
-def _clear_of_pins(position: Sequence[float]) -> bool:
-    return (position[0] - 710.0) ** 2 + (position[1] - CENTRE_LINE) ** 2 > PIN_CLEARANCE**2
+def _clear_of_pins(position: Sequence[float], pin_pitch: float) -> bool:
+    return math.dist(position, SPOTS["centre"]) > pin_pitch + PIN_MARGIN
 
 
 # -- One match --------------------------------------------------------------------
@@ -158,7 +162,7 @@ class _Simulation:
         self.facts: list[dict[str, Any]] = []
         self.times: list[datetime] = []
         self.in_force: dict[int, dict[str, Any]] = {}  # shot seq -> facts in force
-        self.skill = {p: rng.uniform(0.35, 0.8) for p in ("A", "B")}
+        self.skill = {p: rng.uniform(0.35, 0.8) for p in PLAYERS}
         self.shots_played = 0
         self.forfeit_at: int | None = None
         self.forfeit_kind = ""
@@ -191,12 +195,12 @@ class _Simulation:
             # A player walks out at some point of the match: the game, or the whole match.
             self.forfeit_at = self.rng.randrange(5, 70)
             self.forfeit_kind = "game" if self.rng.random() < 0.6 else "match"
-        breaker = self.lag() if lag else self.rng.choice(("A", "B"))
+        breaker = self.lag() if lag else self.rng.choice(PLAYERS)
         while self.state.winner is None:
             game = self.state.game
             number = len(self.state.games) + 1
             if game is not None:
-                breaker = other(game.breaker)
+                breaker = next_breaker(game.breaker)
                 if number - 1 in (2, 4) and self.rng.random() < 0.8:
                     # The pause before a deciding game (after games 2 and 4).
                     minutes = self.rng.choice((5, 5, 5, 4, 3))
@@ -212,7 +216,7 @@ class _Simulation:
         for attempt in range(12):
             event: dict[str, Any] = {"type": "lag"}
             faults = 0
-            for player in ("A", "B"):
+            for player in PLAYERS:
                 result: dict[str, Any] = {"distance": round(self.rng.uniform(8.0, 420.0), 1)}
                 if attempt < 8 and self.rng.random() < 0.07:
                     result["fault"] = weighted(self.rng, LAG_FAULT_WEIGHTS)
@@ -263,7 +267,9 @@ class _Simulation:
             self.place(self.header.ball_of(self.state.due or "A"), "break", "lower")
 
     def latest_shot(self) -> int:
-        return int(next(s["seq"] for s in reversed(self.state.shots) if not s["retracted"]))
+        latest = latest_in_force(self.state.shots)
+        assert latest is not None
+        return latest
 
     def forfeit(self) -> None:
         game = self.state.game
@@ -353,7 +359,9 @@ class _Simulation:
                 round(self.rng.uniform(BALL_RADIUS + 1, TABLE_WIDTH - BALL_RADIUS - 1), 1),
                 round(self.rng.uniform(low, high), 1),
             ]
-            if _clear_of_pins(position) and not any(overlaps(position, p) for p in others):
+            if _clear_of_pins(position, self.header.ruleset.pin_pitch) and not any(
+                overlaps(position, p) for p in others
+            ):
                 return position
         raise SimulationError("no free place for a ball")
 

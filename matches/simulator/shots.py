@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matches.rules import CALLED_FOULS, opponent_ball
+from matches.rules import BALLS, CALLED_FOULS, opponent_ball
 
 # Pins a ball knocks in one contact, with how often: mostly one or two side pins,
 # sometimes the red pin alone (the big score), now and then a line through the centre.
@@ -67,7 +67,7 @@ class ShotBuilder:
         moved = {self.struck}
         for contact in self.contacts:
             moved.add(contact["ball"])
-            if contact["hit"] in ("white", "yellow", "red"):
+            if contact["hit"] in BALLS:
                 moved.add(contact["hit"])
         return moved
 
@@ -151,7 +151,7 @@ def amended(
     pins_contacts = [i for i, c in enumerate(contacts) if c["hit"] == "pins"]
     fallen = {pin for c in contacts for pin in c.get("pins", [])}
     moving = {facts.get("struck", own)} | {c["ball"] for c in contacts}
-    moving |= {c["hit"] for c in contacts if c["hit"] in ("white", "yellow", "red")}
+    moving |= {c["hit"] for c in contacts if c["hit"] in BALLS}
     moving -= {c["ball"] for c in contacts if c["hit"] == "off"}
     standing = [pin for pin in ("left", "right", "top", "bottom", "center") if pin not in fallen]
     choice = rng.random()

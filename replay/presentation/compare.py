@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.rules import other
+from matches.rules import receiver
 from replay.presentation.drawing import ball_name
 from replay.presentation.sentences import carom_in_words, foul_name
 
@@ -29,18 +29,11 @@ STATUS_NAMES = {
 }
 
 
-def receiver(ruling: Mapping[str, Any], player: str) -> str | None:
-    """Return the player who receives a shot's points (None when it scores nothing)."""
-    if not ruling.get("points") or ruling.get("scorer") is None:
-        return None
-    return player if ruling["scorer"] == "shooter" else other(player)
-
-
 def ruling_rows(
     ruling: Mapping[str, Any], player: str, names: Mapping[str, str]
 ) -> list[tuple[str, str]]:
     """Return a ruling as labelled lines, the same labels for every ruling."""
-    to = receiver(ruling, player)
+    to = receiver(player, ruling.get("scorer"), ruling.get("points"))
     points = (
         _("%(points)s to %(name)s") % {"points": ruling["points"], "name": names.get(to, to)}
         if to

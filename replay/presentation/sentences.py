@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-OTHER = {"A": "B", "B": "A"}
+from matches.rules import receiver
 
 
 def foul_name(code: str) -> str:
@@ -97,7 +97,7 @@ def ruling_in_words(
     fouls = list(ruling.get("fouls") or [])
     if not fouls and not obtained_in_words(ruling):
         return what
-    scorer = OTHER.get(player or "") if ruling.get("scorer") == "opponent" else player
+    scorer = receiver(player, ruling.get("scorer"), ruling.get("points"))
     name = names.get(scorer or "") or scorer
     if not ruling.get("points") or not name:
         sentence = _("%(what)s: no points") % {"what": what}

@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 
 from matches.errors import Refused
-from matches.standings import Result
+from matches.rules.ranking import Result
 from replay.models import MatchSummary
 
 Stamp = tuple[int, Any]  # the projector's cursor: its position and when it moved

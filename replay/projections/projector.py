@@ -29,8 +29,9 @@ from matches import store
 from matches.errors import Refused
 from matches.fold import evolve, state_after
 from matches.models import Event, Match
-from matches.render import status
-from matches.standings import Result, result_of
+from matches.render import result_of, status
+from matches.rules import average
+from matches.rules.ranking import Result
 from matches.state import MatchState
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
 from replay.projections import plain_sql
@@ -364,7 +365,9 @@ def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:
     games = [game for game in state.games if not game.void]
     summary.points_a = sum(game.score["A"] for game in games)
     summary.points_b = sum(game.score["B"] for game in games)
-    summary.average_a, summary.average_b = (_average(state, side) for side in ("A", "B"))
+    summary.average_a, summary.average_b = (
+        average(state.stats[side]["points"], state.stats[side]["shots"]) for side in "AB"
+    )
     summary.own_points_a, summary.own_points_b = (state.stats[side]["points"] for side in "AB")
     summary.shots_a, summary.shots_b = (state.stats[side]["shots"] for side in "AB")
     summary.winner = state.winner or ""
@@ -372,8 +375,3 @@ def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:
         state.winner or ""
     )
     summary.needs_review = summary.status == "review"
-
-
-def _average(state: MatchState, side: str) -> float:
-    counted = state.stats[side]
-    return round(counted["points"] / counted["shots"], 3) if counted["shots"] else 0.0

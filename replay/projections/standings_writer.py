@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from matches.models import Player
-from matches.standings import Result, Table, moves
+from matches.rules.ranking import Result, Table, moves
 from replay.models import MatchSummary, Standings, StandingsChange
 from replay.projections import plain_sql
 from replay.projections.log import Change, Stamp

@@ -21,14 +21,12 @@ from matches.fold import evolve
 from matches.header import Header
 from matches.models import Event, Match
 from matches.render import render
+from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import fact_of
 
 # What one frame of the replay holds: the scoreboard, not the whole state.
 BOARD = ("status", "winner", "games_won", "games", "next", "positions")
-# A shot that scores this many points or more for its shooter is a big shot: the red pin
-# alone (8), or a carom with pins around it.
-BIG_SHOT = 8
 
 
 @dataclass(frozen=True)
@@ -87,7 +85,7 @@ def frames(
     return shown, state
 
 
-def marks(shot: Mapping[str, Any]) -> list[str]:
+def marks(shot: Mapping[str, Any], ruleset: Ruleset = DEFAULT_RULESET) -> list[str]:
     """Return what the shot list marks on a shot: foul, carom, big, amended, retracted, void."""
     ruling = shot["ruling"]
     found = []
@@ -95,7 +93,7 @@ def marks(shot: Mapping[str, Any]) -> list[str]:
         found.append("foul")
     if ruling["carom"]:
         found.append("carom")
-    if ruling["scorer"] == "shooter" and ruling["points"] >= BIG_SHOT:
+    if is_big_shot(ruling["scorer"], ruling["points"], ruleset):
         found.append("big")
     for flag in ("amended", "retracted", "void"):
         if shot.get(flag):
@@ -130,14 +128,16 @@ def match_timeline(match: Match) -> dict[str, Any]:
             for seq, (seen, now) in enumerate(zip(live, amended, strict=True))
             if seen is not now and seen != now
         },
-        "shots": [_shot(shot, by_seq) for shot in final.shots],
+        "shots": [_shot(shot, by_seq, header.ruleset) for shot in final.shots],
         "games": _games(final, facts),
         "stats": render(final, detached=False)["stats"],
     }
 
 
-def _shot(shot: Mapping[str, Any], by_seq: Mapping[int, Logged]) -> dict[str, Any]:
-    entry = {**shot, "at": by_seq[shot["seq"]].at, "marks": marks(shot)}
+def _shot(
+    shot: Mapping[str, Any], by_seq: Mapping[int, Logged], ruleset: Ruleset
+) -> dict[str, Any]:
+    entry = {**shot, "at": by_seq[shot["seq"]].at, "marks": marks(shot, ruleset)}
     for key in ("amended_by", "retracted_by"):
         if key in shot:
             correction = by_seq[shot[key]]

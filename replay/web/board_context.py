@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from matches import store
 from matches.header import Header
 from matches.models import Match
+from matches.rules import receiver
 from replay.presentation.drawing import drawing, legend
 from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
 from replay.projections.positions import last_known_positions
@@ -146,11 +147,9 @@ def _points(shot: Mapping[str, Any]) -> dict[str, Any]:
     ruling = shot["ruling"]
     if shot.get("void"):
         return {"points": 0, "to": None, "foul": bool(ruling["fouls"])}  # it scored nothing
-    scorer = ruling["scorer"]
-    to = shot["player"] if scorer == "shooter" else ("B" if shot["player"] == "A" else "A")
     return {
         "points": ruling["points"],
-        "to": to if ruling["points"] else None,
+        "to": receiver(shot["player"], ruling["scorer"], ruling["points"]),
         "foul": bool(ruling["fouls"]),
     }
 

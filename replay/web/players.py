@@ -13,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from matches.models import Player
+from matches.rules import average
 from replay.models import MatchSummary
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES
@@ -74,7 +75,7 @@ def _totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
         "games_won": sum(line["games"][0] for line in lines),
         "games_lost": sum(line["games"][1] for line in lines),
         "points": sum(line["points"][0] for line in lines),
-        "average": round(sum(line["own_points"] for line in lines) / shots, 3) if shots else 0.0,
+        "average": average(sum(line["own_points"] for line in lines), shots),
     }
 
 

@@ -15,7 +15,7 @@ from matches.fold import fold
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.records import record_import
 from matches.selectors import match_get
-from matches.simulator import iter_competition
+from matches.simulator import iter_competition, simulate_match
 from matches.store import load_facts
 from replay.projections.timeline import BOARD, match_timeline
 from tests.replay.decided_early import AMENDED, VOID_GAME, VOID_IN_GAME, decided_early
@@ -108,6 +108,19 @@ def test_the_shot_list_marks_fouls_caroms_and_big_shots(db):
         assert ("carom" in shot["marks"]) == bool(ruling["carom"])
         big = ruling["scorer"] == "shooter" and ruling["points"] >= 8
         assert ("big" in shot["marks"]) == big
+
+
+def test_a_big_shot_is_the_red_pin_alones_worth_or_more_under_the_matchs_own_ruleset(db):
+    record = simulate_match(5, ruleset={"center_alone": 10})
+    match = match_get(record_import(record, by="golden").match_id)
+
+    rulings = [(shot["ruling"], shot["marks"]) for shot in match_timeline(match)["shots"]]
+
+    for ruling, shot_marks in rulings:
+        big = ruling["scorer"] == "shooter" and ruling["points"] >= 10
+        assert ("big" in shot_marks) == big
+    # Big under the rulebook's ruleset (8 or 9), not under this one.
+    assert any(r["scorer"] == "shooter" and 8 <= r["points"] < 10 for r, _ in rulings)
 
 
 def test_where_the_live_view_differs_is_listed_only_where_it_does(db):

@@ -1,4 +1,4 @@
-"""Evolve: a match state and one event that was legal when recorded give the next state.
+"""Transitions: a match state and one event that was legal when recorded give the next state.
 
 One function per kind of event (`matches.events` lists them). Each changes the
 state in place, the fold's accumulator, since the rebuild of a whole archive must
@@ -14,15 +14,23 @@ from typing import Any, NamedTuple
 
 from matches.notation import decode_shot
 from matches.rules import (
+    INTERMISSION_MINUTES,
     PLAYERS,
     LagResult,
     Ruleset,
     Ruling,
     Shot,
     break_position,
+    capped,
     decide_lag,
+    forfeit_winner,
+    game_won,
     judge,
+    match_won,
+    next_breaker,
     other,
+    outside_foul,
+    receiver,
 )
 from matches.state import Game, MatchState
 
@@ -82,7 +90,9 @@ def lag(state: MatchState, event: Mapping[str, Any]) -> None:
 
 
 def intermission(state: MatchState, event: Mapping[str, Any]) -> None:
-    state.intermissions.append({"seq": state.seq, "minutes": event.get("minutes", 5)})
+    state.intermissions.append(
+        {"seq": state.seq, "minutes": event.get("minutes", INTERMISSION_MINUTES)}
+    )
 
 
 # -- Games and the balls -------------------------------------------------------------
@@ -172,35 +182,36 @@ def _add_shot(state: MatchState, entry: dict[str, Any]) -> None:
 
 def _score_shot(state: MatchState, game: Game, player: str, ruling: Ruling, first: Ruling) -> int:
     """Score a shot; return the points it added (a score is cut at the target)."""
-    receiver = player if ruling.scorer == "shooter" else other(player)
-    added = _award(state, game, receiver, ruling.points) if ruling.points else 0
+    to = receiver(player, ruling.scorer, ruling.points)
+    added = _award(state, game, to, ruling.points) if to else 0
     if first is ruling and not state.corrections.amendments:
         return added  # as recorded is as amended: the game's score tells it all
-    first_receiver = player if first.scorer == "shooter" else other(player)
-    _add_as_recorded(state, game, first_receiver, first.points)
+    first_to = receiver(player, first.scorer, first.points)
+    if first_to:
+        _add_as_recorded(state, game, first_to, first.points)
     return added
 
 
 def _add_as_recorded(state: MatchState, game: Game, player: str, points: int) -> None:
     """Keep the score with the rulings first recorded: did the game end as it was played?"""
     target, score = state.ruleset.target, game.recorded_score
-    score[player] = min(target, score[player] + points)
-    if score[player] >= target:
+    score[player] = capped(score[player], points, target)
+    if game_won(score[player], target):
         game.reached_as_recorded = True
 
 
 def _award(state: MatchState, game: Game, player: str, points: int) -> int:
     """Add points to a game score, cut at the target; reaching it wins the game."""
     before, target = game.score[player], state.ruleset.target
-    game.score[player] = min(target, before + points)
-    if game.score[player] >= target and not game.decided:
+    game.score[player] = capped(before, points, target)
+    if game_won(game.score[player], target) and not game.decided:
         _win_game(state, game, player, "target")
     return game.score[player] - before
 
 
 def _win_game(state: MatchState, game: Game, player: str, end: str) -> None:
     game.winner, game.end = player, end
-    if state.winner is None and state.games_won()[player] >= state.ruleset.majority:
+    if state.winner is None and match_won(state.games_won()[player], state.ruleset):
         state.winner = player
 
 
@@ -247,24 +258,22 @@ def foul(state: MatchState, event: Mapping[str, Any]) -> None:
     state.outside_fouls.append(entry)
     if entry["void"] or game is None:
         return
-    # Section 11: the foul takes the offender's turn if it was his; the other plays from hand.
-    if state.due == player:
-        state.due = other(player)
-    state.in_hand, state.offender = "foul", player
-    added = _award(state, game, other(player), state.ruleset.foul)
+    ruled = outside_foul(player, state.due, state.ruleset)
+    state.due, state.in_hand, state.offender = ruled.due, "foul", player
+    added = _award(state, game, ruled.receiver, ruled.points)
     if state.corrections.amendments:
         # Its points count in the score as played too, whatever an amendment does later.
-        _add_as_recorded(state, game, other(player), state.ruleset.foul)
+        _add_as_recorded(state, game, ruled.receiver, ruled.points)
     state.stats[player]["fouls"] += 1
     state.stats[player]["foul_points_conceded"] += added
-    state.stats[other(player)]["points_received"] += added
+    state.stats[ruled.receiver]["points_received"] += added
 
 
 def game_forfeited(state: MatchState, event: Mapping[str, Any]) -> None:
     # Section 8: leaving without permission loses the open game, its score as it was.
     if state.game_open():
         assert state.game is not None
-        _win_game(state, state.game, other(event["player"]), "forfeit")
+        _win_game(state, state.game, forfeit_winner(event["player"]), "forfeit")
 
 
 def match_forfeited(state: MatchState, event: Mapping[str, Any]) -> None:
@@ -273,7 +282,7 @@ def match_forfeited(state: MatchState, event: Mapping[str, Any]) -> None:
     Every unfinished game goes to the opponent, those under review first, then the open
     one; then as many new games as he still needs for the majority.
     """
-    winner = other(event["player"])
+    winner = forfeit_winner(event["player"])
     for game in state.games:
         if game.needs_review:
             _win_game(state, game, winner, "forfeit")
@@ -282,6 +291,8 @@ def match_forfeited(state: MatchState, event: Mapping[str, Any]) -> None:
         _win_game(state, state.game, winner, "forfeit")
     while state.winner is None and not state.all_games_played():
         last = state.game
-        game = Game(number=len(state.games) + 1, breaker=other(last.breaker) if last else winner)
+        game = Game(
+            number=len(state.games) + 1, breaker=next_breaker(last.breaker) if last else winner
+        )
         state.games.append(game)
         _win_game(state, game, winner, "forfeit")

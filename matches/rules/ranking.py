@@ -1,6 +1,6 @@
-"""Standings: what a match counts for, and the ranking of a competition (`api.md`).
+"""The ranking of a competition's standings table (`api.md`), from what each match counts for.
 
-Pure Python: no Django. A match's `Result` is taken from its fold; a `Table` adds
+A match's `Result` is taken from its fold (`matches.render.result_of`); a `Table` adds
 and takes away results one match at a time and ranks the players: match points (2
 for a win), then game difference, then point difference, then the match points of
 the tied players' matches among themselves, then the name compared case-folded.
@@ -13,8 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.render import status
-from matches.state import MatchState
+from matches.rules.flow import average
 
 WIN_POINTS = 2
 SIDES = ("A", "B")
@@ -60,27 +59,6 @@ class Result:
         )
 
 
-def result_of(state: MatchState, players: tuple[Hashable, Hashable]) -> Result:
-    """Return what a match counts for in the standings, from its fold."""
-    if status(state) != "finished" or state.winner is None:
-        return Result(players)
-    games = [game for game in state.games if not game.void]
-    won = state.games_won()
-    stats = state.stats
-    return Result(
-        players=players,
-        counted=True,
-        winner=state.winner,
-        games=(won["A"], won["B"]),
-        points=(
-            sum(game.score["A"] for game in games),
-            sum(game.score["B"] for game in games),
-        ),
-        own_points=(stats["A"]["points"], stats["B"]["points"]),
-        shots=(stats["A"]["shots"], stats["B"]["shots"]),
-    )
-
-
 @dataclass
 class Totals:
     """One player's counted matches, summed."""
@@ -98,7 +76,7 @@ class Totals:
     appearances: int = 0  # matches with at least one event, counted or not
 
     def average(self) -> float:
-        return round(self.own_points / self.shots, 3) if self.shots else 0.0
+        return average(self.own_points, self.shots)
 
 
 @dataclass
