@@ -46,17 +46,24 @@ test("drawing the line fills each player's box and marks who is due", () => {
     const box = new Element("div");
     box.setAttribute("class", "player due");
     const score = new Element("span");
-    score.setAttribute("data-score", "");
-    const games = new Element("span");
-    games.setAttribute("data-games", "");
+    score.className = "score";
+    const games = new Element("span"); // as the board has it: a label, then the value
+    games.className = "games";
+    const label = new Element("span");
+    label.className = "label";
+    label.textContent = "games";
+    const value = new Element("span");
+    value.className = "value";
+    games.append(label, value);
     box.append(score, games);
     boxes[player] = box;
   }
   drawScoreLine((p) => boxes[p], {
     A: { score: 7, games: 1, due: false, winner: true }, B: { score: 30, games: 0, due: true, winner: false },
-  });
-  assert.equal(boxes.A.querySelector("[data-score]").textContent, "7");
-  assert.equal(boxes.B.querySelector("[data-games]").textContent, "0");
+  }, { games: ".games .value" });
+  assert.equal(boxes.A.querySelector(".score").textContent, "7");
+  assert.equal(boxes.B.querySelector(".games .value").textContent, "0");
+  assert.equal(boxes.B.querySelector(".games").textContent, "games0", "the label stays");
   assert.equal(boxes.A.className, "player winner");
   assert.equal(boxes.B.className, "player due");
 });

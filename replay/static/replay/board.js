@@ -35,7 +35,8 @@ function setText(selector, text) {
 }
 
 function drawScore() {
-  drawScoreLine((player) => $(`.scoreline .player[data-player="${player}"]`), scoreLine(state));
+  drawScoreLine((player) => $(`.scoreline .player[data-player="${player}"]`), scoreLine(state),
+    { games: ".games .value" });
   setText("#rules", rulesLine(currentGame(state), { target: data.target, bestOf: data.bestOf }));
 }
 

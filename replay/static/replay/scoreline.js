@@ -1,7 +1,7 @@
 // The score line, as the board, the overlay and the console show it: each player's points
 // in the game and games won, who is due, who won; and the line of the match's rules.
-// The page's markup carries it: per player an element with data-player="A" | "B", holding
-// a [data-score] and a [data-games].
+// The page's markup carries it: per player a box (data-player="A" | "B") holding a
+// `.score` and a `.games` (on the board, the games' value is a `.value` inside it).
 
 import { currentGame } from "./scoreboard.js";
 
@@ -40,12 +40,15 @@ function setText(node, text) {
   if (node && node.textContent !== String(text)) node.textContent = text;
 }
 
-/** Show a score line in the boxes of the players: boxOf(player) → its element. */
-export function drawScoreLine(boxOf, line) {
+/**
+ * Show a score line in the boxes of the players: boxOf(player) → its element; score,
+ * games: where in a box its points and its games won are (selectors).
+ */
+export function drawScoreLine(boxOf, line, { score = ".score", games = ".games" } = {}) {
   for (const player of PLAYERS) {
     const box = boxOf(player);
-    setText(box.querySelector("[data-score]"), line[player].score);
-    setText(box.querySelector("[data-games]"), line[player].games);
+    setText(box.querySelector(score), line[player].score);
+    setText(box.querySelector(games), line[player].games);
     box.classList.toggle("due", line[player].due);
     box.classList.toggle("winner", line[player].winner);
   }
