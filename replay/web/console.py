@@ -23,8 +23,10 @@ from replay.web.lookups import match_unreadable
 SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "replay" / "console-sw.js"
 # The scripts and styles the console loads: the service worker keeps them for an offline reopen.
 CONSOLE_SCRIPTS = (
+    "replay/pages/console.js",
     "replay/console.js",
-    "replay/console-api.js",
+    "replay/api.js",
+    "replay/constants.js",
     "replay/console-faces.js",
     "replay/console-forms.js",
     "replay/console-offline.js",
@@ -39,6 +41,8 @@ CONSOLE_SCRIPTS = (
     "replay/table.js",
     "replay/words.js",
     "replay/live.js",
+    "replay/scoreline.js",
+    "replay/socket.js",
     "replay/console.css",
     "replay/site.css",
 )

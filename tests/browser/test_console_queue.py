@@ -119,7 +119,7 @@ def test_a_server_that_cannot_record_now_gets_the_same_key_and_body_after_its_re
         page,
         """
         // The console's own call of the API, given a 503 as the server sends one.
-        const { api } = await import("/static/replay/console-api.js");
+        const { api } = await import("/static/replay/api.js");
         const fetched = window.fetch;
         window.fetch = async () => new Response(
           JSON.stringify({ error: "the database cannot be reached", field: null }),

@@ -142,7 +142,8 @@ def test_the_replay_page_embeds_the_whole_match_and_opens_at_the_first_shot(db, 
     assert settings["view"] == "amended"
     html = response.content.decode()
     assert 'id="replay-timeline"' in html and 'id="replay-page"' in html
-    assert "replay/replay.js" in html and "replay/table.js" not in html  # imported by the module
+    # The page loads its entry; the modules it imports are not in the page.
+    assert "replay/pages/replay.js" in html and "replay/table.js" not in html
 
 
 def test_a_seq_in_the_address_opens_the_page_at_that_event_and_in_the_view_asked(db, client):

@@ -54,7 +54,7 @@ def test_the_history_links_the_replay_at_the_amended_shot(flipped):
 def test_the_competition_page_shows_standings_results_schedule_and_links(flipped):
     html = page("/competitions/cup/")
 
-    assert 'data-competition="cup"' in html and "/static/replay/standings.js" in html
+    assert 'data-competition="cup"' in html and "/static/replay/pages/competition.js" in html
     assert f'href="/matches/{flipped.pk}/"' in html
     assert f'href="/matches/{flipped.pk}/replay/"' in html
     assert html.count("<tr data-player=") == 2  # the two players of the one started match
@@ -137,5 +137,5 @@ def test_staff_see_the_forms_to_manage_the_competition_and_others_do_not(flipped
     client.force_login(staff)
     html = client.get("/competitions/cup/").content.decode()
 
-    assert 'id="staff"' in html and "/static/replay/competition-staff.js" in html
+    assert 'id="staff"' in html and "/static/replay/pages/competition.js" in html
     assert 'name="csrfmiddlewaretoken"' in html

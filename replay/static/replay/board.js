@@ -5,24 +5,26 @@
 
 import { drawTable, lastKnown } from "./table.js";
 import { eventInWords, rulingInWords, shotInWords, shotName } from "./words.js";
+import { api } from "./api.js";
 import { connectLive } from "./live.js";
 import { currentGame, isVoidGame, momentOf, zoneOf } from "./scoreboard.js";
+import { drawScoreLine, rulesLine, scoreLine } from "./scoreline.js";
 
 const CORRECTIONS = new Set(["shot_amended", "shot_retracted"]);
 
-const data = JSON.parse(document.getElementById("board-data").textContent);
-const names = data.names;
-let state = data.state;
-let shots = data.shots; // the shots of the current game, oldest first, as the state lists them
-let lastShot = data.lastShot; // the last shot of a game played (a void game's count for nothing)
-let lastEvent = data.lastEvent;
-let fallen = data.fallen;
-let known = data.known; // where each ball was last seen, for one that moved without a rest
+let data; // the page's board-data: the server's first paint of the board
+let names;
+let state;
+let shots; // the shots of the current game, oldest first, as the state lists them
+let lastShot; // the last shot of a game played (a void game's count for nothing)
+let lastEvent;
+let fallen;
+let known; // where each ball was last seen, for one that moved without a rest
 // The same after each event this page has shown: a retracted shot moved nothing, so what
 // was known before it is known again.
-const knownAfter = new Map([[data.seq, known]]);
+let knownAfter;
 // Every shot's game and player by seq, to name a corrected shot of an earlier game.
-const played = new Map(data.played.map(([seq, game, player]) => [seq, { game, player }]));
+let played;
 let correction = null; // the correction just applied, {event, words}, to say until the next event
 
 const $ = (selector) => document.querySelector(selector);
@@ -33,19 +35,9 @@ function setText(selector, text) {
 }
 
 function drawScore() {
-  const game = currentGame(state);
-  for (const player of ["A", "B"]) {
-    setText(`[data-testid="score-${player}"]`, game ? game.score[player] : 0);
-    setText(`[data-testid="games-${player}"]`, state.games_won[player]);
-    const row = $(`.scoreline .player[data-player="${player}"]`);
-    row.classList.toggle("due", Boolean(state.next && state.next.player === player));
-    row.classList.toggle("winner", state.winner === player);
-  }
-  const rules = [];
-  if (game) rules.push(interpolate(gettext("Game %s"), [game.game]));
-  rules.push(interpolate(gettext("to %s"), [data.target]));
-  rules.push(interpolate(gettext("best of %s"), [data.bestOf]));
-  setText("#rules", rules.join(" · "));
+  drawScoreLine((player) => $(`.scoreline .player[data-player="${player}"]`), scoreLine(state),
+    { games: ".games .value" });
+  setText("#rules", rulesLine(currentGame(state), { target: data.target, bestOf: data.bestOf }));
 }
 
 function drawMoment() {
@@ -180,10 +172,9 @@ function lastOf(all) {
 /** Fetch the shots again from the amended state at the head (after a correction). */
 async function refetchShots() {
   try {
-    const answer = await fetch(`/api/matches/${encodeURIComponent(data.match)}/state`,
-      { headers: { Accept: "application/json" } });
-    if (!answer.ok) return;
-    const full = await answer.json();
+    const answer = await api(`/api/matches/${encodeURIComponent(data.match)}/state`);
+    if (answer.status !== 200 || !answer.body) return;
+    const full = answer.body;
     const game = currentGame(state);
     shots = full.shots.filter((shot) => game && shot.game === game.game);
     ({ last: lastShot, down: fallen } = lastOf(full.shots));
@@ -255,6 +246,13 @@ function showStatus(status = connectionStatus) {
   }[status] || status;
 }
 
-document.body.dataset.seq = data.seq;
-drawBoard();
-connectLive(data.match, { after: data.seq, onEvent: apply, onStatus: showStatus });
+/** Start the board: draw the server's first paint (`board-data`) again, then follow it live. */
+export function start() {
+  data = JSON.parse(document.getElementById("board-data").textContent);
+  ({ names, state, shots, lastShot, lastEvent, fallen, known } = data);
+  knownAfter = new Map([[data.seq, known]]);
+  played = new Map(data.played.map(([seq, game, player]) => [seq, { game, player }]));
+  document.body.dataset.seq = data.seq;
+  drawBoard();
+  return connectLive(data.match, { after: data.seq, onEvent: apply, onStatus: showStatus });
+}

@@ -1,11 +1,9 @@
 // Staff's forms on a competition's page: enter a player, schedule the round robin, assign
-// a referee, each through the API (the session's login and its CSRF token). A refusal is
-// shown with the field it names; what is stored shows once the page is loaded again.
+// a referee, each through the API (api.js: the session's login and its CSRF token). A
+// refusal is shown with the field it names; what is stored shows once the page is loaded
+// again.
 
-const section = document.getElementById("staff");
-const result = section.querySelector("[data-result]");
-const csrf = section.querySelector("input[name=csrfmiddlewaretoken]").value;
-const competition = encodeURIComponent(section.dataset.competition);
+import { api } from "./api.js";
 
 /** Return a form's filled fields as an object (empty optional fields left out). */
 function fieldsOf(form) {
@@ -16,26 +14,26 @@ function fieldsOf(form) {
   return fields;
 }
 
-const ACTIONS = {
-  enter: (f) => ["POST", `/api/competitions/${competition}/players`, f],
-  "round-robin": (f) => ["POST", `/api/competitions/${competition}/round-robin`, f],
-  referee: (f) => [
-    "PUT",
-    `/api/matches/${encodeURIComponent(f.match)}/referee`,
-    { username: f.username },
-  ],
-};
+/** Return the call a staff form makes: [method, url, body]. */
+export function callOf(action, fields, competitionId) {
+  const competition = encodeURIComponent(competitionId);
+  const calls = {
+    enter: (f) => ["POST", `/api/competitions/${competition}/players`, f],
+    "round-robin": (f) => ["POST", `/api/competitions/${competition}/round-robin`, f],
+    referee: (f) => [
+      "PUT",
+      `/api/matches/${encodeURIComponent(f.match)}/referee`,
+      { username: f.username },
+    ],
+  };
+  return calls[action](fields);
+}
 
-async function submit(form) {
-  const [method, url, body] = ACTIONS[form.dataset.action](fieldsOf(form));
-  const answer = await fetch(url, {
-    method,
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-    body: JSON.stringify(body),
-  });
-  const sent = await answer.json().catch(() => ({}));
-  if (!answer.ok) {
+async function submit(form, section, result) {
+  const [method, url, body] = callOf(form.dataset.action, fieldsOf(form), section.dataset.competition);
+  const answer = await api(url, { method, body });
+  const sent = answer.body || {};
+  if (answer.status < 200 || answer.status > 299) {
     const field = sent.field ? ` (${sent.field})` : "";
     result.textContent = interpolate(gettext("Refused: %s"), [`${sent.error || answer.status}${field}`]);
     result.className = "staff-result refused";
@@ -46,12 +44,17 @@ async function submit(form) {
   if (form.dataset.action !== "referee") window.location.reload();
 }
 
-for (const form of section.querySelectorAll("form[data-action]")) {
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    submit(form).catch(() => {
-      result.className = "staff-result refused";
-      result.textContent = gettext("Not sent: the server cannot be reached.");
+/** Wire the staff's forms of a competition's page (`section`: its #staff). */
+export function start(section = document.getElementById("staff")) {
+  if (!section) return;
+  const result = section.querySelector("[data-result]");
+  for (const form of section.querySelectorAll("form[data-action]")) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      submit(form, section, result).catch(() => {
+        result.className = "staff-result refused";
+        result.textContent = gettext("Not sent: the server cannot be reached.");
+      });
     });
-  });
+  }
 }

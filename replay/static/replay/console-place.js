@@ -5,10 +5,11 @@
 // centre at least one ball radius from the centre line. A re-spot and the offender's ball
 // put on its spot are not zoned; what else the engine refuses (an overlap) it says itself.
 
-import { BALL_RADIUS, CENTRE_LINE } from "./table.js";
+import { geometry } from "./table.js";
 
 /** Return whether a ball at `point` lies wholly in the `half` ("lower" or "upper"). */
 export function inHalf(point, half) {
+  const { ballRadius: BALL_RADIUS, centreLine: CENTRE_LINE } = geometry();
   return half === "lower" ? point[1] <= CENTRE_LINE - BALL_RADIUS : point[1] >= CENTRE_LINE + BALL_RADIUS;
 }
 

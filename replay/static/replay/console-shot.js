@@ -5,12 +5,13 @@
 // one (the ricochet and the pins after it take no extra tap); tapping the moving-ball
 // chips picks another ball that is already moving (the cue ball again, for a kiss).
 
-import { BALLS } from "./table.js";
+import { constants } from "./constants.js";
+import { geometry } from "./table.js";
 
-export const CALLED_FOULS = [
-  "balls_moving", "not_tip", "double_hit", "cleaning", "displaced", "contact_push",
-  "feet", "placement", "jump", "touched", "push_shot",
-];
+/** Return the fouls the referee calls, in the rulebook's order (matches/rules/shot.py's). */
+export function calledFouls() {
+  return constants().called_fouls;
+}
 
 /** A shot being built; `facts()` is what the notation calls shot facts. */
 export class ShotDraft {
@@ -63,7 +64,7 @@ export class ShotDraft {
     const moving = [this.struck];
     for (const contact of this.contacts) {
       for (const ball of [contact.ball, contact.hit]) {
-        if (BALLS.includes(ball) && !moving.includes(ball)) moving.push(ball);
+        if (geometry().balls.includes(ball) && !moving.includes(ball)) moving.push(ball);
       }
     }
     return moving;
@@ -148,7 +149,7 @@ export class ShotDraft {
     this.remember();
     this.called = this.called.includes(code)
       ? this.called.filter((c) => c !== code)
-      : CALLED_FOULS.filter((c) => c === code || this.called.includes(c));
+      : calledFouls().filter((c) => c === code || this.called.includes(c));
   }
 
   setRest(ball, point) {

@@ -6,39 +6,42 @@
 // the server is back. The preview asks the engine (POST .../judge) before each confirm.
 
 import { connectLive } from "./live.js";
-import { BALLS, ballName, drawTable, onSurface, pointFromEvent, BALL_RADIUS } from "./table.js";
+import { ballName, drawTable, geometry, onSurface, pointFromEvent } from "./table.js";
 import { eventInWords, foulName } from "./words.js";
 import { SubmissionQueue, storageKeyOf } from "./queue.js";
-import { CALLED_FOULS, ShotDraft } from "./console-shot.js";
+import { ShotDraft, calledFouls } from "./console-shot.js";
 import { eventFromForm } from "./console-forms.js";
 import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
-import { api as callApi } from "./console-api.js";
+import { api as callApi } from "./api.js";
 import { describe } from "./console-words.js";
 import { renderQueue } from "./console-queue-view.js";
 import { FIND_PAGE, gameStarted, latestShot, renderCorrect, renderGame } from "./console-panels.js";
 import { registerServiceWorker } from "./console-offline.js";
 import { renderShotPanel } from "./console-shot-view.js";
 import { currentGame } from "./scoreboard.js";
+import { drawScoreLine, scoreLine } from "./scoreline.js";
 import { zoneRefusal } from "./console-place.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const setup = JSON.parse(document.getElementById("console-setup").textContent);
-const root = document.getElementById("console");
-const header = setup.match;
-const matchId = header.id;
-const names = { A: header.players.A.name, B: header.players.B.name };
-const cueBalls = header.balls; // {A: "white", B: "yellow"}
-const STATE_KEY = `carambole.console.state.${matchId}`;
+// The page's console-setup and what follows from it, set once by start().
+let setup;
+let root;
+let header;
+let matchId;
+let names;
+let cueBalls; // {A: "white", B: "yellow"}
+let STATE_KEY;
+let queue;
 const $ = (selector) => root.querySelector(selector);
 const $$ = (selector) => Array.from(root.querySelectorAll(selector));
 
-let state = newestState(setup.state);
-let online = navigator.onLine !== false;
+let state;
+let online = true;
 let liveStatus = "live";
 let tab = null;
 let face = null;
 let amending = null; // {seq, player, ruling}: the shot being amended
-let draft = new ShotDraft(cueBalls.A);
+let draft;
 let restBall = null;
 let placePos = null;
 let placeDefaultsAt = -1;
@@ -62,7 +65,7 @@ function setOnline(value) {
   render();
 }
 
-const queue = new SubmissionQueue({
+const newQueue = () => new SubmissionQueue({
   storage: window.localStorage,
   storageKey: storageKeyOf(matchId),
   send: (item, body) => api(`${setup.api}/events`, {
@@ -328,11 +331,9 @@ function renderScoreline(moment) {
     const box = $(`.player[data-player="${player}"]`);
     box.querySelector(".swatch").className = `swatch ${cueBalls[player]}`;
     box.querySelector(".name").textContent = names[player];
-    box.querySelector(".games").textContent = (state.games_won || {})[player] ?? 0;
-    box.querySelector(".score").textContent = game ? game.score[player] : 0;
-    box.classList.toggle("due", due === player && state.status === "playing");
-    box.classList.toggle("winner", state.winner === player);
   }
+  drawScoreLine((player) => $(`.player[data-player="${player}"]`),
+    scoreLine(state, { game, due: state.status === "playing" ? due : null }));
   $("#face-title").textContent = moment.title;
   $("#face").textContent = moment.detail;
   const unknown = unknownBalls(state);
@@ -388,7 +389,7 @@ function renderTable() {
     mark.setAttribute("data-mark", ball);
     mark.setAttribute("cx", at[0]);
     mark.setAttribute("cy", at[1]);
-    mark.setAttribute("r", BALL_RADIUS);
+    mark.setAttribute("r", geometry().ballRadius);
     surface.appendChild(mark);
   }
 }
@@ -491,7 +492,7 @@ function wire() {
     });
   }
   const fouls = $("#called-fouls");
-  for (const code of CALLED_FOULS) {
+  for (const code of calledFouls()) {
     const toggle = document.createElement("button");
     toggle.type = "button";
     toggle.className = "chip";
@@ -501,7 +502,7 @@ function wire() {
     fouls.append(toggle);
   }
   const codes = $("#foul-code");
-  for (const code of CALLED_FOULS) codes.append(new Option(foulName(code), code));
+  for (const code of calledFouls()) codes.append(new Option(foulName(code), code));
   $("#table").addEventListener("click", tableTapped);
   for (const form of $$("form.event-form")) form.addEventListener("submit", (event) => formSent(event, form));
   $("#place-form").addEventListener("change", () => renderTable());
@@ -530,7 +531,7 @@ function tableTapped(event) {
     if (!ball) return;
     draft.setRest(ball, point);
     // The next tap marks the next ball that has no rest yet.
-    restBall = BALLS.find((b) => !draft.rest[b]) || null;
+    restBall = geometry().balls.find((b) => !draft.rest[b]) || null;
     renderShot();
   }
   renderTable();
@@ -621,9 +622,23 @@ function follow() {
   });
 }
 
-wire();
-resetDraftFor();
-render();
-follow();
-queue.flush();
-registerServiceWorker(root);
+/** Start the console of the page's match (`console-setup`): draw it, follow it, send what waits. */
+export function start() {
+  setup = JSON.parse(document.getElementById("console-setup").textContent);
+  root = document.getElementById("console");
+  header = setup.match;
+  matchId = header.id;
+  names = { A: header.players.A.name, B: header.players.B.name };
+  cueBalls = header.balls;
+  STATE_KEY = `carambole.console.state.${matchId}`;
+  state = newestState(setup.state);
+  online = navigator.onLine !== false;
+  draft = new ShotDraft(cueBalls.A);
+  queue = newQueue();
+  wire();
+  resetDraftFor();
+  render();
+  follow();
+  queue.flush();
+  registerServiceWorker(root);
+}

@@ -5,7 +5,7 @@
 // match started, and one small answer for the few matches on at once costs less than a
 // socket per card. It waits while the page is hidden and looks again when it is shown.
 
-const section = document.getElementById("live-now");
+let section = null;
 
 function cardOf(html) {
   const template = document.createElement("template");
@@ -35,7 +35,10 @@ async function look() {
   if (answer.ok) draw((await answer.json()).matches);
 }
 
-function follow() {
+/** Keep the home page's "Live now" (`shown`: its #live-now) up to date. */
+export function start(shown = document.getElementById("live-now")) {
+  if (!shown) return;
+  section = shown;
   const every = Math.max(1, Number(section.dataset.every) || 5) * 1000;
   let timer = null;
   const next = () => {
@@ -57,5 +60,3 @@ function follow() {
   });
   next();
 }
-
-if (section) follow();

@@ -2,10 +2,22 @@
 // writes it (its docstring gives the rule; a browser test compares the two on awkward ids):
 // the federation id with `~`, `/`, control characters and line separators escaped as
 // `~u` and four hex digits, and a space at either end too; `~N` for a player without one.
+// The character classes are the notation's own, given by the page (constants.js).
 
-const ALWAYS_ESCAPED = /[~/\x00-\x1f\x7f-\x9f\u2028\u2029]/g;
-const SPACE_AT_AN_END =
-  /^[ \xa0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]|[ \xa0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]$/g;
+import { constants } from "./constants.js";
+
+let patterns = null;
+
+function compiled() {
+  if (patterns === null) {
+    const { not_in_an_id: control, spaces } = constants().player_key;
+    patterns = {
+      always: new RegExp(`[~/${control}]`, "g"),
+      atAnEnd: new RegExp(`^[${spaces}]|[${spaces}]$`, "g"),
+    };
+  }
+  return patterns;
+}
 
 function escaped(character) {
   return `~u${character.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -15,5 +27,6 @@ function escaped(character) {
 export function playerKey(federationId, pk) {
   if (!federationId) return `~${pk}`;
   if (federationId === "." || federationId === "..") return federationId.replace(/\./g, escaped);
-  return federationId.replace(ALWAYS_ESCAPED, escaped).replace(SPACE_AT_AN_END, escaped);
+  const { always, atAnEnd } = compiled();
+  return federationId.replace(always, escaped).replace(atAnEnd, escaped);
 }

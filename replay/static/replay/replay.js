@@ -366,12 +366,15 @@ class Replay {
   }
 }
 
-const root = document.getElementById("replay");
-const page = data("replay-page");
-const timeline = data("replay-timeline");
-if (root && page && timeline) {
+/** Start the replay of the page's match (`replay-page`, `replay-timeline`); return it. */
+export function start() {
+  const root = document.getElementById("replay");
+  const page = data("replay-page");
+  const timeline = data("replay-timeline");
+  if (!(root && page && timeline)) return null;
   root.classList.add("ready");
   window.carambolReplay = new Replay(root, page, timeline);
+  return window.carambolReplay;
 }
 
 export { Replay };

@@ -26,10 +26,15 @@ export function zoneOf(next) {
   return next.zone || "any";
 }
 
+/** Return who receives a ruling's points: its player, or the opponent after a foul. */
+export function receiverOf(ruling, player) {
+  return ruling.scorer === "opponent" ? OTHER[player] : player;
+}
+
 /** Return who received a shot's points and how many: {points, to, foul}. */
 export function pointsOf(ruling, player) {
   if (!ruling) return null;
-  const to = ruling.scorer === "opponent" ? OTHER[player] : player;
+  const to = receiverOf(ruling, player);
   return { points: ruling.points, to: ruling.points ? to : null, foul: ruling.fouls.length > 0 };
 }
 

@@ -6,22 +6,17 @@
 // latest version at once.
 
 import { playerKey } from "./player-key.js";
+import { reconnecting, socketUrl } from "./socket.js";
 
-const FIRST_DELAY = 1000;
-const LONGEST_DELAY = 10000;
-const NOT_FOUND = 4404;
-
-const section = document.getElementById("standings");
-
-/** Return the websocket address of a competition's standings, with the page's scheme. */
-function standingsUrl(competitionId) {
-  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${window.location.host}/ws/competitions/${encodeURIComponent(competitionId)}/`;
-}
-
+let section = null;
 // The label of each column, as the server wrote it in the table's head: a phone shows it
 // beside the value (the row stacked), so the page never needs its own words for them.
-const labels = [...(section?.querySelectorAll("thead th") ?? [])].map((th) => th.dataset.label || "");
+let labels = [];
+
+/** Return the websocket address of a competition's standings, with the page's scheme. */
+export function standingsUrl(competitionId, location = window.location) {
+  return socketUrl(`/ws/competitions/${encodeURIComponent(competitionId)}/`, location);
+}
 
 function cell(text, className) {
   const td = document.createElement("td");
@@ -134,28 +129,11 @@ function apply(message) {
   refreshHistory().catch(() => {});
 }
 
-function follow(competitionId) {
-  let delay = FIRST_DELAY;
-  const open = () => {
-    const socket = new WebSocket(standingsUrl(competitionId));
-    socket.addEventListener("open", () => {
-      delay = FIRST_DELAY;
-      showStatus("live");
-    });
-    socket.addEventListener("message", (event) => apply(JSON.parse(event.data)));
-    socket.addEventListener("close", (event) => {
-      if (event.code === NOT_FOUND) {
-        showStatus("closed");
-        return;
-      }
-      showStatus("reconnecting");
-      setTimeout(open, delay);
-      delay = Math.min(delay * 2, LONGEST_DELAY);
-    });
-  };
-  open();
-}
-
-if (section) {
-  follow(section.dataset.competition);
+/** Follow the standings of the page's competition (`section`: its #standings), live. */
+export function start(shown = document.getElementById("standings")) {
+  if (!shown) return null;
+  section = shown;
+  labels = [...section.querySelectorAll("thead th")].map((th) => th.dataset.label || "");
+  const competitionId = section.dataset.competition;
+  return reconnecting(() => standingsUrl(competitionId), { onMessage: apply, onStatus: showStatus });
 }

@@ -5,34 +5,39 @@
 // keeps them as they are (a ball's cx and cy are its position in mm) and turns the
 // table over once, so the breaking end is at the bottom of the screen.
 
-export const TABLE_WIDTH = 1420;
-export const TABLE_LENGTH = 2840;
-export const CENTRE_LINE = TABLE_LENGTH / 2;
-export const BALL_DIAMETER = 61.5;
-export const BALL_RADIUS = BALL_DIAMETER / 2;
-// The default pin pitch is a ball and a pin: a ball passes between two pins.
-export const PIN_PITCH = 71.5;
-export const PIN_DIAMETER = PIN_PITCH - BALL_DIAMETER;
-// Pins are drawn larger than they are (10 mm), where the pitch puts them: at a phone's
-// scale a pin to size is a pixel or two. Two marks still leave a ball's width between them.
+import { constants } from "./constants.js";
+
+// The table's numbers are the rules' (matches/rules/table.py), given by the page; what
+// follows is the drawing's own. Pins are drawn larger than they are (10 mm), where the
+// pitch puts them: at a phone's scale a pin to size is a pixel or two. Two marks still
+// leave a ball's width between them.
 export const PIN_MARK = 15;
 export const RAIL = 70; // the cushion rail drawn around the playing surface
-export const BALLS = ["white", "yellow", "red"];
-export const PINS = ["center", "top", "bottom", "left", "right"];
-export const SPOTS = {
-  top: [710, 2740],
-  red: [710, 2130],
-  centre: [710, 1420],
-  lower_centre: [710, 710],
-  bottom: [710, 100],
-};
+
+let measured = null;
+
+/**
+ * Return the table's geometry in mm: {width, length, centreLine, ballRadius, balls, pins,
+ * spots: {name: [x, y]}, pinPitch (the default ruleset's)}.
+ */
+export function geometry() {
+  if (measured === null) {
+    const table = constants().table;
+    measured = {
+      width: table.width, length: table.length, centreLine: table.length / 2,
+      ballRadius: table.ball_diameter / 2, balls: table.balls, pins: table.pins,
+      spots: table.spots, pinPitch: table.pin_pitch,
+    };
+  }
+  return measured;
+}
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = { white: "#fbfaf4", yellow: "#f2c230", red: "#c8102e" };
 
 /** Return where each pin stands for a pin pitch, {name: [x, y]}. */
-export function pinPositions(pitch = PIN_PITCH) {
-  const [x, y] = SPOTS.centre;
+export function pinPositions(pitch = geometry().pinPitch) {
+  const [x, y] = geometry().spots.centre;
   return {
     center: [x, y],
     top: [x, y + pitch],
@@ -78,6 +83,7 @@ function owners(balls) {
  * with no known position it is not drawn, and the legend says its position is unknown.
  */
 export function drawTable(svg, view = {}) {
+  const { width: TABLE_WIDTH, length: TABLE_LENGTH, centreLine: CENTRE_LINE } = geometry();
   const positions = view.positions || {};
   const known = view.known || {};
   const fallen = new Set(view.fallen || []);
@@ -116,13 +122,13 @@ export function drawTable(svg, view = {}) {
   el("line", {
     class: "centre-line", x1: 0, y1: CENTRE_LINE, x2: TABLE_WIDTH, y2: CENTRE_LINE,
   }, surface);
-  for (const [name, [x, y]] of Object.entries(SPOTS)) {
+  for (const [name, [x, y]] of Object.entries(geometry().spots)) {
     if (name === "centre") continue; // the centre pin stands there
     el("circle", { class: "spot", "data-spot": name, cx: x, cy: y, r: 9 }, surface);
   }
 
   const pins = el("g", { class: "pins" }, surface);
-  for (const [name, [x, y]] of Object.entries(pinPositions(view.pinPitch || PIN_PITCH))) {
+  for (const [name, [x, y]] of Object.entries(pinPositions(view.pinPitch || geometry().pinPitch))) {
     const down = fallen.has(name);
     const pin = el("g", {
       class: `pin pin-${name}${down ? " fallen" : ""}`, "data-pin": name,
@@ -135,14 +141,14 @@ export function drawTable(svg, view = {}) {
   }
 
   const balls = el("g", { class: "balls" }, surface);
-  for (const ball of BALLS) {
+  for (const ball of geometry().balls) {
     const confirmed = Boolean(positions[ball]);
     const at = positions[ball] || known[ball];
     if (!at) continue;
     const player = ownerOf[ball];
     const circle = el("circle", {
       class: confirmed ? "ball" : "ball unconfirmed", "data-ball": ball,
-      "data-confirmed": confirmed ? "true" : "false", cx: at[0], cy: at[1], r: BALL_RADIUS,
+      "data-confirmed": confirmed ? "true" : "false", cx: at[0], cy: at[1], r: geometry().ballRadius,
       fill: COLOURS[ball],
     }, balls);
     if (player) circle.setAttribute("data-player", player);
@@ -175,7 +181,7 @@ export function lastKnown(known, positions, event) {
   const off = sentOff(event);
   const inHand = event && (event.type === "game_started" || event.type === "balls_respotted");
   const found = {};
-  for (const ball of BALLS) {
+  for (const ball of geometry().balls) {
     const at = (positions || {})[ball];
     found[ball] = at || (inHand || off.has(ball) ? null : (known || {})[ball] || null);
   }
@@ -213,7 +219,7 @@ export function drawLegend(list, view = {}) {
   const names = view.names || {};
   const positions = view.positions || {};
   list.replaceChildren();
-  for (const ball of BALLS) {
+  for (const ball of geometry().balls) {
     const item = document.createElement("li");
     item.dataset.ball = ball;
     const swatch = document.createElement("span");
@@ -248,6 +254,7 @@ export function pointFromEvent(svg, event) {
 
 /** Return whether a point lies on the playing surface where a ball's centre may be. */
 export function onSurface([x, y]) {
+  const { width: TABLE_WIDTH, length: TABLE_LENGTH, ballRadius: BALL_RADIUS } = geometry();
   return x >= BALL_RADIUS && x <= TABLE_WIDTH - BALL_RADIUS
     && y >= BALL_RADIUS && y <= TABLE_LENGTH - BALL_RADIUS;
 }

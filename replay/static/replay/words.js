@@ -5,9 +5,7 @@
 // ball_in_hand. Whose shot it was comes from `player` ("A" | "B"): the preview
 // endpoint's answer carries it; a state's shot entry and a shot event carry it beside.
 
-import { isVoidGame } from "./scoreboard.js";
-
-const OTHER = { A: "B", B: "A" };
+import { isVoidGame, receiverOf } from "./scoreboard.js";
 
 /** Return the name of a foul code in the page's language. */
 export function foulName(code) {
@@ -92,7 +90,7 @@ export function rulingInWords(ruling, names = {}, player = ruling && ruling.play
   if (!ruling) return "";
   const what = doneInWords(ruling);
   if (!(ruling.fouls && ruling.fouls.length) && !obtainedInWords(ruling)) return what;
-  const scorer = ruling.scorer === "opponent" ? OTHER[player] : player;
+  const scorer = receiverOf(ruling, player);
   const name = (scorer && names[scorer]) || scorer;
   let sentence;
   if (!ruling.points || !name) {

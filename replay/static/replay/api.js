@@ -1,19 +1,24 @@
-// The console's calls to the REST API: JSON, the session's CSRF token, a timeout.
+// Every page's calls to the REST API: JSON, the session's CSRF token, a timeout.
 
-function csrfToken() {
-  const found = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
-  return found ? decodeURIComponent(found[1]) : "";
+/** Return the session's CSRF token: its cookie's, else the page's form field's, else "". */
+export function csrfToken(doc = document) {
+  const found = doc.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
+  if (found) return decodeURIComponent(found[1]);
+  const field = doc.querySelector("input[name=csrfmiddlewaretoken]");
+  return field ? field.value : "";
 }
 
 /** Return the seconds a Retry-After header asks for, or null (none, or not in seconds). */
-function retryAfterOf(header) {
+export function retryAfterOf(header) {
   const text = (header || "").trim();
   return /^\d+$/.test(text) ? Number(text) : null;
 }
 
 /**
  * Call the API; resolve {status, body, retryAfter}, reject when the server was not reached
- * in time. retryAfter: the seconds a 503 or a 429 asks to wait (Retry-After), else null.
+ * in time. body: the answer's JSON, null when it has none; retryAfter: the seconds a 503
+ * or a 429 asks to wait (Retry-After), else null. A call with a body sends it as JSON
+ * with the CSRF token.
  *
  * reached(true | false) says whether the server answered: the console's online state.
  */

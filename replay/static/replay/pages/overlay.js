@@ -1,0 +1,5 @@
+// The overlay page: its script, started once the page is parsed (a module runs deferred).
+
+import { start } from "../overlay.js";
+
+start();
