@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.console.views import CONSOLE_SCRIPTS
+from replay.web.console import CONSOLE_SCRIPTS
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "replay" / "static"

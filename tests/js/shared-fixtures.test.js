@@ -1,6 +1,6 @@
 // The tables a Python function and a script must agree on (tests/fixtures/scripts/): the
-// board's moment and a shot's points (replay/board.py, scoreboard.js), a ruling and a shot
-// in words (replay/sentences.py, words.js), a player's key (player_keys.py, player-key.js).
+// board's moment and a shot's points (replay/web/board_context.py, scoreboard.js), a ruling and a shot
+// in words (replay/presentation/sentences.py, words.js), a player's key (player_keys.py, player-key.js).
 // tests/replay/test_script_fixtures.py checks the Python side against the same cases.
 
 import "./globals.js";

@@ -14,10 +14,10 @@ import pytest
 from django.template import engines
 from django.utils import translation
 
-from replay.board import _points, moment
-from replay.pages.player_keys import player_key
-from replay.sentences import ruling_in_words, shot_in_words
+from replay.presentation.sentences import ruling_in_words, shot_in_words
+from replay.queries.player_keys import player_key
 from replay.templatetags.script_constants import ELEMENT_ID, script_constants_data
+from replay.web.board_context import _points, moment
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "scripts"
 

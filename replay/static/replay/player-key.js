@@ -1,4 +1,4 @@
-// The key of a player's page, /players/{key}/, written as replay/pages/player_keys.py
+// The key of a player's page, /players/{key}/, written as replay/queries/player_keys.py
 // writes it (its docstring gives the rule; a browser test compares the two on awkward ids):
 // the federation id with `~`, `/`, control characters and line separators escaped as
 // `~u` and four hex digits, and a space at either end too; `~N` for a player without one.

@@ -1,5 +1,5 @@
 // The scoreboard of a match for viewers: its current game, its moment, the ball-in-hand
-// zone, a shot's points. The twin of replay/board.py: the same sentences, so the page
+// zone, a shot's points. The twin of replay/web/board_context.py: the same sentences, so the page
 // reads the same before and after the script takes over.
 
 const OTHER = { A: "B", B: "A" };
