@@ -1,4 +1,4 @@
-"""Loaded first (`-p tests.support.xdist_workers`): each parallel test worker gets a Redis of its own.
+"""Loaded first (`-p tests.support.xdist_workers`): each test worker gets a Redis of its own.
 
 `make test` runs the suite in several processes (pytest-xdist). Given one `REDIS_URL`
 (CI's), each worker takes another database number on that server before Django reads
