@@ -7,43 +7,23 @@ commit) and is stopped when its block ends, whatever happens.
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench.processes import ROOT, celery_worker_command, served_environ, stop
 from tests.support.servers import database_url, serving
 
-ROOT = Path(__file__).resolve().parents[2]
 STARTUP_S = 60.0
 
 
 def environment(redis_url: str, **extra: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "carambole.settings",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": database_url(),
-        "REDIS_URL": redis_url,
-        "SECURE_SSL_REDIRECT": "0",
-        "PROJECTOR_SWEEP_SECONDS": "2",
-        **extra,
-    }
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    """Return a worker's environment: the test's database, a sweep every 2 s unless told."""
+    return served_environ(database_url(), redis_url, **{"PROJECTOR_SWEEP_SECONDS": "2", **extra})
 
 
 @contextmanager
@@ -59,11 +39,7 @@ class Worker:
     def __init__(self, redis_url: str, schedule: Path, **extra: str) -> None:
         self.lines: list[str] = []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "carambole", "worker", "-B"]
-            + ["--schedule", str(schedule), "--concurrency", "1", "--loglevel", "INFO"]
-            + ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-            # What the test process enqueued before (its own recordings) is done already.
-            + ["--purge"],
+            celery_worker_command(schedule),
             cwd=ROOT,
             env=environment(redis_url, **extra),
             stdout=subprocess.DEVNULL,
@@ -96,7 +72,7 @@ class Worker:
         self._close()
 
     def stop(self) -> None:
-        stop(self.process)
+        stop(self.process, timeout=15)
         self._close()
 
     def _close(self) -> None:

@@ -13,6 +13,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
+from bench.processes import free_port
 from carambole import throttle
 from matches import services
 from matches.immutability import install_triggers, remove_triggers
@@ -22,7 +23,7 @@ from tests.support import cast
 from tests.support.cast import new_match, open_game, play
 from tests.support.league import league
 from tests.support.logins import REFEREE, Login, login
-from tests.support.servers import free_port, own_redis
+from tests.support.servers import own_redis
 
 DATABASE_FIXTURES = {"db", "transactional_db", "event_db", "live_server"}
 

@@ -1,23 +1,21 @@
-"""Real servers for the slow tests: carambole served by daphne on the test database.
+"""Real servers for the slow tests: carambole served by daphne or uvicorn on the test database.
 
 A test that serves must use `event_db` (its transactions really commit, so the server
 process sees them); on SQLite the test database is then a file (settings.py names it).
+Ports, waiting and stopping are `bench/processes.py`'s, which the bench uses too.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from email.message import Message
 from pathlib import Path
@@ -26,35 +24,17 @@ from typing import IO, Any, NamedTuple
 import pytest
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[2]
-# Generous: a server that starts in a second on a quiet machine takes a minute on a loaded one.
-STARTUP_S = 180.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(
-    port: int,
-    process: subprocess.Popen,
-    what: str,
-    log: Callable[[], str] | None = None,
-    timeout: float = STARTUP_S,
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            said = log() if log else process.stderr.read() if process.stderr else ""
-            raise RuntimeError(f"{what} exited: {said}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on {port} within {timeout} s")
+from bench.processes import (
+    APPLICATION,
+    ROOT,
+    daphne_command,
+    free_port,
+    redis_server_command,
+    served_environ,
+    stop,
+    uvicorn_command,
+    wait_for_port,
+)
 
 
 def database_url() -> str:
@@ -84,19 +64,13 @@ class Daphne:
     ) -> None:
         self.port = free_port()
         self.arguments = daphne
-        self.environ = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "carambole.settings",
-            "DJANGO_DEBUG": "0",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "DATABASE_URL": database_url(),
-            "SECURE_SSL_REDIRECT": "0",
-            "LIVE_HEAD_SECONDS": str(head_seconds),
+        self.environ = served_environ(
+            database_url(),
+            redis_url,
+            DJANGO_DEBUG="0",
+            LIVE_HEAD_SECONDS=str(head_seconds),
             **(environ or {}),
-        }
-        self.environ.pop("REDIS_URL", None)
-        if redis_url:
-            self.environ["REDIS_URL"] = redis_url
+        )
         self.process: subprocess.Popen | None = None
         # What the server logs goes to a file: a pipe nobody reads would fill up and
         # stall the server once it had logged 64 KiB (a request, a task, a warning each).
@@ -106,11 +80,7 @@ class Daphne:
 
     def command(self) -> list[str]:
         """Return the command line that serves carambole on this server's port."""
-        return [
-            *(sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)),
-            *self.arguments,
-            "carambole.asgi:application",
-        ]
+        return [*daphne_command(self.port, *self.arguments), APPLICATION]
 
     @property
     def url(self) -> str:
@@ -148,14 +118,8 @@ class Daphne:
     def stop(self) -> None:
         """Stop serving: open connections drop and the port refuses new ones."""
         process, self.process = self.process, None
-        if process is None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None:
+            stop(process)
 
     def close(self) -> None:
         """Stop serving and forget the log."""
@@ -172,10 +136,13 @@ class Uvicorn(Daphne):
 
     def command(self) -> list[str]:
         return [
-            *(sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(self.port)),
-            *("--ws", "websockets-sansio", "--lifespan", "off", "--timeout-graceful-shutdown", "2"),
-            *self.arguments,
-            "carambole.asgi:application",
+            *uvicorn_command(
+                self.port,
+                *("--ws", "websockets-sansio", "--lifespan", "off", "--timeout-graceful-shutdown"),
+                "2",
+                *self.arguments,
+            ),
+            APPLICATION,
         ]
 
 
@@ -218,20 +185,13 @@ def own_redis(port: int) -> Iterator[subprocess.Popen]:
             pytest.fail("CI=true but redis-server is not installed")
         pytest.skip("needs redis-server")
     process = subprocess.Popen(
-        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        redis_server_command(binary, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
         wait_for_port(port, process, "redis-server")
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def post_event(url: str, key: str, body: Mapping[str, Any], timeout: float = 30) -> Posted:
