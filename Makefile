@@ -45,7 +45,9 @@ test-core: venv
 # serves; CI's `make test` runs on PostgreSQL).
 test-sqlite: venv
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist worksteal -q \
-		tests/store tests/standings
+		tests/store tests/matches/test_ranking.py tests/replay/projections tests/replay/test_tasks.py \
+		tests/replay/test_tasks_worker.py tests/replay/api/test_competitions.py \
+		tests/replay/web/test_competitions.py tests/replay/live/test_standings_consumer.py
 
 check: venv
 	$(BIN)/ruff check .

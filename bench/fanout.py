@@ -25,8 +25,6 @@ import json
 import math
 import os
 import resource
-import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,7 +41,9 @@ from typing import Any, TextIO
 
 from websockets.sync.client import connect as websocket
 
+from bench import processes
 from bench.database import throwaway_sqlite
+from bench.processes import free_port, running, uvicorn_command
 from matches import services
 from matches.models import Competition
 from replay.api.tokens import token_issue, user_for_token
@@ -307,33 +307,15 @@ def _server(path: Path, redis_url: str | None) -> Iterator[int]:
 @contextmanager
 def serve(path: Path, redis_url: str | None) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """Serve carambole with uvicorn as in production, on this database; yield port and process."""
-    port = _free_port()
-    command = uvicorn_command(port)
-    environ = served_environ(path, redis_url)
-    with _process([*command, "bench.served:application"], environ, port) as process:
+    port = free_port()
+    command = [*uvicorn_command(port, *SERVE), "bench.served:application"]
+    with running(command, served_environ(path, redis_url), port, STARTUP_S) as process:
         yield port, process
 
 
 def served_environ(path: Path, redis_url: str | None, **extra: str) -> dict[str, str]:
     """Return the environment of carambole served as in production on this SQLite file."""
-    environ = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "carambole.settings",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": f"sqlite:///{path}",
-        "SECURE_SSL_REDIRECT": "0",
-        "LOG_LEVEL": "WARNING",
-        **extra,
-    }
-    environ.pop("REDIS_URL", None)
-    if redis_url:
-        environ["REDIS_URL"] = redis_url
-    return environ
-
-
-def uvicorn_command(port: int) -> list[str]:
-    """Return uvicorn's command line, serving on this port as production does (no app yet)."""
-    return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *SERVE]
+    return processes.served_environ(f"sqlite:///{path}", redis_url, LOG_LEVEL="WARNING", **extra)
 
 
 # -- The bare server -----------------------------------------------------------------------
@@ -341,7 +323,7 @@ def uvicorn_command(port: int) -> list[str]:
 
 def _bare(options: FanoutOptions, size: int, log: TextIO) -> dict[str, Any]:
     """The bare server's scenarios: as many clients, messages of the same size."""
-    port = _free_port()
+    port = free_port()
     groups = [f"g{number}" for number in range(options.matches)]
     one = Watched({"one": options.viewers}, {"one": 0})
     ten = Watched(
@@ -357,7 +339,9 @@ def _bare(options: FanoutOptions, size: int, log: TextIO) -> dict[str, Any]:
         ),
     }
     figures = {}
-    with _process([sys.executable, "-m", "bench.bare", str(port)], dict(os.environ), port):
+    with running(
+        [sys.executable, "-m", "bench.bare", str(port)], dict(os.environ), port, STARTUP_S
+    ):
         for scenario, (watched, shots, pace_s) in scenarios.items():
             print(f"fan-out, bare websockets server: {scenario}", file=log)
             figures[scenario] = _bare_timed(watched, port, size, shots, pace_s, options.clients)
@@ -500,46 +484,6 @@ def _ms(seconds: float) -> float:
 
 
 # -- Plumbing ----------------------------------------------------------------------------------
-
-
-@contextmanager
-def _process(
-    command: list[str], environ: dict[str, str], port: int
-) -> Iterator[subprocess.Popen[str]]:
-    """Run a server process until the block ends; fail with its last words if it dies."""
-    with tempfile.TemporaryFile("w+") as errors:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environ, stdout=subprocess.DEVNULL, stderr=errors, text=True
-        )
-        try:
-            deadline = time.monotonic() + STARTUP_S
-            while not _listening(port):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    errors.seek(0)
-                    raise RuntimeError(f"{command[2]} did not start: {errors.read()[-2000:]}")
-                time.sleep(0.1)
-            yield process
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _allow_files(wanted: int) -> None:

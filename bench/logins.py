@@ -36,7 +36,8 @@ from urllib.parse import urlencode
 from django.contrib.auth import get_user_model
 
 from bench.database import throwaway_sqlite
-from bench.fanout import _free_port, _process, percentile, served_environ, uvicorn_command
+from bench.fanout import SERVE, STARTUP_S, percentile, served_environ
+from bench.processes import free_port, running, uvicorn_command
 from bench.recording import QUIET, _opened_match
 
 TARGET = 1.5  # the referee's p99 under attack / its p99 idle
@@ -208,11 +209,11 @@ def _guess(
 
 @contextmanager
 def _server(path: Path, redis_url: str | None, limits: dict[str, str]) -> Iterator[int]:
-    port = _free_port()
+    port = free_port()
     environ = served_environ(path, redis_url, SECURE_COOKIES="0", **limits)
-    command = uvicorn_command(port)
+    command = uvicorn_command(port, *SERVE)
     command += ["--timeout-graceful-shutdown", "1"]  # the guesses still waiting are dropped
-    with _process([*command, "carambole.asgi:application"], environ, port):
+    with running([*command, "carambole.asgi:application"], environ, port, STARTUP_S):
         yield port
 
 

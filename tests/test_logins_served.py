@@ -22,7 +22,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from replay.api.tokens import token_issue
-from tests.servers import serving
+from tests.support.servers import serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
 PASSWORD = "a long enough password"
@@ -89,7 +89,7 @@ def hashes(log: Path) -> int:
 def served(stack: ExitStack, log: Path, count: int, redis_url: str | None, **limits: int) -> list:
     """Serve carambole `count` times (sharing one key) with these limits; return the ports."""
     environ = {
-        "DJANGO_SETTINGS_MODULE": "tests.counted_settings",
+        "DJANGO_SETTINGS_MODULE": "tests.support.counted_settings",
         "CARAMBOLE_HASH_LOG": str(log),
         "SECRET_KEY": secrets.token_urlsafe(50),  # each server reads the others' signed cookies
         **{name: str(value) for name, value in limits.items()},

@@ -1,8 +1,6 @@
 """Safe production settings: debug off unless asked, no serving with the development key."""
 
 import os
-import runpy
-import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -10,29 +8,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-import carambole.settings
+from tests.support.settings_env import VARIABLES, production_key, settings_in
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIABLES = (
-    "DATABASE_URL",
-    "REDIS_URL",
-    "DJANGO_DEBUG",
-    "SECRET_KEY",
-    "ALLOWED_HOSTS",
-    "SECURE_SSL_REDIRECT",
-    "SECURE_COOKIES",
-    "SECURE_HSTS_SECONDS",
-    "DJANGO_SETTINGS_MODULE",
-)
-
-
-def settings_in(monkeypatch, **environ: str) -> dict:
-    """Evaluate the settings module afresh with only these of its variables set."""
-    for name in VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    for name, value in environ.items():
-        monkeypatch.setenv(name, value)
-    return runpy.run_path(carambole.settings.__file__)
 
 
 def run(tmp_path, *args: str, **environ: str) -> subprocess.CompletedProcess:
@@ -43,10 +21,6 @@ def run(tmp_path, *args: str, **environ: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
-
-
-def production_key() -> str:
-    return secrets.token_urlsafe(50)
 
 
 @pytest.mark.parametrize("database", ["", "sqlite:///x.sqlite3", "postgres://u:p@db/carambole"])

@@ -12,8 +12,8 @@ from selenium.webdriver.common.by import By
 from matches.records import record_import
 from matches.simulator import DEFAULT_PLAYERS, iter_competition
 from replay.projections import projector
-from tests.browser.conftest import wait_until
-from tests.browser.test_board_layout import PROBLEMS
+from tests.support.browser import wait_until
+from tests.support.pages import PROBLEMS
 
 SIZES = [(360, 740), (390, 844), (1280, 800)]
 PAGES = [

@@ -13,16 +13,16 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from matches import services
 from matches.models import Match
 from replay.api.tokens import token_issue, user_for_token
-from tests.browser.conftest import wait_until
-from tests.replay.decided_early import (
+from tests.support.browser import wait_until
+from tests.support.cast import BY, QUIET, new_match, open_game, play
+from tests.support.decided_early import (
     AMENDED,
     REASON,
     VOID_IN_GAME,
     decide_early,
     played_2_1,
 )
-from tests.servers import post_event
-from tests.store.plays import BY, QUIET, new_match, open_game, play
+from tests.support.servers import post_event
 
 OUTAGE_WAIT_S = 30.0  # the board retries after 1, 2, 4, 8 s...: back within this
 # White on yellow, then on red: a kiss carom, 4 to A; white stops by the right cushion.
@@ -60,7 +60,7 @@ def token(served) -> str:
 
 
 @pytest.fixture
-def match(token) -> Match:
+def opened_for_token(token) -> Match:
     """A match with game 1 broken, assigned to the token's login."""
     created = new_match("cup-board-1")
     open_game(created.id)
@@ -96,12 +96,12 @@ def record_through_the_api(url: str, token: str, expected_seq: int, facts: dict)
 
 
 def test_a_shot_recorded_through_the_api_moves_the_score_and_the_ball_without_a_reload(
-    served, match, token, chromium
+    served, opened_for_token, token, chromium
 ):
-    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+    board = open_board(chromium, f"{served.url}/matches/{opened_for_token.id}/")
     assert (score(board, "A"), white_cx(board)) == ("0", 700.0)
 
-    record_through_the_api(f"{served.url}/api/matches/{match.id}", token, 3, CAROM_A)
+    record_through_the_api(f"{served.url}/api/matches/{opened_for_token.id}", token, 3, CAROM_A)
 
     wait_until(board, lambda d: score(d, "A") == "4", "A's score of 4 on the board")
     wait_until(board, lambda d: white_cx(d) == 1200.0, "the white ball where it stopped")
@@ -111,26 +111,30 @@ def test_a_shot_recorded_through_the_api_moves_the_score_and_the_ball_without_a_
     assert board.execute_script(NAVIGATIONS) == 1
 
 
-def test_the_overlay_follows_a_shot_recorded_through_the_api(served, match, token, chromium):
+def test_the_overlay_follows_a_shot_recorded_through_the_api(
+    served, opened_for_token, token, chromium
+):
     overlay = chromium
-    overlay.get(f"{served.url}/matches/{match.id}/overlay/?style=light")
+    overlay.get(f"{served.url}/matches/{opened_for_token.id}/overlay/?style=light")
     wait_until(overlay, lambda d: connection(d) == "live", "the overlay live")
 
-    record_through_the_api(f"{served.url}/api/matches/{match.id}", token, 3, CAROM_A)
+    record_through_the_api(f"{served.url}/api/matches/{opened_for_token.id}", token, 3, CAROM_A)
 
     wait_until(overlay, lambda d: score(d, "A") == "4", "A's score of 4 on the overlay")
     last = overlay.find_element(By.ID, "last-points").text
     assert last == "Last shot: 4 to Olena Kovalenko"
 
 
-def test_the_board_shows_reconnecting_after_a_drop_and_then_catches_up(served, match, chromium):
-    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+def test_the_board_shows_reconnecting_after_a_drop_and_then_catches_up(
+    served, opened_for_token, chromium
+):
+    board = open_board(chromium, f"{served.url}/matches/{opened_for_token.id}/")
 
     served.stop()
     wait_until(board, lambda d: connection(d) == "reconnecting", "the board reconnecting")
     assert "Reconnecting" in board.find_element(By.ID, "connection").text
-    seq = play(match.id, 3, CAROM_A)  # recorded while the board is away
-    play(match.id, seq, CAROM_B)
+    seq = play(opened_for_token.id, 3, CAROM_A)  # recorded while the board is away
+    play(opened_for_token.id, seq, CAROM_B)
     served.start()
 
     wait_until(board, lambda d: connection(d) == "live", "the board live again", OUTAGE_WAIT_S)
@@ -143,8 +147,10 @@ def test_the_board_shows_reconnecting_after_a_drop_and_then_catches_up(served, m
     assert board.execute_script(NAVIGATIONS) == 1
 
 
-def test_a_browser_set_to_ukrainian_gets_the_board_in_ukrainian(served, match, chromium_uk):
-    board = open_board(chromium_uk, f"{served.url}/matches/{match.id}/")
+def test_a_browser_set_to_ukrainian_gets_the_board_in_ukrainian(
+    served, opened_for_token, chromium_uk
+):
+    board = open_board(chromium_uk, f"{served.url}/matches/{opened_for_token.id}/")
 
     assert board.find_element(By.TAG_NAME, "html").get_attribute("lang") == "uk"
     # Painted by the server, then by the script from the JavaScript catalogue.
@@ -170,17 +176,21 @@ fetch(location.href).then((answer) => answer.text()).then((html) => {
 
 
 @pytest.mark.parametrize("language", ["en", "uk"])
-def test_the_script_words_the_match_as_the_server_painted_it(served, match, browsers, language):
-    seq = play(match.id, 3, WORDY_A)
-    seq = play(match.id, seq, CUE_PINS_B)
-    seq = play(match.id, seq, MISS_CALLED_A)
-    seq = play(match.id, seq, CAROM_B)
+def test_the_script_words_the_match_as_the_server_painted_it(
+    served, opened_for_token, browsers, language
+):
+    seq = play(opened_for_token.id, 3, WORDY_A)
+    seq = play(opened_for_token.id, seq, CUE_PINS_B)
+    seq = play(opened_for_token.id, seq, MISS_CALLED_A)
+    seq = play(opened_for_token.id, seq, CAROM_B)
     seq = services.ruling_amend(
-        match_id=match.id, expected_seq=seq, by=BY, shot=4, facts=CAROM_A, reason="video"
+        match_id=opened_for_token.id, expected_seq=seq, by=BY, shot=4, facts=CAROM_A, reason="video"
     ).seq
-    seq = play(match.id, seq, QUIET)
-    services.shot_retract(match_id=match.id, expected_seq=seq, by=BY, shot=seq, reason="twice")
-    board = open_board(browsers(language), f"{served.url}/matches/{match.id}/")
+    seq = play(opened_for_token.id, seq, QUIET)
+    services.shot_retract(
+        match_id=opened_for_token.id, expected_seq=seq, by=BY, shot=seq, reason="twice"
+    )
+    board = open_board(browsers(language), f"{served.url}/matches/{opened_for_token.id}/")
 
     for painted, shown in board.execute_async_script(PAINTED_AND_SHOWN):
         assert painted == shown
@@ -262,20 +272,24 @@ def first_shot(board: WebDriver) -> list[str]:
     )
 
 
-def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(served, match, chromium):
-    seq = play(match.id, 3, QUIET)
-    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(
+    served, opened_for_token, chromium
+):
+    seq = play(opened_for_token.id, 3, QUIET)
+    board = open_board(chromium, f"{served.url}/matches/{opened_for_token.id}/")
 
     services.ruling_amend(
-        match_id=match.id, expected_seq=seq, by=BY, shot=4, facts=CAROM_A, reason="video"
+        match_id=opened_for_token.id, expected_seq=seq, by=BY, shot=4, facts=CAROM_A, reason="video"
     )
     wait_until(board, lambda d: score(d, "A") == "4", "the amended shot's 4 points")
     wait_until(board, lambda d: "(amended)" in first_shot(d)[0], "the shot marked amended")
     last = board.find_element(By.ID, "last-ruling").text
     assert last == "Shot 4 amended: video — Kiss carom: 4 to Olena Kovalenko"
 
-    seq = play(match.id, seq + 1, CAROM_B)
-    services.shot_retract(match_id=match.id, expected_seq=seq, by=BY, shot=seq, reason="twice")
+    seq = play(opened_for_token.id, seq + 1, CAROM_B)
+    services.shot_retract(
+        match_id=opened_for_token.id, expected_seq=seq, by=BY, shot=seq, reason="twice"
+    )
     wait_until(board, lambda d: first_shot(d)[1] == "retracted", "the shot struck through")
     assert board.execute_script(SEQ) == "7"
     assert score(board, "B") == "0"
@@ -283,11 +297,11 @@ def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(served, 
 
 
 def test_a_ball_that_moved_without_a_rest_stays_drawn_where_last_known(
-    served, match, token, chromium
+    served, opened_for_token, token, chromium
 ):
-    board = open_board(chromium, f"{served.url}/matches/{match.id}/")
+    board = open_board(chromium, f"{served.url}/matches/{opened_for_token.id}/")
 
-    record_through_the_api(f"{served.url}/api/matches/{match.id}", token, 3, QUIET)
+    record_through_the_api(f"{served.url}/api/matches/{opened_for_token.id}", token, 3, QUIET)
 
     wait_until(board, lambda d: d.execute_script(SEQ) == "4", "the shot on the board")
     white = board.find_element(By.CSS_SELECTOR, 'circle.ball[data-ball="white"]')

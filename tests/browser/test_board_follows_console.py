@@ -11,8 +11,9 @@ from selenium.webdriver.common.by import By
 from matches import services
 from matches.models import Match
 from matches.selectors import events_after
-from tests.browser.conftest import log_in, make_user, wait_until
-from tests.browser.pages import (
+from tests.support.browser import log_in, make_user, wait_until
+from tests.support.cast import new_match, open_game
+from tests.support.pages import (
     ball_at,
     board_seq,
     connection,
@@ -23,19 +24,18 @@ from tests.browser.pages import (
     seqs_seen,
     watch_seq,
 )
-from tests.store.plays import new_match, open_game
 
 REFEREE = "petrenko"
 OUTAGE_WAIT_S = 40.0  # the console retries after 1, 2, 4, 8 s...: back within this
 
 
 @pytest.fixture
-def referee(served):
+def referee_user(served):
     return make_user(REFEREE, "referee-password")
 
 
 @pytest.fixture
-def match(referee) -> Match:
+def opened_for_console(referee_user) -> Match:
     """A match with game 1 broken, assigned to the referee's login."""
     created = new_match("cup-browser-1")
     open_game(created.id)
@@ -44,20 +44,20 @@ def match(referee) -> Match:
 
 
 @pytest.fixture
-def board(served, match, browsers):
+def board(served, opened_for_console, browsers):
     """The live board of the match, open in a viewer's browser (no login)."""
     viewer = browsers()
-    viewer.get(f"{served.url}/matches/{match.id}/")
+    viewer.get(f"{served.url}/matches/{opened_for_console.id}/")
     wait_until(viewer, lambda d: connection(d) == "live", "the board live")
     return viewer
 
 
 @pytest.fixture
-def console(served, match, referee, browsers):
+def console(served, opened_for_console, referee_user, browsers):
     """The console of the match, open in the assigned referee's browser."""
     desk = browsers()
-    log_in(desk, served, referee)
-    desk.get(f"{served.url}/referee/matches/{match.id}/")
+    log_in(desk, served, referee_user)
+    desk.get(f"{served.url}/referee/matches/{opened_for_console.id}/")
     console_ready(desk, 3)
     return desk
 
@@ -82,7 +82,7 @@ def test_a_shot_confirmed_on_the_console_moves_the_score_and_the_ball_on_the_boa
 
 
 def test_two_shots_recorded_while_the_server_is_down_reach_the_board_once_in_order(
-    served, match, board, console
+    served, opened_for_console, board, console
 ):
     watch_seq(board)
     served.stop()
@@ -92,14 +92,14 @@ def test_two_shots_recorded_while_the_server_is_down_reach_the_board_once_in_ord
     wait_until(console, lambda d: pending(d) == 1, "the first shot waiting")
     record_shot(console, ["white", "pin:left"])  # B: yellow on white, white knocks a pin
     wait_until(console, lambda d: pending(d) == 2, "both shots waiting")
-    assert shots_stored(match) == []
+    assert shots_stored(opened_for_console) == []
 
     served.start()
 
     wait_until(console, lambda d: pending(d) == 0, "the queue sent", timeout=OUTAGE_WAIT_S)
     wait_until(board, lambda d: board_seq(d) == 5, "the board at seq 5", timeout=OUTAGE_WAIT_S)
     wait_until(board, lambda d: connection(d) == "live", "the board live again")
-    stored = shots_stored(match)
+    stored = shots_stored(opened_for_console)
     assert [(shot["seq"], shot["player"]) for shot in stored] == [(4, "A"), (5, "B")]
     assert sorted(set(seqs_seen(board))) == seqs_seen(board)  # never back, never twice
     assert (score(board, "A"), score(board, "B")) == ("3", "2")

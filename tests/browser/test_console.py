@@ -14,10 +14,10 @@ from selenium.webdriver.support.select import Select
 from matches import services
 from matches.models import Event
 from matches.records import record_import
-from tests.browser.conftest import go_offline, go_online, log_in, make_user, wait_until
-from tests.browser.pages import open_console
-from tests.replay.decided_early import decided_early
-from tests.store.plays import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match
+from tests.support.browser import go_offline, go_online, log_in, make_user, wait_until
+from tests.support.cast import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match
+from tests.support.decided_early import decided_early
+from tests.support.pages import open_console
 
 MATCH = "cup-console-1"
 QUEUE_WAIT_S = 40.0  # the server back, the queue's backoff waits at most 15 s between tries

@@ -11,8 +11,8 @@ from selenium.webdriver.common.by import By
 
 from matches.models import Event
 from matches.notation import utc_time
-from tests.browser.conftest import go_offline, go_online, wait_until
-from tests.browser.pages import open_console
+from tests.support.browser import go_offline, go_online, wait_until
+from tests.support.pages import open_console
 
 MATCH = "cup-queue-1"
 QUEUE_WAIT_S = 40.0  # the network back, the queue's backoff waits at most 15 s between tries

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import log_in, wait_until
-from tests.test_csp import LIVE, demo_pages
+from tests.support.browser import log_in, wait_until
+from tests.support.demo_pages import LIVE, demo_pages
 
 COLLECT = """
 window.cspViolations = [];

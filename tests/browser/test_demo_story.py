@@ -11,8 +11,8 @@ from selenium.webdriver.common.by import By
 
 from matches.models import Match
 from matches.selectors import events_after
-from tests.browser.conftest import log_in_with_password, submit_login, wait_until
-from tests.browser.pages import (
+from tests.support.browser import log_in_with_password, submit_login, wait_until
+from tests.support.pages import (
     ball_at,
     board_seq,
     connection,

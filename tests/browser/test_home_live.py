@@ -8,8 +8,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
-from tests.browser.conftest import wait_until
-from tests.store.plays import BY, CAROM_A, new_match, open_game, play
+from tests.support.browser import wait_until
+from tests.support.cast import BY, CAROM_A, new_match, open_game, play
 
 
 def card_score(driver: WebDriver, match_id: str) -> list[str] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import wait_until
+from tests.support.browser import wait_until
 
 # A WebSocket stand-in the test drives: `sockets` lists each one opened, with its URL,
 # what the page sent on it, and `push`/`drop` to play the server.

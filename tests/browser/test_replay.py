@@ -14,8 +14,8 @@ from matches.records import record_import
 from matches.selectors import match_get
 from matches.simulator import iter_competition
 from replay.projections.timeline import match_timeline
-from tests.browser.conftest import wait_until
-from tests.replay.decided_early import VOID_GAME, decided_early
+from tests.support.browser import wait_until
+from tests.support.decided_early import VOID_GAME, decided_early
 
 LANG = "return document.documentElement.lang"
 RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "matches" / "spec_example.json"

@@ -11,9 +11,9 @@ from matches import services
 from matches.models import Match, Player
 from replay.projections import projector
 from replay.queries.player_keys import player_key
-from tests.browser.conftest import log_in, make_user, wait_until
-from tests.hostile import AWKWARD_IDS, IDS_FROM_BEFORE
-from tests.standings.league import flip, league, win
+from tests.support.browser import log_in, make_user, wait_until
+from tests.support.hostile import AWKWARD_IDS, IDS_FROM_BEFORE
+from tests.support.league import flip, league, win
 
 
 def played() -> tuple[Match, int]:

@@ -37,7 +37,7 @@ from matches.notation import (
     load_json,
 )
 from matches.rules import CUE_BALLS, MAX_GAMES, SURFACE_X, SURFACE_Y, TABLE_LENGTH, Ruleset
-from tests.hostile import (
+from tests.support.hostile import (
     FILE_TEXTS,
     JSON_TEXTS,
     JSON_VALUES,

@@ -27,8 +27,8 @@ from replay.live.hub import stop_hubs_here
 from replay.live.stream import Stream
 from replay.projections import projector
 from replay.projections.states import forget
-from tests.servers import server
-from tests.store.plays import QUIET, seven_events_and_another
+from tests.support.cast import QUIET, seven_events_and_another
+from tests.support.servers import server
 
 MATCH_ID = "cup-a-1"
 MISSING = 4  # the first shot: a shot's seq is what the replay looks its time up by

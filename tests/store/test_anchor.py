@@ -12,7 +12,7 @@ from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Event, Match
 from matches.records import record_import
 from matches.simulator import simulate_match
-from tests.store.plays import new_match, open_game, play
+from tests.support.cast import new_match, open_game, play
 
 
 @pytest.fixture

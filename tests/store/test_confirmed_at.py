@@ -6,7 +6,7 @@ from matches.errors import Refused
 from matches.models import Event, Match
 from matches.notation import utc_time
 from matches.records import record_export, record_import
-from tests.store.test_records import MATCH_ID, example
+from tests.support.records import MATCH_ID, example
 
 AT = "2026-11-29T14:03:07.250Z"
 

@@ -10,7 +10,7 @@ from django.test import Client
 from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from replay.projections.states import forget, match_state
-from tests.store.plays import new_match, open_game, play
+from tests.support.cast import new_match, open_game, play
 
 
 @pytest.fixture

@@ -25,7 +25,8 @@ from matches import services, store
 from matches.errors import NotFound, Refused
 from matches.models import Assignment, Competition, Event, Match, Player
 from matches.records import record_export, record_import
-from tests.hostile import (
+from tests.support.cast import BY, PLAYERS, QUIET, new_match
+from tests.support.hostile import (
     FILE_TEXTS,
     JSON_VALUES,
     MEGABYTE,
@@ -37,7 +38,6 @@ from tests.hostile import (
     plausible,
     records,
 )
-from tests.store.plays import BY, PLAYERS, QUIET, new_match, open_game, play
 
 DATABASE_PROPERTY = settings(
     # Each example is a database round trip: a tenth of the profile's examples (tests/conftest.py).
@@ -82,19 +82,6 @@ def assert_stored_soundly(match_id: str) -> None:
     assert record_import(exported).outcome == "unchanged"
 
 
-@pytest.fixture
-def cup(db):
-    services.competition_create(id="cup", name="Cup")
-
-
-@pytest.fixture
-def opened(db):
-    """A match at seq 4: the lag, game 1, the break placement and one shot by A."""
-    match = new_match(MATCH_ID)
-    play(match.id, open_game(match.id))
-    return match
-
-
 # -- Commands cannot change what an event is ---------------------------------------------
 
 NOT_SHOT_FACTS = [
@@ -110,25 +97,27 @@ NOT_SHOT_FACTS = [
 
 @pytest.mark.parametrize("extra", NOT_SHOT_FACTS)
 def test_a_shot_whose_facts_set_its_type_player_or_envelope_is_refused_and_nothing_is_stored(
-    opened, extra
+    opened_and_shot, extra
 ):
     error = refused(
         lambda: services.shot_record(
-            match_id=opened.id, expected_seq=4, by=BY, player="B", facts={**QUIET, **extra}
+            match_id=opened_and_shot.id, expected_seq=4, by=BY, player="B", facts={**QUIET, **extra}
         ),
         "facts",
     )
 
     assert next(iter(extra)) in error.message
-    opened.refresh_from_db()
-    assert opened.status == Match.Status.PLAYING
+    opened_and_shot.refresh_from_db()
+    assert opened_and_shot.status == Match.Status.PLAYING
 
 
 @pytest.mark.parametrize("extra", NOT_SHOT_FACTS)
-def test_an_amendment_whose_facts_set_its_type_player_or_envelope_is_refused(opened, extra):
+def test_an_amendment_whose_facts_set_its_type_player_or_envelope_is_refused(
+    opened_and_shot, extra
+):
     refused(
         lambda: services.ruling_amend(
-            match_id=opened.id,
+            match_id=opened_and_shot.id,
             expected_seq=4,
             by=BY,
             shot=4,
@@ -171,11 +160,11 @@ def test_a_lag_result_cannot_carry_an_envelope_key(db, key):
     ],
 )
 def test_a_verb_given_no_object_where_it_needs_one_is_refused_naming_it(
-    opened, verb, arguments, field
+    opened_and_shot, verb, arguments, field
 ):
     call = getattr(services, verb)
 
-    refused(lambda: call(match_id=opened.id, expected_seq=4, by=BY, **arguments), field)
+    refused(lambda: call(match_id=opened_and_shot.id, expected_seq=4, by=BY, **arguments), field)
 
 
 # -- Numbers out of range, through the services ----------------------------------------------
@@ -217,12 +206,14 @@ def test_a_number_past_pythons_digit_limit_is_refused_and_nothing_is_stored(db):
         pytest.param("game_start", {"game": 10**400, "breaker": "B"}, "game", id="game"),
     ],
 )
-def test_a_number_out_of_range_given_to_a_verb_is_refused_naming_it(opened, verb, arguments, field):
+def test_a_number_out_of_range_given_to_a_verb_is_refused_naming_it(
+    opened_and_shot, verb, arguments, field
+):
     call = getattr(services, verb)
     if verb == "ball_place":
         arguments = {**arguments, "reason": "respot"}
 
-    refused(lambda: call(match_id=opened.id, expected_seq=4, by=BY, **arguments), field)
+    refused(lambda: call(match_id=opened_and_shot.id, expected_seq=4, by=BY, **arguments), field)
 
 
 @pytest.mark.parametrize("pin_pitch", [10**400, math.nan, math.inf, 61.4, 200.5])
@@ -284,7 +275,7 @@ def test_a_record_whose_player_a_database_cannot_store_is_refused_and_nothing_is
     "verb",
     ["shot_retract", "ruling_amend", "foul_record", "game_forfeit", "match_forfeit"],
 )
-def test_a_reason_a_database_cannot_store_is_refused_naming_it(opened, verb, text):
+def test_a_reason_a_database_cannot_store_is_refused_naming_it(opened_and_shot, verb, text):
     arguments = {
         "shot_retract": {"shot": 4},
         "ruling_amend": {"shot": 4, "facts": QUIET},
@@ -295,7 +286,7 @@ def test_a_reason_a_database_cannot_store_is_refused_naming_it(opened, verb, tex
     call = getattr(services, verb)
 
     refused(
-        lambda: call(match_id=opened.id, expected_seq=4, by=BY, reason=text, **arguments),
+        lambda: call(match_id=opened_and_shot.id, expected_seq=4, by=BY, reason=text, **arguments),
         "event" if text == "\ud800" else "reason",
     )
 
@@ -310,10 +301,12 @@ def test_a_reason_a_database_cannot_store_is_refused_naming_it(opened, verb, tex
     ],
 )
 def test_who_records_and_the_idempotency_key_are_texts_a_database_can_store(
-    opened, arguments, field
+    opened_and_shot, arguments, field
 ):
     refused(
-        lambda: services.shot_record(match_id=opened.id, expected_seq=4, facts=QUIET, **arguments),
+        lambda: services.shot_record(
+            match_id=opened_and_shot.id, expected_seq=4, facts=QUIET, **arguments
+        ),
         field,
     )
 
@@ -332,7 +325,7 @@ BAD_IDS = [
 
 @pytest.mark.parametrize("match_id", BAD_IDS)
 def test_an_event_for_a_match_id_that_names_nothing_is_not_found_and_nothing_is_stored(
-    opened, match_id
+    opened_and_shot, match_id
 ):
     error = refused(
         lambda: services.shot_record(match_id=match_id, expected_seq=4, by=BY, facts=QUIET), "id"
@@ -342,7 +335,7 @@ def test_an_event_for_a_match_id_that_names_nothing_is_not_found_and_nothing_is_
 
 
 @pytest.mark.parametrize("match_id", [["cup-a-1"], {"id": "cup-a-1"}, 7, None])
-def test_an_event_for_a_match_id_that_is_no_text_is_refused(opened, match_id):
+def test_an_event_for_a_match_id_that_is_no_text_is_refused(opened_and_shot, match_id):
     refused(
         lambda: services.shot_record(match_id=match_id, expected_seq=4, by=BY, facts=QUIET), "id"
     )
@@ -358,7 +351,9 @@ def test_a_match_for_a_competition_id_that_names_nothing_is_not_found(cup, compe
 
 
 @pytest.mark.parametrize("match_id", BAD_IDS)
-def test_assigning_a_referee_to_a_match_id_that_names_nothing_is_not_found(opened, match_id):
+def test_assigning_a_referee_to_a_match_id_that_names_nothing_is_not_found(
+    opened_and_shot, match_id
+):
     get_user_model().objects.create_user("petrenko")
 
     error = refused(
@@ -369,7 +364,7 @@ def test_assigning_a_referee_to_a_match_id_that_names_nothing_is_not_found(opene
 
 
 @pytest.mark.parametrize("match_id", BAD_IDS)
-def test_export_match_of_an_id_that_names_nothing_is_a_command_error(opened, match_id):
+def test_export_match_of_an_id_that_names_nothing_is_a_command_error(opened_and_shot, match_id):
     with pytest.raises(CommandError, match="no match") as error:
         call_command("export_match", match_id, stdout=io.StringIO())
 
@@ -419,7 +414,7 @@ def recorded_or_refused(call, match_id: Any) -> None:
 @DATABASE_PROPERTY
 @given(event=events(), match_id=MATCH_IDS, seq=EXPECTED_SEQS, by=BYS, key=IDEMPOTENCY_KEYS)
 def test_any_event_given_to_event_record_is_recorded_or_refused_storing_nothing(
-    opened, event, match_id, seq, by, key
+    opened_and_shot, event, match_id, seq, by, key
 ):
     recorded_or_refused(
         lambda: services.event_record(
@@ -462,7 +457,7 @@ def verb_calls(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 @DATABASE_PROPERTY
 @given(call=verb_calls(), match_id=MATCH_IDS, seq=EXPECTED_SEQS, by=BYS, key=IDEMPOTENCY_KEYS)
 def test_any_arguments_given_to_a_verb_are_recorded_or_refused_storing_nothing(
-    opened, call, match_id, seq, by, key
+    opened_and_shot, call, match_id, seq, by, key
 ):
     verb, arguments = call
     service = getattr(services, verb)
@@ -501,7 +496,7 @@ MATCH_FIELDS = st.fixed_dictionaries(
 @DATABASE_PROPERTY
 @given(fields=MATCH_FIELDS)
 def test_any_fields_given_to_match_create_create_the_match_or_are_refused_storing_nothing(
-    opened, fields
+    opened_and_shot, fields
 ):
     with transaction.atomic():
         before = counts()

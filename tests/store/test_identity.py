@@ -29,8 +29,8 @@ from matches.immutability import triggers_lifted
 from matches.models import Assignment, Competition, Event, Match, Player
 from matches.records import record_export, record_import
 from matches.selectors import assigned_referee
-from tests.hostile import JSON_VALUES, TEXTS, example_record
-from tests.store.plays import BY, PLAYERS, QUIET, new_match, open_game
+from tests.support.cast import BY, PLAYERS, QUIET, new_match, open_game
+from tests.support.hostile import JSON_VALUES, TEXTS, example_record
 
 DATABASE_PROPERTY = settings(
     # Each example is a database round trip: a tenth of the profile's examples (tests/conftest.py).
@@ -66,11 +66,6 @@ def empty_the_database() -> None:
         Player.objects.all().delete()
         Competition.objects.all().delete()
         User.objects.all().delete()
-
-
-@pytest.fixture
-def cup(db):
-    services.competition_create(id="cup", name="Cup")
 
 
 # -- A player cannot play themself ------------------------------------------------------

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from matches.management.commands.run_demo import address_taken
-from tests.servers import ROOT, free_port, wait_for_port
+from tests.support.servers import ROOT, free_port, wait_for_port
 
 # Migrating a new database and loading the demo before serving: minutes on a loaded machine.
 MIGRATE_AND_DEMO_S = 600.0

@@ -13,7 +13,7 @@ from matches.errors import Refused
 from matches.fold import VIEWS, fold
 from matches.records import record_import
 from replay.projections.states import forget, match_state
-from tests.store.plays import BY, CAROM_A, MISS, QUIET, new_match, open_game, play
+from tests.support.cast import BY, CAROM_A, MISS, QUIET, new_match, open_game, play
 
 RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "match.json"
 

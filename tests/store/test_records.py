@@ -3,7 +3,6 @@
 import copy
 import io
 import json
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,18 +17,9 @@ from matches.errors import NotFound, Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import archive_verify, record_export, record_import
+from tests.support.records import MATCH_ID, RECORD, example
 
-RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "match.json"
-MATCH_ID = "example-1"
 TAMPERED_SEQ = 14  # A's shot: white on yellow
-
-
-def example(events=None):
-    """Return the spec's example record, with only its first `events` events when given."""
-    record = json.loads(RECORD.read_text(encoding="utf-8"))
-    if events is not None:
-        record["events"] = record["events"][:events]
-    return record
 
 
 def empty_the_database():

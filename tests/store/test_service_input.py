@@ -21,7 +21,7 @@ from matches.models import (
     Match,
     Player,
 )
-from tests.store.plays import BY, PLAYERS, QUIET, new_match, open_game
+from tests.support.cast import BY, PLAYERS, QUIET
 
 
 def counts():
@@ -43,11 +43,6 @@ def refused(call, field):
     assert refusal.value.field == field
     assert counts() == before
     return refusal.value
-
-
-@pytest.fixture
-def cup(db):
-    services.competition_create(id="cup", name="Cup")
 
 
 def players_with(player, key, value):
@@ -144,13 +139,6 @@ def test_competition_create_refuses_bad_input_naming_the_field_and_stores_nothin
 # -- Recording events ---------------------------------------------------------------
 
 
-@pytest.fixture
-def opened(db):
-    match = new_match()
-    open_game(match.id)
-    return match
-
-
 def shot(match, **fields):
     return services.shot_record(match_id=match.id, expected_seq=3, facts=QUIET, **fields)
 
@@ -172,34 +160,42 @@ def shot(match, **fields):
         ),
     ],
 )
-def test_an_event_with_a_bad_by_or_idempotency_key_is_refused_naming_it(opened, fields, field):
-    refused(lambda: shot(opened, **fields), field)
+def test_an_event_with_a_bad_by_or_idempotency_key_is_refused_naming_it(
+    opened_match, fields, field
+):
+    refused(lambda: shot(opened_match, **fields), field)
 
 
-def test_the_longest_by_and_idempotency_key_are_stored(opened):
+def test_the_longest_by_and_idempotency_key_are_stored(opened_match):
     key = "k" * IDEMPOTENCY_KEY_LENGTH
 
-    shot(opened, by="b" * USERNAME_LENGTH, idempotency_key=key)
+    shot(opened_match, by="b" * USERNAME_LENGTH, idempotency_key=key)
 
-    stored = Event.objects.get(match=opened, seq=4)
+    stored = Event.objects.get(match=opened_match, seq=4)
     assert (stored.recorded_by, stored.idempotency_key) == ("b" * USERNAME_LENGTH, key)
-    assert shot(opened, by=BY, idempotency_key=key).replayed
+    assert shot(opened_match, by=BY, idempotency_key=key).replayed
 
 
-def test_an_empty_idempotency_key_is_no_key(opened):
-    services.shot_record(match_id=opened.id, expected_seq=3, facts=QUIET, by=BY, idempotency_key="")
-    services.shot_record(match_id=opened.id, expected_seq=4, facts=QUIET, by=BY, idempotency_key="")
+def test_an_empty_idempotency_key_is_no_key(opened_match):
+    services.shot_record(
+        match_id=opened_match.id, expected_seq=3, facts=QUIET, by=BY, idempotency_key=""
+    )
+    services.shot_record(
+        match_id=opened_match.id, expected_seq=4, facts=QUIET, by=BY, idempotency_key=""
+    )
 
-    assert list(Event.objects.filter(match=opened, seq__gt=3).values_list("idempotency_key")) == [
+    assert list(
+        Event.objects.filter(match=opened_match, seq__gt=3).values_list("idempotency_key")
+    ) == [
         (None,),
         (None,),
     ]
 
 
-def test_an_event_with_a_lone_surrogate_is_refused(opened):
+def test_an_event_with_a_lone_surrogate_is_refused(opened_match):
     refused(
         lambda: services.shot_retract(
-            match_id=opened.id, expected_seq=3, by=BY, shot=1, reason="\ud800"
+            match_id=opened_match.id, expected_seq=3, by=BY, shot=1, reason="\ud800"
         ),
         "event",
     )

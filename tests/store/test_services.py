@@ -9,7 +9,7 @@ from django.db import connections, transaction
 from matches import services, store
 from matches.errors import Conflict, NotFound, Refused
 from matches.models import Event, Match
-from tests.store.plays import (
+from tests.support.cast import (
     BY,
     CAROM_A,
     LOWER_HALF,
@@ -21,19 +21,6 @@ from tests.store.plays import (
 )
 
 
-@pytest.fixture
-def match(db):
-    return new_match()
-
-
-@pytest.fixture
-def opened(match):
-    """A match in game 1 with A's first shot recorded at seq 4; B is due."""
-    open_game(match.id)
-    play(match.id, 3)
-    return match
-
-
 def stored_types(match):
     return list(Event.objects.filter(match=match).order_by("seq").values_list("type", flat=True))
 
@@ -41,13 +28,20 @@ def stored_types(match):
 # -- Recording each kind of event ------------------------------------------------
 
 
-def test_the_opening_records_the_lag_the_first_game_and_the_break_placement(match):
+def test_the_opening_records_the_lag_the_first_game_and_the_break_placement(scheduled_match):
     lag = services.lag_record(
-        match_id=match.id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+        match_id=scheduled_match.id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
     )
-    game = services.game_start(match_id=match.id, expected_seq=1, by=BY, game=1, breaker="A")
+    game = services.game_start(
+        match_id=scheduled_match.id, expected_seq=1, by=BY, game=1, breaker="A"
+    )
     placed = services.ball_place(
-        match_id=match.id, expected_seq=2, by=BY, ball="white", pos=LOWER_HALF, reason="break"
+        match_id=scheduled_match.id,
+        expected_seq=2,
+        by=BY,
+        ball="white",
+        pos=LOWER_HALF,
+        reason="break",
     )
 
     assert (lag.seq, game.seq, placed.seq) == (1, 2, 3)
@@ -55,13 +49,13 @@ def test_the_opening_records_the_lag_the_first_game_and_the_break_placement(matc
     assert game.state["games"][0]["breaker"] == "A"
     assert placed.state["positions"]["white"] == [700.0, 400.0]
     assert placed.state["next"]["player"] == "A"
-    assert stored_types(match) == ["lag", "game_started", "ball_placed"]
+    assert stored_types(scheduled_match) == ["lag", "game_started", "ball_placed"]
 
 
-def test_a_shot_without_a_player_is_stored_naming_whoever_was_due(opened):
-    recorded = services.shot_record(match_id=opened.id, expected_seq=4, by=BY, facts=QUIET)
+def test_a_shot_without_a_player_is_stored_naming_whoever_was_due(opened_and_shot):
+    recorded = services.shot_record(match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET)
 
-    stored = Event.objects.get(match=opened, seq=5)
+    stored = Event.objects.get(match=opened_and_shot, seq=5)
     assert recorded.seq == 5
     assert stored.data["player"] == "B"
     assert recorded.state["shots"][-1]["player"] == "B"
@@ -129,14 +123,16 @@ EVENT_CASES = [
 
 
 @pytest.mark.parametrize(("verb", "fields", "kind", "holds"), EVENT_CASES)
-def test_each_event_kind_is_appended_after_the_expected_seq(opened, verb, fields, kind, holds):
-    recorded = verb(match_id=opened.id, expected_seq=4, by=BY, **fields)
+def test_each_event_kind_is_appended_after_the_expected_seq(
+    opened_and_shot, verb, fields, kind, holds
+):
+    recorded = verb(match_id=opened_and_shot.id, expected_seq=4, by=BY, **fields)
 
     assert recorded.seq == 5
     assert not recorded.replayed
-    assert stored_types(opened)[-1] == kind
+    assert stored_types(opened_and_shot)[-1] == kind
     assert holds(recorded.state), recorded.state
-    assert store.verify_chain(opened) == []
+    assert store.verify_chain(opened_and_shot) == []
 
 
 def test_the_match_status_follows_the_state_from_lag_to_playing_to_review_to_finished(db):
@@ -167,26 +163,30 @@ def test_the_match_status_follows_the_state_from_lag_to_playing_to_review_to_fin
 # -- Optimistic concurrency --------------------------------------------------------------
 
 
-def test_a_stale_expected_seq_is_a_conflict_naming_the_current_seq_and_appends_nothing(opened):
+def test_a_stale_expected_seq_is_a_conflict_naming_the_current_seq_and_appends_nothing(
+    opened_and_shot,
+):
     with pytest.raises(Conflict) as conflict:
-        services.shot_record(match_id=opened.id, expected_seq=3, by=BY, facts=QUIET)
+        services.shot_record(match_id=opened_and_shot.id, expected_seq=3, by=BY, facts=QUIET)
 
     assert conflict.value.current_seq == 4
-    assert Event.objects.filter(match=opened).count() == 4
+    assert Event.objects.filter(match=opened_and_shot).count() == 4
 
 
-def test_an_expected_seq_ahead_of_the_match_is_a_conflict_too(opened):
+def test_an_expected_seq_ahead_of_the_match_is_a_conflict_too(opened_and_shot):
     with pytest.raises(Conflict) as conflict:
-        services.shot_record(match_id=opened.id, expected_seq=9, by=BY, facts=QUIET)
+        services.shot_record(match_id=opened_and_shot.id, expected_seq=9, by=BY, facts=QUIET)
 
     assert conflict.value.current_seq == 4
-    assert Event.objects.filter(match=opened).count() == 4
+    assert Event.objects.filter(match=opened_and_shot).count() == 4
 
 
-def test_the_database_refuses_a_stale_insert_even_without_the_log_lock(opened):
-    previous = Event.objects.get(match=opened, seq=2).hash
+def test_the_database_refuses_a_stale_insert_even_without_the_log_lock(opened_and_shot):
+    previous = Event.objects.get(match=opened_and_shot, seq=2).hash
     with pytest.raises(Conflict) as conflict, transaction.atomic():
-        store.insert(opened, 2, previous, [{"type": "shot", **QUIET}], [store.Stamp(by=BY)])
+        store.insert(
+            opened_and_shot, 2, previous, [{"type": "shot", **QUIET}], [store.Stamp(by=BY)]
+        )
 
     assert conflict.value.current_seq == 4
 
@@ -194,45 +194,51 @@ def test_the_database_refuses_a_stale_insert_even_without_the_log_lock(opened):
 # -- Idempotency ---------------------------------------------------------------
 
 
-def test_the_same_idempotency_key_twice_returns_the_first_answer_and_appends_nothing(opened):
+def test_the_same_idempotency_key_twice_returns_the_first_answer_and_appends_nothing(
+    opened_and_shot,
+):
     first = services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
     again = services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
 
     assert (first.seq, first.replayed) == (5, False)
     assert (again.seq, again.replayed) == (5, True)
     assert again.state == first.state
-    assert Event.objects.filter(match=opened).count() == 5
+    assert Event.objects.filter(match=opened_and_shot).count() == 5
 
 
-def test_a_repeated_key_returns_the_first_answer_even_after_later_events(opened):
+def test_a_repeated_key_returns_the_first_answer_even_after_later_events(opened_and_shot):
     first = services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
-    play(opened.id, 5)
+    play(opened_and_shot.id, 5)
     services.ruling_amend(
-        match_id=opened.id, expected_seq=6, by=BY, shot=4, facts=CAROM_A, reason="video"
+        match_id=opened_and_shot.id, expected_seq=6, by=BY, shot=4, facts=CAROM_A, reason="video"
     )
 
     again = services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
 
     assert (again.seq, again.replayed, again.state) == (5, True, first.state)
-    assert Event.objects.filter(match=opened).count() == 7
+    assert Event.objects.filter(match=opened_and_shot).count() == 7
 
 
-def test_the_same_key_with_another_body_is_an_idempotency_mismatch(opened):
+def test_the_same_key_with_another_body_is_an_idempotency_mismatch(opened_and_shot):
     services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
 
     with pytest.raises(Refused) as mismatch:
         services.shot_record(
-            match_id=opened.id, expected_seq=5, by=BY, facts=QUIET, idempotency_key="tablet-1"
+            match_id=opened_and_shot.id,
+            expected_seq=5,
+            by=BY,
+            facts=QUIET,
+            idempotency_key="tablet-1",
         )
 
     assert mismatch.value.status == 422
@@ -241,15 +247,15 @@ def test_the_same_key_with_another_body_is_an_idempotency_mismatch(opened):
         "field": "Idempotency-Key",
         "seq": 5,
     }
-    assert Event.objects.filter(match=opened).count() == 5
+    assert Event.objects.filter(match=opened_and_shot).count() == 5
 
 
-def test_an_idempotency_key_is_scoped_to_its_match(opened):
+def test_an_idempotency_key_is_scoped_to_its_match(opened_and_shot):
     other = new_match("cup-a-2")
     open_game(other.id)
 
     services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET, idempotency_key="tablet-1"
     )
     elsewhere = services.shot_record(
         match_id=other.id, expected_seq=3, by=BY, facts=QUIET, idempotency_key="tablet-1"
@@ -343,41 +349,48 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("command", "before", "field"), REFUSALS)
 def test_an_illegal_event_is_refused_naming_its_seq_and_field_and_nothing_is_stored(
-    opened, command, before, field
+    opened_and_shot, command, before, field
 ):
-    seq = before(opened) if before else 4
-    events_before = list(Event.objects.filter(match=opened).values_list("pk", "hash"))
-    status_before = Match.objects.get(pk=opened.pk).status
+    seq = before(opened_and_shot) if before else 4
+    events_before = list(Event.objects.filter(match=opened_and_shot).values_list("pk", "hash"))
+    status_before = Match.objects.get(pk=opened_and_shot.pk).status
 
     with pytest.raises(Refused) as refusal:
-        command(opened, seq)
+        command(opened_and_shot, seq)
 
     assert (refusal.value.seq, refusal.value.field) == (seq + 1, field), refusal.value
     assert refusal.value.status == 422
     assert refusal.value.as_dict()["seq"] == seq + 1
-    assert list(Event.objects.filter(match=opened).values_list("pk", "hash")) == events_before
-    assert Match.objects.get(pk=opened.pk).status == status_before
-
-
-def test_a_placement_in_the_upper_half_at_the_break_is_refused(match):
-    services.lag_record(
-        match_id=match.id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    assert (
+        list(Event.objects.filter(match=opened_and_shot).values_list("pk", "hash")) == events_before
     )
-    services.game_start(match_id=match.id, expected_seq=1, by=BY, game=1, breaker="A")
+    assert Match.objects.get(pk=opened_and_shot.pk).status == status_before
+
+
+def test_a_placement_in_the_upper_half_at_the_break_is_refused(scheduled_match):
+    services.lag_record(
+        match_id=scheduled_match.id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    services.game_start(match_id=scheduled_match.id, expected_seq=1, by=BY, game=1, breaker="A")
 
     with pytest.raises(Refused) as refusal:
         services.ball_place(
-            match_id=match.id, expected_seq=2, by=BY, ball="white", pos=UPPER_HALF, reason="break"
+            match_id=scheduled_match.id,
+            expected_seq=2,
+            by=BY,
+            ball="white",
+            pos=UPPER_HALF,
+            reason="break",
         )
 
     assert refusal.value.as_dict() == {"error": refusal.value.message, "field": "pos", "seq": 3}
-    assert Event.objects.filter(match=match).count() == 2
+    assert Event.objects.filter(match=scheduled_match).count() == 2
 
 
-def test_envelope_keys_are_set_by_the_server_not_the_client(opened):
+def test_envelope_keys_are_set_by_the_server_not_the_client(opened_and_shot):
     with pytest.raises(Refused) as refusal:
         services.event_record(
-            match_id=opened.id,
+            match_id=opened_and_shot.id,
             expected_seq=4,
             by=BY,
             event={"type": "shot", **QUIET, "hash": "0" * 64},
@@ -393,9 +406,9 @@ def test_an_unknown_match_is_not_found(db):
     assert missing.value.status == 404
 
 
-def test_a_miss_gives_the_opponent_ball_in_hand_in_the_half_away_from_the_offender(opened):
+def test_a_miss_gives_the_opponent_ball_in_hand_in_the_half_away_from_the_offender(opened_and_shot):
     recorded = services.shot_record(
-        match_id=opened.id, expected_seq=4, by=BY, facts=B_MISS_RESTING_LOW
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=B_MISS_RESTING_LOW
     )
 
     assert recorded.state["next"] == {

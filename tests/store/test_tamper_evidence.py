@@ -23,8 +23,8 @@ from matches.models import Event, Match
 from matches.records import archive_verify
 from replay.models import MatchSummary
 from replay.projections import projector
-from tests.servers import database_url
-from tests.store.plays import BY, play, seven_events_and_another
+from tests.support.cast import BY, play, seven_events_and_another
+from tests.support.servers import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH_ID = "cup-a-1"

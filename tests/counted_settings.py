@@ -1,5 +1,0 @@
-"""carambole's settings with a hasher that notes each hash, for servers a test counts."""
-
-from carambole.settings import *  # noqa: F403
-
-PASSWORD_HASHERS = ["tests.hashers.CountedPBKDF2PasswordHasher"]

@@ -1,0 +1,117 @@
+"""Races on a served carambole: twenty requests at once to create one thing, never a 500.
+
+Each race sends its twenty requests from twenty threads released together, to one uvicorn
+process on the test database (PostgreSQL when DATABASE_URL says so, as in production).
+On SQLite one writer at a time may also answer 503 (the database locked): never a 500.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from matches import services
+from matches.models import Competition, Entry, Match
+from replay.api.tokens import token_issue, user_for_token
+from tests.support.servers import Uvicorn, call, serving
+
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
+
+RACERS = 20
+PLAYERS = [{"name": f"Player {n}", "federation_id": f"UA-{n}"} for n in range(1, 6)]
+
+
+@pytest.fixture(scope="module")
+def served_uvicorn(django_db_setup):
+    with serving(None, kind=Uvicorn) as server:
+        yield server
+
+
+@pytest.fixture
+def staff_key():
+    return token_issue(user_for_token("federation", staff=True)).key
+
+
+def at_once(url: str, key: str, body: Any) -> list[tuple[int, Any]]:
+    """Send the same request RACERS times at once; return every answer."""
+    start = threading.Barrier(RACERS)
+
+    def one(_: int) -> tuple[int, Any]:
+        start.wait()
+        answer = call(url, body, key=key)
+        return answer.status, answer.json()
+
+    with ThreadPoolExecutor(RACERS) as pool:
+        return list(pool.map(one, range(RACERS)))
+
+
+def refusals_name(answers: list[tuple[int, Any]], field: str) -> None:
+    """Check that no answer is a 500 and each refusal is the house's error naming `field`."""
+    statuses = Counter(status for status, _ in answers)
+    assert set(statuses) <= {200, 201, 409, 422, 503}, answers
+    for status, body in answers:
+        if status in (409, 422):
+            assert body["field"] == field, body
+            assert "exists already" in body["error"], body
+
+
+def test_twenty_creations_of_one_competition_at_once_create_it_once(served_uvicorn, staff_key):
+    body = {"id": "race-cup", "name": "Race Cup"}
+
+    answers = at_once(f"{served_uvicorn.url}/api/competitions/", staff_key, body)
+
+    refusals_name(answers, "id")
+    assert [status for status, _ in answers].count(201) == 1, answers
+    assert Competition.objects.filter(pk="race-cup").count() == 1
+
+
+def test_twenty_creations_of_one_match_at_once_create_it_once(served_uvicorn, staff_key):
+    services.competition_create(id="race-cup", name="Race Cup")
+    body = {
+        "id": "race-cup-1",
+        "competition": "race-cup",
+        "players": {"A": PLAYERS[0], "B": PLAYERS[1]},
+    }
+
+    answers = at_once(f"{served_uvicorn.url}/api/matches/", staff_key, body)
+
+    refusals_name(answers, "id")
+    assert [status for status, _ in answers].count(201) == 1, answers
+    assert list(Match.objects.values_list("id", flat=True)) == ["race-cup-1"]
+
+
+def test_twenty_entries_of_one_player_at_once_enter_them_once(served_uvicorn, staff_key):
+    services.competition_create(id="race-cup", name="Race Cup")
+    # A player known already, as most are: no new row of theirs to wait for.
+    services.competition_create(id="last-cup", name="Last Cup")
+    services.player_enter(competition_id="last-cup", player=PLAYERS[0], by="federation")
+
+    answers = at_once(
+        f"{served_uvicorn.url}/api/competitions/race-cup/players", staff_key, PLAYERS[0]
+    )
+
+    refusals_name(answers, "id")
+    entered = {body["player_key"] for status, body in answers if status == 201}
+    assert len(entered) == 1, answers
+    assert Entry.objects.filter(competition="race-cup").count() == 1
+
+
+def test_twenty_round_robins_of_one_competition_at_once_pair_each_two_players_once(
+    served_uvicorn, staff_key
+):
+    services.competition_create(id="race-cup", name="Race Cup")
+    for player in PLAYERS:
+        services.player_enter(competition_id="race-cup", player=player, by="federation")
+
+    answers = at_once(f"{served_uvicorn.url}/api/competitions/race-cup/round-robin", staff_key, {})
+
+    refusals_name(answers, "id")
+    scheduled = [m for status, body in answers if status == 201 for m in body["matches"]]
+    pairs = [frozenset(pair) for pair in Match.objects.values_list("player_a_id", "player_b_id")]
+    assert len(pairs) == len(set(pairs)) == len(list(combinations(PLAYERS, 2)))
+    assert sorted(scheduled) == sorted(Match.objects.values_list("id", flat=True)), answers

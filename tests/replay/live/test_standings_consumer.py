@@ -1,0 +1,95 @@
+"""`/ws/competitions/{id}/`: the standings on connect, then each new version as it commits."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from carambole.asgi import application
+from replay.projections import projector
+from tests.support.league import flip, league, win
+
+WAIT_S = 30  # the longest a test waits for one message that must come (a loaded machine)
+pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
+
+
+async def connect(path: str) -> WebsocketCommunicator:
+    viewer = WebsocketCommunicator(application, path)
+    connected, _ = await viewer.connect(timeout=WAIT_S)
+    assert connected
+    return viewer
+
+
+async def message(viewer: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await viewer.receive_from(timeout=WAIT_S))
+
+
+def played_and_caught_up(step, *args):
+    """Record with a service, then catch the read models up (as the worker would)."""
+    result = step(*args)
+    projector.catch_up()
+    return result
+
+
+def test_a_viewer_gets_the_standings_on_connect_and_the_flip_as_a_new_version():
+    async_to_sync(viewer_sees_the_flip)()
+
+
+async def viewer_sees_the_flip() -> None:
+    cup = await database_sync_to_async(league)()
+    seq = await database_sync_to_async(played_and_caught_up)(win, cup[0], "B")
+    viewer = await connect("/ws/competitions/cup/")
+    try:
+        first = await message(viewer)
+        assert first["type"] == "standings" and first["version"] > 0
+        assert first["standings"]["version"] == first["version"]
+        assert first["standings"]["rows"][0]["match_points"] == 2
+
+        await database_sync_to_async(played_and_caught_up)(flip, cup[0], seq)
+
+        pushed = await message(viewer)
+        assert pushed["version"] > first["version"]
+        leader = pushed["standings"]["rows"][0]
+        assert leader["player"] != first["standings"]["rows"][0]["player"]
+        assert leader["change"] == 1
+    finally:
+        await viewer.disconnect()
+
+
+def test_a_viewer_that_reconnects_gets_the_latest_version_at_once():
+    async_to_sync(viewer_reconnects)()
+
+
+async def viewer_reconnects() -> None:
+    cup = await database_sync_to_async(league)()
+    seq = await database_sync_to_async(played_and_caught_up)(win, cup[0], "B")
+    await database_sync_to_async(played_and_caught_up)(flip, cup[0], seq)
+
+    viewer = await connect("/ws/competitions/cup/")
+    try:
+        latest = await message(viewer)
+        assert latest["version"] == (await database_sync_to_async(latest_version)())
+        assert await viewer.receive_nothing(timeout=0.3)
+    finally:
+        await viewer.disconnect()
+
+
+def latest_version() -> int:
+    from replay.queries.standings_reader import standings_get
+
+    return standings_get("cup")["version"]
+
+
+def test_an_unknown_competition_closes_the_socket_with_4404():
+    async_to_sync(unknown_competition)()
+
+
+async def unknown_competition() -> None:
+    viewer = await connect("/ws/competitions/nope/")
+    closed = await viewer.receive_output(timeout=WAIT_S)
+    assert closed == {"type": "websocket.close", "code": 4404}

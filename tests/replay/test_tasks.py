@@ -1,0 +1,103 @@
+"""The Celery tasks, called in-process: idempotent, concurrent-safe, and never losing a change."""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+import pytest
+from django.db import connection
+from kombu.exceptions import OperationalError
+
+from carambole.celery import app
+from matches.models import Event
+from replay import tasks
+from replay.models import StandingsChange
+from replay.projections import projector
+from replay.queries.standings_reader import standings_get
+from tests.support.league import flip, league, unannounced, win
+
+pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
+
+
+@contextmanager
+def eager(value: bool = True):
+    """Run tasks in-process (the embedded default), whatever this test process was given."""
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = value
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = was
+
+
+def flipped_unprojected() -> tuple[str, int]:
+    """Return the competition's first match and the id of an amendment not projected yet."""
+    cup = league()
+    seq = win(cup[0], "B")
+    projector.catch_up()
+    with unannounced():
+        seq = flip(cup[0], seq)
+    return cup[0], Event.objects.get(match_id=cup[0], seq=seq).id
+
+
+def test_without_redis_recording_an_event_recomputes_the_standings_in_process():
+    with eager():
+        cup = league()
+        win(cup[0], "A")
+
+    standings = standings_get("cup")
+    assert standings["version"] == projector.head()
+    assert standings["rows"][0]["match_points"] == 2
+
+
+def test_the_same_recompute_twice_at_once_writes_one_new_version():
+    _, amendment = flipped_unprojected()
+    changes = StandingsChange.objects.count()
+    start = threading.Barrier(2)
+    answers: list[int] = []
+
+    def recompute() -> None:
+        try:
+            start.wait()
+            answers.append(tasks.standings_recompute("cup"))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=recompute) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert sorted(answers) == [0, amendment]
+    assert StandingsChange.objects.count() == changes + 1
+    assert standings_get("cup")["version"] == amendment
+
+
+def test_a_recompute_run_again_changes_nothing():
+    _, amendment = flipped_unprojected()
+    tasks.standings_recompute("cup")
+    changes = StandingsChange.objects.count()
+
+    assert tasks.standings_recompute("cup") == 0
+    assert StandingsChange.objects.count() == changes
+    assert standings_get("cup")["version"] == amendment
+
+
+def test_an_enqueue_the_broker_refuses_loses_nothing_the_sweep_catches_up(monkeypatch):
+    cup = league()
+    seq = win(cup[0], "B")
+    projector.catch_up()
+
+    def refused(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.standings_recompute, "apply_async", refused)
+    seq = flip(cup[0], seq)  # the request succeeds: the event is stored
+    amendment = Event.objects.get(match_id=cup[0], seq=seq).id
+    assert projector.position() < amendment
+
+    assert tasks.projector_sweep() > 0
+    assert standings_get("cup")["version"] == amendment
+    assert tasks.projector_sweep() == 0

@@ -1,0 +1,105 @@
+"""Real processes for the slow standings tests: a server, Celery workers and a redis-server.
+
+Each shares the test's database (the test must use `event_db`, so its transactions
+commit) and is stopped when its block ends, whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bench.processes import ROOT, celery_worker_command, served_environ, stop
+from tests.support.servers import database_url, serving
+
+STARTUP_S = 60.0
+
+
+def environment(redis_url: str, **extra: str) -> dict[str, str]:
+    """Return a worker's environment: the test's database, a sweep every 2 s unless told."""
+    return served_environ(database_url(), redis_url, **{"PROJECTOR_SWEEP_SECONDS": "2", **extra})
+
+
+@contextmanager
+def server(redis_url: str) -> Iterator[int]:
+    """Serve carambole on a free loopback port, its sweep every 2 s; yield the port."""
+    with serving(redis_url, environ={"PROJECTOR_SWEEP_SECONDS": "2"}) as served:
+        yield served.port
+
+
+class Worker:
+    """A `celery -A carambole worker -B` process, its log kept for the test to read."""
+
+    def __init__(self, redis_url: str, schedule: Path, **extra: str) -> None:
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            celery_worker_command(schedule),
+            cwd=ROOT,
+            env=environment(redis_url, **extra),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    def wait_for(self, words: str, timeout: float = STARTUP_S) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(words in line for line in self.lines):
+            if self.process.poll() is not None:
+                raise RuntimeError("the worker exited:\n" + "".join(self.lines[-30:]))
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no {words!r} in the worker's log:\n" + "".join(self.lines))
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """Kill the worker and its pool at once, as a lost machine would."""
+        for pid in children(self.process.pid):
+            os.kill(pid, signal.SIGKILL)
+        self.process.kill()
+        self.process.wait()
+        self._close()
+
+    def stop(self) -> None:
+        stop(self.process, timeout=15)
+        self._close()
+
+    def _close(self) -> None:
+        self.reader.join(timeout=10)
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+
+
+def children(pid: int) -> list[int]:
+    """Return the ids of a process's children (the worker's pool and its beat), from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The parent is the second field after the command, which is in parentheses.
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # it ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@contextmanager
+def worker(redis_url: str, schedule: Path, **extra: str) -> Iterator[Worker]:
+    started = Worker(redis_url, schedule, **extra)
+    try:
+        started.wait_for("ready.")
+        yield started
+    finally:
+        started.stop()

@@ -1,0 +1,80 @@
+"""A short league to play in the standings tests: games to 4, one game a match.
+
+One carom wins a match, so a result is two or three shots away, and amending the
+first shot of a match B won into a carom of A's makes A the winner: a flip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from matches import services
+from matches.signals import events_appended
+from replay import tasks
+from tests.support.cast import BY, CAROM_A, LOWER_HALF, QUIET
+
+RULESET = {"target": 4, "best_of": 1}
+CAROM_B = {"contacts": [{"ball": "yellow", "hit": "white"}, {"ball": "yellow", "hit": "red"}]}
+ENTRANTS = [
+    {"name": "Olena Kovalenko", "federation_id": "UA-101"},
+    {"name": "Marco Marchetti", "federation_id": "IT-202"},
+    {"name": "Ivan Petrenko", "federation_id": "UA-102"},
+    {"name": "Anna Bianchi"},
+]
+
+
+def league(competition: str = "cup", entrants: list[dict] = ENTRANTS) -> list[str]:
+    """Create a competition, enter the players, schedule its round robin; return the matches."""
+    services.competition_create(id=competition, name="Cup", ruleset=RULESET)
+    for player in entrants:
+        services.player_enter(competition_id=competition, player=player, by="federation")
+    created = services.round_robin_create(competition_id=competition, by="federation")
+    return [match.pk for match in created]
+
+
+def start(match_id: str) -> int:
+    """Record the lag (A wins it), game 1 broken by A and its placement; return the seq."""
+    services.lag_record(
+        match_id=match_id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    services.game_start(match_id=match_id, expected_seq=1, by=BY, game=1, breaker="A")
+    services.ball_place(
+        match_id=match_id, expected_seq=2, by=BY, ball="white", pos=LOWER_HALF, reason="break"
+    )
+    return 3
+
+
+def win(match_id: str, winner: str) -> int:
+    """Play a match to the end, won by `winner`; return its last seq (A's first shot is 4)."""
+    seq = start(match_id)
+    if winner == "A":
+        return shot(match_id, seq, CAROM_A)
+    seq = shot(match_id, seq, QUIET)
+    return shot(match_id, seq, CAROM_B)
+
+
+def shot(match_id: str, seq: int, facts: dict) -> int:
+    return services.shot_record(match_id=match_id, expected_seq=seq, by=BY, facts=facts).seq
+
+
+def flip(match_id: str, seq: int, by: str = BY) -> int:
+    """Amend A's first shot of a match B won into a carom: A now wins. Return the seq."""
+    return services.ruling_amend(
+        match_id=match_id,
+        expected_seq=seq,
+        by=by,
+        shot=4,
+        facts=CAROM_A,
+        reason="video review: white touched the red",
+    ).seq
+
+
+@contextmanager
+def unannounced() -> Iterator[None]:
+    """Record without the projector hearing of it, as if every enqueue were lost."""
+    events_appended.disconnect(dispatch_uid=tasks.COMMITTED_UID)
+    try:
+        yield
+    finally:
+        events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)

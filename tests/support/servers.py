@@ -1,0 +1,253 @@
+"""Real servers for the slow tests: carambole served by daphne or uvicorn on the test database.
+
+A test that serves must use `event_db` (its transactions really commit, so the server
+process sees them); on SQLite the test database is then a file (settings.py names it).
+Ports, waiting and stopping are `bench/processes.py`'s, which the bench uses too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from email.message import Message
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+import pytest
+from django.db import connection
+
+from bench.processes import (
+    APPLICATION,
+    ROOT,
+    daphne_command,
+    free_port,
+    redis_server_command,
+    served_environ,
+    stop,
+    uvicorn_command,
+    wait_for_port,
+)
+
+
+def database_url() -> str:
+    """Return a URL of the database this test uses, for the servers to share it."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(settings['NAME']).resolve()}"
+    return (
+        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST'] or '127.0.0.1'}"
+        f":{settings['PORT'] or 5432}/{settings['NAME']}"
+    )
+
+
+class Daphne:
+    """One daphne process serving carambole on a loopback port that stays its own.
+
+    `stop()` and `start()` again take the server down and bring it back on the same port,
+    as a hall's network that drops and returns: the pages keep their address.
+    """
+
+    def __init__(
+        self,
+        redis_url: str | None,
+        head_seconds: int = 15,
+        *daphne: str,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self.port = free_port()
+        self.arguments = daphne
+        self.environ = served_environ(
+            database_url(),
+            redis_url,
+            DJANGO_DEBUG="0",
+            LIVE_HEAD_SECONDS=str(head_seconds),
+            **(environ or {}),
+        )
+        self.process: subprocess.Popen | None = None
+        # What the server logs goes to a file: a pipe nobody reads would fill up and
+        # stall the server once it had logged 64 KiB (a request, a task, a warning each).
+        self.errors: IO[str] | None = None
+
+    program = "daphne"
+
+    def command(self) -> list[str]:
+        """Return the command line that serves carambole on this server's port."""
+        return [*daphne_command(self.port, *self.arguments), APPLICATION]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start serving (again) on this server's port; return once it listens."""
+        if self.process is not None:
+            raise RuntimeError(f"{self.program} is serving already")
+        if self.errors is None:
+            # Appending: the server's writes land at the end whatever `log()` reads.
+            self.errors = tempfile.TemporaryFile("a+", encoding="utf-8")
+        self.process = subprocess.Popen(
+            self.command(),
+            cwd=ROOT,
+            env=self.environ,
+            stdout=subprocess.DEVNULL,
+            stderr=self.errors,
+            text=True,
+        )
+        try:
+            wait_for_port(self.port, self.process, self.program, self.log)
+        except BaseException:
+            self.stop()
+            raise
+
+    def log(self) -> str:
+        """Return what the server has logged (each start's after the one before)."""
+        if self.errors is None:
+            return ""
+        self.errors.flush()
+        self.errors.seek(0)
+        return self.errors.read()
+
+    def stop(self) -> None:
+        """Stop serving: open connections drop and the port refuses new ones."""
+        process, self.process = self.process, None
+        if process is not None:
+            stop(process)
+
+    def close(self) -> None:
+        """Stop serving and forget the log."""
+        self.stop()
+        if self.errors is not None:
+            self.errors.close()
+            self.errors = None
+
+
+class Uvicorn(Daphne):
+    """The same, served by uvicorn as the README serves carambole in production."""
+
+    program = "uvicorn"
+
+    def command(self) -> list[str]:
+        return [
+            *uvicorn_command(
+                self.port,
+                *("--ws", "websockets-sansio", "--lifespan", "off", "--timeout-graceful-shutdown"),
+                "2",
+                *self.arguments,
+            ),
+            APPLICATION,
+        ]
+
+
+@contextmanager
+def server(
+    redis_url: str | None,
+    head_seconds: int = 15,
+    *arguments: str,
+    environ: Mapping[str, str] | None = None,
+    kind: type[Daphne] = Daphne,
+) -> Iterator[int]:
+    """Serve carambole on a free loopback port (daphne unless told); yield the port."""
+    with serving(redis_url, head_seconds, *arguments, environ=environ, kind=kind) as served:
+        yield served.port
+
+
+@contextmanager
+def serving(
+    redis_url: str | None,
+    head_seconds: int = 15,
+    *arguments: str,
+    environ: Mapping[str, str] | None = None,
+    kind: type[Daphne] = Daphne,
+) -> Iterator[Daphne]:
+    """Serve carambole on a free loopback port; yield the server to stop and start."""
+    served = kind(redis_url, head_seconds, *arguments, environ=environ)
+    try:
+        served.start()
+        yield served
+    finally:
+        served.close()
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen]:
+    """Run a redis-server of this test's own on a loopback port (never CI's)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.getenv("CI") == "true":
+            pytest.fail("CI=true but redis-server is not installed")
+        pytest.skip("needs redis-server")
+    process = subprocess.Popen(
+        redis_server_command(binary, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process, "redis-server")
+        yield process
+    finally:
+        stop(process)
+
+
+def post_event(url: str, key: str, body: Mapping[str, Any], timeout: float = 30) -> Posted:
+    """POST a command to a served `.../events` as a program would (a token, no proxy)."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Token {key}"},
+        method="POST",
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    started = time.monotonic()
+    with opener.open(request, timeout=timeout) as answer:
+        return Posted(answer.status, json.loads(answer.read()), time.monotonic() - started)
+
+
+class Posted(NamedTuple):
+    """A served server's answer to a command: its status, its body, how long it took."""
+
+    status: int
+    body: Any
+    seconds: float
+
+
+def call(
+    url: str,
+    body: Any = None,
+    *,
+    key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 60,
+) -> Answer:
+    """Send a request to a served carambole (POST with a JSON body, else GET); any status."""
+    sent = {"Content-Type": "application/json"} if body is not None else {}
+    if key is not None:
+        sent["Authorization"] = f"Token {key}"
+    request = urllib.request.Request(
+        url,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={**sent, **(headers or {})},
+        method="GET" if body is None else "POST",
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only
+    try:
+        with opener.open(request, timeout=timeout) as answer:
+            return Answer(answer.status, answer.headers, answer.read())
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, error.headers, error.read())
+
+
+class Answer(NamedTuple):
+    """A served server's answer: its status, its headers (any case) and its body."""
+
+    status: int
+    headers: Message
+    content: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.content)
