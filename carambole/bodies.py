@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import json
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping
 from html import escape
 from typing import Any
 
@@ -28,8 +28,9 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
+# As Django's stubs type its ASGI handler (and carambole's channels stubs, the consumers).
+Scope = dict[str, Any]
+Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
@@ -227,4 +228,4 @@ def bound_daphne() -> None:
             self.channel.transport.write(refusal_head(status, content_type, body))
             self.channel.transport.loseConnection()
 
-    module.WebRequest = BoundedWebRequest
+    vars(module)["WebRequest"] = BoundedWebRequest  # a module's attributes are its __dict__

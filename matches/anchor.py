@@ -16,10 +16,9 @@ from typing import Any
 from django.db.models import Max
 
 from matches import store
-from matches.chain import canonical_json
 from matches.errors import Refused
 from matches.models import Event, Match
-from matches.notation import SLUG, UTC_TIME, expect_list, expect_object
+from matches.notation import SLUG, UTC_TIME, canonical_json, expect_list, expect_object
 from matches.records import record_header
 
 ANCHOR_FORMAT = "carambole.anchor/1"

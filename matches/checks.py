@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from django.core.checks import Error, register
+from django.apps import AppConfig
+from django.core.checks import CheckMessage, Error, register
 from django.db import DatabaseError, connections
 
 # What puts the triggers back; without --skip-checks this very check would stop it.
@@ -12,11 +14,15 @@ REPAIR = "python manage.py migrate --skip-checks"
 
 
 @register()
-def immutability_triggers(app_configs: Any = None, databases: Any = None, **kwargs: Any) -> list:
+def immutability_triggers(
+    app_configs: Sequence[AppConfig] | None = None,
+    databases: Sequence[str] | None = None,
+    **kwargs: Any,
+) -> list[CheckMessage]:
     """Fail when the database would let a stored event be changed or removed."""
     from matches.immutability import faults_in_words, trigger_faults
 
-    errors = []
+    errors: list[CheckMessage] = []
     for alias in connections:
         connection = connections[alias]
         try:

@@ -5,6 +5,7 @@ For a development machine only: the logins' passwords are published here and pri
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,7 +129,7 @@ def live_match_ensure() -> Match:
 
 
 def _play_opening() -> None:
-    record = {
+    record: dict[str, Callable[..., object]] = {
         "lag": services.lag_record,
         "game": services.game_start,
         "place": services.ball_place,

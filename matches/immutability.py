@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import connection as default_connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 EVENTS_TABLE = "matches_event"
 MESSAGE = "events are immutable: record a correction instead"
@@ -80,20 +81,20 @@ def _statements(vendor: str, install: bool) -> list[str]:
     raise RuntimeError(f"no immutability triggers for the {vendor} database")
 
 
-def install_triggers(connection=default_connection) -> None:
+def install_triggers(connection: BaseDatabaseWrapper = default_connection) -> None:
     """Install the triggers that refuse UPDATE and DELETE of events."""
     with connection.cursor() as cursor:
         for statement in _statements(connection.vendor, install=True):
             cursor.execute(statement)
 
 
-def remove_triggers(connection=default_connection) -> None:
+def remove_triggers(connection: BaseDatabaseWrapper = default_connection) -> None:
     with connection.cursor() as cursor:
         for statement in _statements(connection.vendor, install=False):
             cursor.execute(statement)
 
 
-def installed_triggers(connection=default_connection) -> set[str]:
+def installed_triggers(connection: BaseDatabaseWrapper = default_connection) -> set[str]:
     """Return the names of the immutability triggers present on the events table."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -109,7 +110,7 @@ def installed_triggers(connection=default_connection) -> set[str]:
         return {row[0] for row in cursor.fetchall()}
 
 
-def trigger_faults(connection=default_connection) -> dict[str, str]:
+def trigger_faults(connection: BaseDatabaseWrapper = default_connection) -> dict[str, str]:
     """Return each immutability trigger that is not in force: missing, disabled or altered."""
     if EVENTS_TABLE not in connection.introspection.table_names():
         return {}  # not migrated yet: nothing to protect
@@ -120,7 +121,7 @@ def trigger_faults(connection=default_connection) -> dict[str, str]:
     return faults
 
 
-def _postgresql_faults(connection) -> dict[str, str]:
+def _postgresql_faults(connection: BaseDatabaseWrapper) -> dict[str, str]:
     """Return the PostgreSQL triggers that are there but would not fire, or not refuse."""
     with connection.cursor() as cursor:
         # A session in replica mode fires only the triggers enabled for replicas (or always).
@@ -157,7 +158,7 @@ def faults_in_words(faults: dict[str, str]) -> str:
 
 
 @contextmanager
-def triggers_lifted(connection=default_connection) -> Iterator[None]:
+def triggers_lifted(connection: BaseDatabaseWrapper = default_connection) -> Iterator[None]:
     """Test-only: lift the triggers (to flush a test database or to simulate tampering)."""
     remove_triggers(connection)
     try:

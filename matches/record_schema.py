@@ -58,7 +58,7 @@ def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[
     }
 
 
-def _event(kind: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict:
+def _event(kind: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     """Return one kind of event: its own fields and the envelope any event may carry."""
     stamps = {k: {"$ref": f"#/$defs/{k}"} for k in (CONFIRMED, *ENVELOPE)}
     return _object({"type": {"const": kind}, **properties, **stamps}, ("type", *required))

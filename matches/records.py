@@ -12,9 +12,9 @@ from matches.fold import check_log, checked_log
 from matches.models import USERNAME_LENGTH, Competition, Match
 from matches.notation import CONFIRMED, RECORD_FORMAT, canonical_json, check_confirmed
 from matches.render import status
-from matches.selectors import match_get
+from matches.selectors import check_id, match_get
 from matches.services import events_append, log_of, match_store
-from matches.services.competitions import check_id, check_text
+from matches.services.competitions import check_text
 from matches.store import Stamp, fact_of
 
 

@@ -120,7 +120,8 @@ def _rows(sql: str, match: Match | str, after: int) -> list[tuple[Any, ...]]:
     match_id = match.pk if isinstance(match, Match) else match
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id, after])
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()  # a DB-API cursor's: untyped
+        return rows
 
 
 def head(match: Match) -> tuple[int, str]:

@@ -4,9 +4,11 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def keep_referee_usernames(apps, schema_editor):
+def keep_referee_usernames(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Match = apps.get_model("matches", "Match")
     for match in Match.objects.exclude(referee=None).select_related("referee"):
         match.referee_username = match.referee.username

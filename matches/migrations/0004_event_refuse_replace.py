@@ -2,15 +2,17 @@
 no DELETE trigger). PostgreSQL has no such statement; its triggers are unchanged."""
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def install(apps, schema_editor):
+def install(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from matches.immutability import install_triggers
 
     install_triggers(schema_editor.connection)  # idempotent: adds only the missing trigger
 
 
-def remove(apps, schema_editor):
+def remove(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "sqlite":
         schema_editor.execute("DROP TRIGGER IF EXISTS matches_event_no_replace")
 

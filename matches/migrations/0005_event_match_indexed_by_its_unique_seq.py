@@ -3,9 +3,11 @@ lookup, and each index costs every append. SQLite makes the table anew to alter 
 which drops its triggers: they are installed again in the same migration."""
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def install(apps, schema_editor):
+def install(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from matches.immutability import install_triggers
 
     install_triggers(schema_editor.connection)

@@ -24,12 +24,12 @@ def _object(value: Any, field: str) -> dict[str, Any]:
 
 def _shot_facts(facts: Any) -> dict[str, Any]:
     """Return shot facts a caller passed; they may not say what the event is or who played."""
-    facts = _object(facts, "facts")
-    for key in facts:
+    given = _object(facts, "facts")
+    for key in given:
         if key not in SHOT_FACTS:
             known = ", ".join(SHOT_FACTS)
             raise Refused(f"unknown field {excerpt(key)}; shot facts are {known}", "facts")
-    return facts
+    return given
 
 
 def lag_record(

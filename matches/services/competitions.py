@@ -89,13 +89,13 @@ def created_once(model: type[Model], pk: str, what: str) -> Iterator[None]:
     insert the database refuses (IntegrityError, the row committed meanwhile) gets the same
     422 naming `id` as a request sent after it. Any other IntegrityError is left alone.
     """
-    if model.objects.filter(pk=pk).exists():
+    if model._default_manager.filter(pk=pk).exists():
         raise Refused(f"{what} {pk!r} exists already", "id")
     try:
         with transaction.atomic():
             yield
     except IntegrityError:
-        if not model.objects.filter(pk=pk).exists():
+        if not model._default_manager.filter(pk=pk).exists():
             raise
         raise Refused(f"{what} {pk!r} exists already", "id") from None
 

@@ -16,15 +16,16 @@ from typing import Any
 from django.db import transaction
 
 from matches import store
-from matches.chain import canonical_json, header_hash
+from matches.chain import header_hash
 from matches.errors import Conflict, NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, evolve, fold, state_after
 from matches.header import Header
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
-from matches.notation import ENVELOPE
+from matches.notation import ENVELOPE, canonical_json
 from matches.render import render
-from matches.services.competitions import check_id, check_text
+from matches.selectors import check_id
+from matches.services.competitions import check_text
 from matches.signals import events_appended
 from matches.state import MatchState
 

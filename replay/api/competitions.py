@@ -53,7 +53,7 @@ class RoundRobinBody(Body):
 # -- Answers (described only) -----------------------------------------------------------
 
 
-class StandingsRow(serializers.Serializer):
+class StandingsRow(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField(help_text="1, 2, 3, ...: no shared ranks")
     player = serializers.CharField()
     player_id = serializers.CharField(allow_null=True, help_text="the federation id, if any")
@@ -72,7 +72,7 @@ class StandingsRow(serializers.Serializer):
     )
 
 
-class StandingsAnswer(serializers.Serializer):
+class StandingsAnswer(serializers.Serializer[dict[str, Any]]):
     competition = serializers.CharField()
     version = serializers.IntegerField(
         help_text="the global id of the newest event that changed a counted result or the "
@@ -83,14 +83,14 @@ class StandingsAnswer(serializers.Serializer):
     rows = StandingsRow(many=True)
 
 
-class EntryAnswer(serializers.Serializer):
+class EntryAnswer(serializers.Serializer[dict[str, Any]]):
     competition = serializers.CharField()
     player_key = serializers.IntegerField()
     name = serializers.CharField()
     federation_id = serializers.CharField(allow_null=True)
 
 
-class RoundRobinAnswer(serializers.Serializer):
+class RoundRobinAnswer(serializers.Serializer[dict[str, Any]]):
     matches = serializers.ListField(child=serializers.CharField(), help_text="the new matches")
 
 

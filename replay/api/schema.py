@@ -22,7 +22,8 @@ class AutoSchema(openapi.AutoSchema):
     """drf-spectacular's, saying what the views refuse: a body's fields, and no other."""
 
     def _map_basic_serializer(self, serializer: Any, direction: Any) -> dict[str, Any]:
-        mapped: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        # drf-spectacular types its own module but leaves this method unannotated.
+        mapped: dict[str, Any] = super()._map_basic_serializer(serializer, direction)  # type: ignore[no-untyped-call]
         if isinstance(serializer, Body):
             mapped["additionalProperties"] = False
         return mapped
@@ -31,7 +32,7 @@ class AutoSchema(openapi.AutoSchema):
 STATUSES = ("lag", "playing", "finished", "review")
 
 
-class Error(serializers.Serializer):
+class Error(serializers.Serializer[dict[str, Any]]):
     error = serializers.CharField(help_text="what was refused, in words")
     field = serializers.CharField(
         allow_null=True, help_text="the field to blame (a path such as contacts[2].hit), or null"
@@ -42,11 +43,11 @@ class Error(serializers.Serializer):
     )
 
 
-class Created(serializers.Serializer):
+class Created(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
 
 
-class Ruling(serializers.Serializer):
+class Ruling(serializers.Serializer[dict[str, Any]]):
     valid = serializers.BooleanField()
     first_contact = serializers.ChoiceField(
         choices=("opponent", "red", "pins", "none"), allow_null=True
@@ -66,7 +67,7 @@ class Preview(Ruling):
     player = serializers.ChoiceField(choices=PLAYERS, help_text="whose shot was judged")
 
 
-class Game(serializers.Serializer):
+class Game(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     breaker = serializers.ChoiceField(choices=PLAYERS)
     score = serializers.DictField(child=serializers.IntegerField())
@@ -78,14 +79,14 @@ class Game(serializers.Serializer):
     )
 
 
-class Next(serializers.Serializer):
+class Next(serializers.Serializer[dict[str, Any]]):
     game = serializers.IntegerField()
     player = serializers.ChoiceField(choices=PLAYERS)
     ball_in_hand = serializers.BooleanField()
     zone = serializers.ChoiceField(choices=("lower", "upper"), allow_null=True)
 
 
-class ShotEntry(serializers.Serializer):
+class ShotEntry(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
     player = serializers.ChoiceField(choices=PLAYERS)
@@ -96,7 +97,7 @@ class ShotEntry(serializers.Serializer):
     retracted = serializers.BooleanField()
 
 
-class MatchState(serializers.Serializer):
+class MatchState(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=STATUSES)
     winner = serializers.ChoiceField(choices=PLAYERS, allow_null=True)
     games_won = serializers.DictField(child=serializers.IntegerField())
@@ -111,12 +112,12 @@ class MatchState(serializers.Serializer):
     seq = serializers.IntegerField(help_text="the last event folded")
 
 
-class Referee(serializers.Serializer):
+class Referee(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
     username = serializers.CharField(required=False)
 
 
-class RecordHeader(serializers.Serializer):
+class RecordHeader(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     competition = serializers.CharField()
     stage = serializers.CharField(required=False)
@@ -128,12 +129,12 @@ class RecordHeader(serializers.Serializer):
     ruleset = serializers.DictField(help_text="the full ruleset in force")
 
 
-class MatchDetail(serializers.Serializer):
+class MatchDetail(serializers.Serializer[dict[str, Any]]):
     match = RecordHeader()
     state = MatchState()
 
 
-class RecordedEvent(serializers.Serializer):
+class RecordedEvent(serializers.Serializer[dict[str, Any]]):
     """An event as a record writes it: its own fields, and seq, at, by and hash."""
 
     seq = serializers.IntegerField()
@@ -148,23 +149,23 @@ class RecordedEvent(serializers.Serializer):
     hash = serializers.CharField(help_text="SHA-256 chaining it to the event before")
 
 
-class Events(serializers.Serializer):
+class Events(serializers.Serializer[dict[str, Any]]):
     events = RecordedEvent(many=True)
 
 
-class Recorded(serializers.Serializer):
+class Recorded(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField(help_text="the new event's seq")
     at = serializers.CharField(help_text="when it was recorded: the event's at")
     state = MatchState(help_text="the match state after it")
 
 
-class Record(serializers.Serializer):
+class Record(serializers.Serializer[dict[str, Any]]):
     format = serializers.ChoiceField(choices=("carambole.match/1",))
     match = RecordHeader()
     events = RecordedEvent(many=True)
 
 
-class MatchItem(serializers.Serializer):
+class MatchItem(serializers.Serializer[dict[str, Any]]):
     """One match of the list: its header's names and the archive's summary of it."""
 
     id = serializers.CharField()
@@ -186,19 +187,19 @@ class MatchItem(serializers.Serializer):
     url = serializers.URLField(help_text="the match itself: GET /api/matches/{id}")
 
 
-class Matches(serializers.Serializer):
+class Matches(serializers.Serializer[dict[str, Any]]):
     matches = MatchItem(many=True)
     next = serializers.URLField(allow_null=True, help_text="the next page, or null at the last")
 
 
-class Assignment(serializers.Serializer):
+class Assignment(serializers.Serializer[dict[str, Any]]):
     match = serializers.CharField()
     referee = serializers.CharField(allow_null=True, help_text="the login that may record")
     assigned_by = serializers.CharField()
     assigned_at = serializers.DateTimeField()
 
 
-class Token(serializers.Serializer):
+class Token(serializers.Serializer[dict[str, Any]]):
     prefix = serializers.CharField(help_text="the key's first 8 characters")
     user = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -206,7 +207,7 @@ class Token(serializers.Serializer):
     revoked_by = serializers.CharField()
 
 
-class Tokens(serializers.Serializer):
+class Tokens(serializers.Serializer[dict[str, Any]]):
     tokens = Token(many=True)
 
 

@@ -20,7 +20,8 @@ from matches.errors import EXCERPT, excerpt
 from matches.fold import VIEWS
 from matches.notation import FEDERATION_ID_RULE, LONGEST, MAX_EVENTS, SLUG
 from matches.record_schema import FEDERATION_ID
-from replay.queries.listing import MAX_PAGE, PER_PAGE, STATUSES
+from replay.queries.listing import MAX_PAGE, STATUSES
+from replay.queries.search import PER_PAGE
 
 MESSAGES = {"required": "is required", "null": "must not be null"}
 UNCHECKED = (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
@@ -103,7 +104,7 @@ class Choice(serializers.ChoiceField):
         return super().fail(key, **kwargs)
 
 
-class Body(serializers.Serializer):
+class Body(serializers.Serializer[dict[str, Any]]):
     """A JSON object with these fields and no other."""
 
     default_error_messages = {**MESSAGES, "invalid": "must be a JSON object"}
@@ -236,7 +237,7 @@ class RefereeBody(Body):
 # -- Query strings -----------------------------------------------------------------------
 
 
-class StateQuery(serializers.Serializer):
+class StateQuery(serializers.Serializer[dict[str, Any]]):
     upto = Seq(required=False, help_text="the state after this event (default: the last)")
     view = Choice(
         choices=VIEWS,
@@ -245,11 +246,11 @@ class StateQuery(serializers.Serializer):
     )
 
 
-class EventsQuery(serializers.Serializer):
+class EventsQuery(serializers.Serializer[dict[str, Any]]):
     after = Seq(required=False, default=0, help_text="only the events after this seq")
 
 
-class MatchesQuery(serializers.Serializer):
+class MatchesQuery(serializers.Serializer[dict[str, Any]]):
     competition = Text(required=False, help_text="only this competition's matches (its id)")
     status = Choice(
         choices=STATUSES,
@@ -266,7 +267,7 @@ class MatchesQuery(serializers.Serializer):
     )
 
 
-class TokensQuery(serializers.Serializer):
+class TokensQuery(serializers.Serializer[dict[str, Any]]):
     user = Text(required=False, help_text="only this user's tokens")
 
 

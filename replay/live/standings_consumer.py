@@ -54,6 +54,7 @@ class StandingsConsumer(AsyncWebsocketConsumer):
         # Joined before reading: a version committed in between is announced to us too.
         self.group = group_of(self.competition_id)
         try:
+            assert self.channel_layer is not None  # configured (settings.CHANNEL_LAYERS)
             await self.channel_layer.group_add(self.group, self.channel_name)
         except Exception as error:  # the layer is down: the clock below still serves
             logger.warning("standings: no live group for %s (%s)", self.competition_id, error)
@@ -91,4 +92,5 @@ class StandingsConsumer(AsyncWebsocketConsumer):
                 await self.watch
         if self.group:
             with contextlib.suppress(Exception):
+                assert self.channel_layer is not None  # it was, to join the group
                 await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -79,7 +79,7 @@ def drawing(
     """
     pins = pin_positions(ruleset)
     owner = {ball: player for player, ball in balls.items()}
-    halves = {
+    halves: dict[str, list[tuple[float, float, float, float]]] = {
         "lower": [(0, 0, TABLE_WIDTH, CENTRE_LINE)],
         "upper": [(0, CENTRE_LINE, TABLE_WIDTH, CENTRE_LINE)],
         "any": [(0, 0, TABLE_WIDTH, CENTRE_LINE), (0, CENTRE_LINE, TABLE_WIDTH, CENTRE_LINE)],

@@ -40,7 +40,8 @@ class LoggedEvent:
     @cached_property
     def type(self) -> str:
         """Return the event's type as hashed (its data), never the column beside it."""
-        return self.fact()["type"]
+        kind: str = self.fact()["type"]
+        return kind
 
 
 @dataclass(frozen=True)

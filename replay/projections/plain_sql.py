@@ -15,7 +15,7 @@ from django.db import connection, models
 
 def insert(model: type[models.Model], fields: Sequence[str], objects: Sequence[Any]) -> None:
     """Insert `objects` with these fields, one statement for them all."""
-    columns = [model._meta.get_field(name) for name in fields]
+    columns = _columns(model, fields)
     sql = (
         f"INSERT INTO {model._meta.db_table} ({', '.join(c.column for c in columns)}) "
         f"VALUES ({', '.join(['%s'] * len(columns))})"
@@ -30,7 +30,7 @@ def update(
     model: type[models.Model], fields: Sequence[str], item: Any, where: str = "", *params: Any
 ) -> int:
     """Update one row (by primary key, and `where` if given) with these fields; return the count."""
-    columns = [model._meta.get_field(name) for name in fields]
+    columns = _columns(model, fields)
     key = model._meta.pk
     sql = (
         f"UPDATE {model._meta.db_table} SET {', '.join(f'{c.column} = %s' for c in columns)} "
@@ -38,7 +38,19 @@ def update(
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*_values(columns, item), getattr(item, key.attname), *params])
-        return cursor.rowcount
+        count: int = cursor.rowcount  # a DB-API cursor's: untyped
+        return count
+
+
+def _columns(model: type[models.Model], fields: Sequence[str]) -> list[models.Field[Any, Any]]:
+    """Return the model's fields of these names, each a column of its table."""
+    columns = []
+    for name in fields:
+        field = model._meta.get_field(name)
+        if not isinstance(field, models.Field):  # a relation's other side: no column here
+            raise TypeError(f"{model.__name__}.{name} is not a column")
+        columns.append(field)
+    return columns
 
 
 def _values(columns: Sequence[Any], item: Any) -> list[Any]:

@@ -86,7 +86,7 @@ def forget() -> None:
 # -- Catching up ----------------------------------------------------------------------
 
 
-def catch_up(*, progress: Callable[[int], None] | None = None, scheduled: bool = False) -> Caught:
+def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool = False) -> Caught:
     """Apply every event committed after the cursor to the read models, batch by batch.
 
     With `scheduled`, matches without an event yet get their summary too (the sweep, a
@@ -118,7 +118,7 @@ def catch_up(*, progress: Callable[[int], None] | None = None, scheduled: bool =
             return caught
 
 
-def rebuild(*, progress: Callable[[int], None] | None = None) -> Caught:
+def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
     """Rebuild every read model from the events alone, in one transaction."""
     with transaction.atomic():
         _locked_cursor()
@@ -298,7 +298,8 @@ def _game_of_shot(state: MatchState, event: LoggedEvent) -> int | None:
     """Return the game of the shot an amendment or retraction names (None for other events)."""
     if event.type not in ("shot_amended", "shot_retracted"):
         return None
-    shot = state.shot_index.get(event.fact().get("shot"))
+    named: int | None = event.fact().get("shot")
+    shot = state.shot_index.get(named) if named is not None else None
     return shot["game"] if shot else None
 
 

@@ -121,7 +121,7 @@ def _read(competition_id: str) -> Kept:
     counted = MatchSummary.objects.filter(
         competition_id=competition_id, result__isnull=False
     ).values_list("match_id", "result")
-    table = Table.of((match_id, Result.from_json(r)) for match_id, r in counted)
+    table = Table.of((match_id, Result.from_json(r)) for match_id, r in counted if r is not None)
     stored = Standings.objects.filter(pk=competition_id).values_list("version", "rows").first()
     version, rows = stored if stored is not None else (0, [])
     return version, table, {}, rows

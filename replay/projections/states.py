@@ -71,7 +71,7 @@ def _match_state(match: Match | str, upto: int | None, view: str, cached: bool) 
     if upto is not None and not 0 <= upto <= head_seq:
         raise Refused(f"must be between 0 and {head_seq}", "upto")
     if upto is None or upto == head_seq:
-        return orjson.loads(_head_state(match, head_seq))
+        return _decoded(_head_state(match, head_seq))
     # Keyed by the hash that seals every event the state depends on, not by seq
     # alone: a restored database may hold another log under the same seqs.
     seal = _hash_at(match, upto) if view == "live" else head_hash
@@ -80,7 +80,7 @@ def _match_state(match: Match | str, upto: int | None, view: str, cached: bool) 
         found = _states.get(key)
         if found is not None:
             _states.move_to_end(key)
-            return orjson.loads(found)
+            return _decoded(found)
     # Only the events the key names: one appended since would not be sealed by it.
     events = store.load_facts(match)[:head_seq]
     state = orjson.dumps(fold(match.header(), events, upto=upto, view=view))
@@ -88,7 +88,13 @@ def _match_state(match: Match | str, upto: int | None, view: str, cached: bool) 
         _states[key] = state
         while len(_states) > MAX_STATES:
             _states.popitem(last=False)
-    return orjson.loads(state)
+    return _decoded(state)
+
+
+def _decoded(state: bytes) -> dict[str, Any]:
+    """Return a state kept as JSON (a fold's, so an object)."""
+    decoded: dict[str, Any] = orjson.loads(state)
+    return decoded
 
 
 def _hash_at(match: Match, seq: int) -> str:

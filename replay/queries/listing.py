@@ -10,7 +10,7 @@ is listed with the one it will be given (`projector.new_summary`: no games).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -26,12 +26,21 @@ UNREADABLE = "unreadable"
 STATUSES = ("scheduled", "lag", "playing", "finished", "review", UNREADABLE)
 MAX_PAGE = 100_000  # of PER_PAGE matches each, as the archive's pages
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class Head(TypedDict):
+    """What the list annotates a match with: the `seq` of its last event (0: none yet)."""
+
+    head: int
+
 
 @dataclass(frozen=True)
 class Listed:
     """One match as the list shows it: its header and its summary."""
 
-    match: Match
+    match: WithAnnotations[Match, Head]
     summary: MatchSummary
 
     def as_dict(self, url: str) -> dict[str, Any]:
@@ -76,7 +85,7 @@ def matches_page(
     return [Listed(match, _summary_of(match)) for match in found[:PER_PAGE]], len(found) > PER_PAGE
 
 
-def status_of(match: Match, summary: MatchSummary) -> str:
+def status_of(match: WithAnnotations[Match, Head], summary: MatchSummary) -> str:
     """Return a listed match's status: the store's, "scheduled" before its first event."""
     if not match.head:
         return "scheduled"

@@ -55,10 +55,13 @@ class ArchiveFilter(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         competitions = Competition.objects.order_by("-created_at", "id").values_list("id", "name")
-        self.fields["competition"].choices = [("", _("all")), *competitions]
+        field = self.fields["competition"]
+        assert isinstance(field, forms.ChoiceField)  # declared above: `fields` holds any field
+        field.choices = [("", _("all")), *competitions]
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # Form's: checks nothing more and returns `cleaned_data`
+        cleaned = self.cleaned_data
         start, end = cleaned.get("date_from"), cleaned.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", _("must be on or after the first date"))

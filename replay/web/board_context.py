@@ -38,7 +38,8 @@ def board(match: Match) -> dict[str, Any]:
     last = next((shot for shot in reversed(standing) if shot["game"] not in void_games), None)
     last_type = _last_event_type(state)
     # The pins of the latest shot while its game is the one shown: at a break all stand.
-    down = bool(latest and latest is last and current and latest["game"] == current["game"])
+    # `is last` after the lookups: mypy takes `latest` to be as optional as `last` after it.
+    down = bool(latest and current and latest["game"] == current["game"] and latest is last)
     fallen = latest["ruling"]["pins"] if latest and down else []
     zone = _zone(state["next"])
     known = _known(match, header, state["positions"])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import orjson
 from django.db.models import Count
@@ -24,6 +24,16 @@ from replay.web.lookups import competition_or_404, match_or_404, match_unreadabl
 
 COMPETITION_FORMAT = "carambole.competition/1"
 # What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class EventCount(TypedDict):
+    """What the competition's download annotates a match with: how many events it has."""
+
+    event_count: int
+
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -124,7 +134,9 @@ def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
 
 
 def competition_document(
-    competition: Competition, matches: list[Match], entrants: list[Player]
+    competition: Competition,
+    matches: Sequence[WithAnnotations[Match, EventCount]],
+    entrants: list[Player],
 ) -> dict[str, Any]:
     """Return `competition.json`: the competition, its players, its schedule, what is unplayed.
 

@@ -164,7 +164,9 @@ def _moment(text: str | None) -> datetime | None:
         return None
 
 
-def _summary(stats: Mapping[str, Mapping[str, Any]], names: Mapping[str, str]) -> list[dict]:
+def _summary(
+    stats: Mapping[str, Mapping[str, Any]], names: Mapping[str, str]
+) -> list[dict[str, Any]]:
     """Return each player's line of the match summary: points, average, caroms, pins, fouls."""
     return [
         {

@@ -1,6 +1,7 @@
 """python manage.py archive_anchor: print each match's head and header digest, to keep elsewhere."""
 
 import json
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -15,7 +16,7 @@ class Command(BaseCommand):
         "`verify_archive --anchor FILE` then proves the archive still extends it."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         anchor = anchor_make(now_text())
         self.stdout.write(json.dumps(anchor, indent=1, ensure_ascii=False))
         self.stderr.write(

@@ -1,8 +1,9 @@
 """python manage.py assign_referee MATCH USERNAME: let one login record a match (staff)."""
 
 import getpass
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches import services
 from matches.errors import Refused
@@ -14,7 +15,7 @@ class Command(BaseCommand):
         "with who made it and when; the officiating referee of the record is not changed."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("match_id", metavar="MATCH")
         parser.add_argument("username", nargs="?", metavar="USERNAME")
         parser.add_argument("--none", action="store_true", help="take the match from its login")
@@ -22,7 +23,7 @@ class Command(BaseCommand):
             "--by", default=None, help="who assigns (default: the user running the command)"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["none"] == bool(options["username"]):
             raise CommandError("give a USERNAME, or --none")
         by = options["by"] or f"{getpass.getuser()} (command line)"

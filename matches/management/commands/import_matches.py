@@ -1,6 +1,8 @@
 """python manage.py import_matches FILE...: store match records, each whole or not at all."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.cli import read_text
 from matches.errors import Refused
@@ -14,11 +16,11 @@ class Command(BaseCommand):
         "An unreadable file or a refused record does not stop the others."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="FILE", help="match records, - for stdin")
         parser.add_argument("--by", default="import", help="who imports (for events without 'by')")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         paths = options["files"]
         imported = 0
         for path in paths:

@@ -4,10 +4,12 @@ A development command (`make run` calls it): the demo logins' passwords are publ
 so it creates them only with DEBUG on, or when asked with --demo-logins.
 """
 
+from collections.abc import Sequence
 from datetime import date, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.urls import reverse
 from tqdm import tqdm
 
@@ -30,7 +32,7 @@ class Command(BaseCommand):
         "login whose published passwords it prints (with DEBUG on, or --demo-logins)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--matches",
             type=int,
@@ -53,7 +55,7 @@ class Command(BaseCommand):
             help="where the pages will be served, for the addresses printed",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         self.round_robin(options)
         if not (settings.DEBUG or options["demo_logins"]):
             self.stdout.write(
@@ -65,7 +67,7 @@ class Command(BaseCommand):
         match = demo.live_match_ensure()
         self.describe(match, logins, options["address"].rstrip("/"))
 
-    def round_robin(self, options):
+    def round_robin(self, options: dict[str, Any]) -> None:
         if Match.objects.exists() and not options["force"]:
             self.stdout.write("matches are stored already: no demo loaded")
             return
@@ -90,7 +92,7 @@ class Command(BaseCommand):
             f"{imported} matches played, {len(scheduled)} scheduled"
         )
 
-    def describe(self, match, logins, address):
+    def describe(self, match: Match, logins: Sequence[demo.Login], address: str) -> None:
         players = f"{match.players['A']['name']} v {match.players['B']['name']}"
         pages = [
             ("live board", reverse("replay:board", args=[match.id])),

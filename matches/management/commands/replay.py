@@ -2,8 +2,9 @@
 
 import json
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.cli import read_text
 from matches.errors import Refused
@@ -15,14 +16,14 @@ from matches.notation import load_json
 class Command(BaseCommand):
     help = "Replay a match record and print its match state (amended, or as seen live)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a match record (JSON), or - for standard input")
         parser.add_argument("--upto", type=int, metavar="SEQ", help="the state after event SEQ")
         parser.add_argument(
             "--live", action="store_true", help="as viewers saw it: no later corrections"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         text = read_text(options["file"])
         try:
             record = parse_record(load_json(text))

@@ -8,9 +8,10 @@ a parent that leaves its child holding the port.
 
 import errno
 import socket
+from typing import Any
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 def address_taken(host: str, port: int) -> bool:
@@ -33,12 +34,12 @@ class Command(BaseCommand):
         "with the development server on HOST:PORT; refuse at once if that port is taken."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
         parser.add_argument("--port", type=int, default=8000, help="port to serve on")
         parser.add_argument("--matches", type=int, help="load_demo's --matches")
 
-    def handle(self, *args, host, port, matches, **options):
+    def handle(self, *args: Any, host: str, port: int, matches: int | None, **options: Any) -> None:
         if not 0 < port < 65536:
             raise CommandError(f"--port: {port} is not a port number (1 to 65535)")
         if address_taken(host, port):

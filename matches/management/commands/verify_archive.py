@@ -1,6 +1,8 @@
 """python manage.py verify_archive [ID...]: check every match's hash chain."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.anchor import anchor_growth, anchor_parse, anchor_verify
 from matches.checks import REPAIR
@@ -19,7 +21,7 @@ class Command(BaseCommand):
         "Verify the hash chain of every match (or those named); name each match and seq that fails."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("match_ids", nargs="*", metavar="ID")
         parser.add_argument(
             "--anchor",
@@ -27,7 +29,7 @@ class Command(BaseCommand):
             help="an anchor made by archive_anchor: prove the archive still extends it",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             results = archive_verify(options["match_ids"] or None)
         except Refused as error:

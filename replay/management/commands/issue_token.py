@@ -1,6 +1,8 @@
 """python manage.py issue_token USERNAME [--staff]: print a new API token for a user."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from matches.errors import Refused
@@ -13,11 +15,11 @@ class Command(BaseCommand):
         "the only line of output. The user's other tokens stay valid."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username", metavar="USERNAME")
         parser.add_argument("--staff", action="store_true", help="make the user staff")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             with transaction.atomic():
                 user = user_for_token(options["username"], staff=options["staff"])

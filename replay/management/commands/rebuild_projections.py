@@ -1,8 +1,9 @@
 """python manage.py rebuild_projections: rebuild every read model from the events alone."""
 
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from matches.models import Event
@@ -16,10 +17,10 @@ class Command(BaseCommand):
         "changes from the event log, in one transaction, with a progress bar."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         total = Event.objects.count()
         # The real stream: the command's own wrapper ends every write with a new line.
         with tqdm(

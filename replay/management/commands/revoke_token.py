@@ -1,8 +1,9 @@
 """python manage.py revoke_token PREFIX...: revoke API tokens (staff)."""
 
 import getpass
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.errors import Refused
 from replay.api.tokens import token_revoke, tokens_of
@@ -15,14 +16,14 @@ class Command(BaseCommand):
         "with who revoked them and when."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("prefixes", nargs="*", metavar="PREFIX")
         parser.add_argument("--user", metavar="USERNAME", help="revoke every token of this user")
         parser.add_argument(
             "--by", default=None, help="who revokes (default: the user running the command)"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         prefixes = list(options["prefixes"])
         if options["user"]:
             prefixes += [token.prefix for token in tokens_of(options["user"])]

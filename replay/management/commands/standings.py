@@ -1,8 +1,9 @@
 """python manage.py standings ID: print a competition's standings as JSON."""
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.errors import Refused
 from replay.projections import projector
@@ -15,13 +16,13 @@ class Command(BaseCommand):
         "up with the log, as a worker would (--as-stored: print them as they are)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("competition_id", metavar="ID")
         parser.add_argument(
             "--as-stored", action="store_true", help="do not catch the read models up first"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             if not options["as_stored"]:
                 projector.catch_up(scheduled=True)

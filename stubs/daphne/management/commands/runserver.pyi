@@ -1,0 +1,3 @@
+from django.core.management.commands.runserver import Command as RunserverCommand
+
+class Command(RunserverCommand): ...
