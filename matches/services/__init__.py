@@ -21,11 +21,13 @@ from matches.services.commands import (
 from matches.services.competitions import (
     competition_create,
     match_create,
+    match_open,
     match_store,
     referee_assign,
 )
 from matches.services.entries import player_enter, round_robin_create
 from matches.services.log import Log, Recorded, event_record, events_append, log_of
+from matches.services.users import login_ensure
 
 __all__ = [
     "Log",
@@ -41,8 +43,10 @@ __all__ = [
     "intermission_record",
     "lag_record",
     "log_of",
+    "login_ensure",
     "match_create",
     "match_forfeit",
+    "match_open",
     "match_store",
     "player_enter",
     "referee_assign",
