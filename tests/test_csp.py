@@ -15,8 +15,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from matches import services
 from matches.models import Match
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from tests.test_production import production_key, settings_in
 
 LIVE = "demo-live-1"
@@ -95,7 +96,7 @@ def directives(header: str) -> dict[str, list[str]]:
 
 
 def test_every_page_has_a_strict_policy_and_no_inline_script_or_style(db):
-    staff = user_for_token("federation", staff=True)
+    staff = services.login_ensure("federation", staff=True)
     client = Client()
     client.force_login(staff)
     for path in demo_pages(client):
@@ -131,7 +132,7 @@ def test_the_api_docs_page_runs_its_script_from_a_file(db):
 
 
 def test_a_public_read_with_a_bad_token_is_a_401_as_documented(db):
-    token_issue(user_for_token("petrenko"))
+    token_issue("petrenko")
 
     answer = Client().get("/api/matches/", HTTP_AUTHORIZATION="Token not-a-key-of-anyone")
 

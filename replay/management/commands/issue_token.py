@@ -1,10 +1,9 @@
 """python manage.py issue_token USERNAME [--staff]: print a new API token for a user."""
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
 from matches.errors import Refused
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 
 
 class Command(BaseCommand):
@@ -19,9 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
-            with transaction.atomic():
-                user = user_for_token(options["username"], staff=options["staff"])
-                issued = token_issue(user)
+            issued = token_issue(options["username"], staff=options["staff"])
         except Refused as error:
             raise CommandError(str(error)) from None
         self.stdout.write(issued.key)
