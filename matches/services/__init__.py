@@ -1,4 +1,4 @@
-"""The only write path: competitions, matches, and every event of a match.
+"""The only write path: competitions, matches, logins, and every event of a match.
 
 Views, consumers, commands and tasks call these functions; none of them writes
 a model directly. Each event is checked against the match as it stands (the
