@@ -46,7 +46,7 @@ from bench.database import throwaway_sqlite
 from bench.processes import free_port, running, uvicorn_command
 from matches import services
 from matches.models import Competition
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.5  # carambole's p99 / the bare server's p99
@@ -111,7 +111,7 @@ def run_fanout(options: FanoutOptions, log: TextIO = sys.stderr) -> dict[str, An
     layers = {"in_memory": None, **({"redis": options.redis_url} if options.redis_url else {})}
     try:
         with throwaway_sqlite(path):
-            key = token_issue(user_for_token("bench-fanout", staff=True)).key
+            key = token_issue("bench-fanout", staff=True).key
             results: dict[str, Any] = {
                 layer: _carambole(layer, url, path, key, options, log)
                 for layer, url in layers.items()

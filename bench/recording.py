@@ -17,7 +17,7 @@ from typing import Any
 from django.test import Client
 
 from matches import services
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 
 QUIET = {"contacts": [{"ball": "white", "hit": "yellow"}]}  # legal for either player
 PLAYERS = {"A": {"name": "Bench A"}, "B": {"name": "Bench B"}}
@@ -69,9 +69,9 @@ def _opened_match(match_id: str) -> str:
     """Create a match ready for shots, assigned to a referee; return the referee's token."""
     services.competition_create(id="bench-live", name="Bench")
     services.match_create(competition="bench-live", id=match_id, players=PLAYERS)
-    user = user_for_token("bench-referee", staff=False)
-    services.referee_assign(match_id=match_id, username=user.username, by="bench")
     by = "bench-referee"
+    issued = token_issue(by)
+    services.referee_assign(match_id=match_id, username=by, by="bench")
     services.lag_record(
         match_id=match_id, expected_seq=0, by=by, a={"distance": 90}, b={"distance": 150}
     )
@@ -79,7 +79,7 @@ def _opened_match(match_id: str) -> str:
     services.ball_place(
         match_id=match_id, expected_seq=2, by=by, ball="white", pos=[700, 400], reason="break"
     )
-    return token_issue(user).key
+    return issued.key
 
 
 def _p99(values: list[float]) -> float:

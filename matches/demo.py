@@ -9,8 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
 from matches import services
 from matches.models import Competition, Match
 from matches.selectors import assigned_referee
@@ -90,20 +88,10 @@ def logins_ensure() -> list[Login]:
     A login that has them already is left as it is: setting even the same password anew
     would end its sessions, and a referee whose server restarts must stay logged in.
     """
-    users = get_user_model()
     for login in (REFEREE, STAFF):
-        user = users.objects.filter(username=login.username).first() or users(
-            username=login.username
+        services.login_ensure(
+            login.username, staff=login.staff, password=login.password, exactly=True
         )
-        # Hashing a password takes a good part of a second: check it once, set it once.
-        has_password = user.pk is not None and user.check_password(login.password)
-        if has_password and user.is_staff == login.staff and user.is_active:
-            continue
-        user.is_staff = login.staff
-        user.is_active = True
-        if not has_password:
-            user.set_password(login.password)
-        user.save()
     return [REFEREE, STAFF]
 
 

@@ -40,6 +40,8 @@ UTC_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z\Z")
 # `confirmed_at`: as the server writes `at`, to the millisecond.
 UTC_MILLISECONDS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\Z")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
+# `hash`: a SHA-256, in lowercase hex.
+HASH = re.compile(r"^[0-9a-f]{64}\Z")
 # The longest texts a header and an event may carry; the models' columns are as long
 # (matches/models.py takes these numbers). README, "Limits", lists every limit.
 LONGEST = {
@@ -379,9 +381,7 @@ def check_envelope(raw: Mapping[str, Any], seq: int) -> None:
         raise Refused("must be an ISO 8601 time in UTC ending in Z", "at")
     if "by" in raw:
         expect_text(raw["by"], "by", longest=LONGEST["username"])
-    if "hash" in raw and (
-        not isinstance(raw["hash"], str) or not re.fullmatch(r"[0-9a-f]{64}", raw["hash"])
-    ):
+    if "hash" in raw and (not isinstance(raw["hash"], str) or not HASH.match(raw["hash"])):
         raise Refused("must be 64 lowercase hex digits", "hash")
     if CONFIRMED in raw:
         confirmed = raw[CONFIRMED]

@@ -7,6 +7,7 @@ game (a shot by the player who is due, a hash that chains) is for an import to c
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from matches import notation
@@ -32,12 +33,26 @@ from matches.rules import (
 from matches.rules.ruleset import POINTS_RANGE, RANGES, Ruleset
 
 SCHEMA_ID = "/schemas/match-record.json"
-SLUG = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$"
-UTC_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$"
-UTC_MILLISECONDS = notation.UTC_MILLISECONDS.pattern.replace("\\Z", "$")
+
+
+def json_pattern(regex: re.Pattern[str], end: str = "$") -> str:
+    """Return a notation pattern as JSON Schema writes it: its final `\\Z` as `end`.
+
+    JSON Schema's regexps (ECMA-262) have no `\\Z`; their `$`, without the multiline flag,
+    is the end of the text, as `\\Z` is in Python.
+    """
+    if not regex.pattern.endswith("\\Z"):
+        raise ValueError(f"a notation pattern ends at \\Z: {regex.pattern}")
+    return regex.pattern.removesuffix("\\Z") + end
+
+
+SLUG = json_pattern(notation.SLUG)
+UTC_TIME = json_pattern(notation.UTC_TIME)
+UTC_MILLISECONDS = json_pattern(notation.UTC_MILLISECONDS)
+HASH = json_pattern(notation.HASH)
 # The importer's own pattern ("" allowed: no id). Python's `$` (a validator in Python)
 # also matches before a final newline: `(?!\n)` refuses that, and is true at the end.
-FEDERATION_ID = notation.FEDERATION_ID.pattern.replace("\\Z", "$(?!\\n)")
+FEDERATION_ID = json_pattern(notation.FEDERATION_ID, "$(?!\\n)")
 
 
 def _text(longest: int) -> dict[str, Any]:
@@ -233,7 +248,7 @@ def record_schema() -> dict[str, Any]:
                 "differs from at (a submission that waited offline); never later than at",
             },
             "by": _text(LONGEST["username"]),
-            "hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+            "hash": {"type": "string", "pattern": HASH},
             "event": {
                 "type": "object",
                 "required": ["type"],

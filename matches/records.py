@@ -1,21 +1,35 @@
-"""Match records in and out: import (whole or not at all), export, and archive verification."""
+"""Match records in and out: import (whole or not at all), export, and archive verification.
+
+A competition is exported as a zip (`competition_export`): `competition.json`, its own
+document (`carambole.competition/1`), and each match's record under `matches/`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from django.db.models import Count
 
 from matches import store
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import Record, parse_record
 from matches.fold import check_log, checked_log
-from matches.models import USERNAME_LENGTH, Competition, Match
+from matches.models import USERNAME_LENGTH, Competition, Match, Player
 from matches.notation import CONFIRMED, RECORD_FORMAT, canonical_json, check_confirmed
 from matches.render import status
+from matches.rules import Ruleset
 from matches.selectors import check_id, match_get
 from matches.services import events_append, log_of, match_store
 from matches.services.competitions import check_text
 from matches.store import Stamp, fact_of
+
+if TYPE_CHECKING:  # django-stubs-ext is a development dependency
+    from django_stubs_ext import WithAnnotations
+
+COMPETITION_FORMAT = "carambole.competition/1"
+COMPETITION_DOCUMENT = "competition.json"  # its name in a competition's zip
 
 
 @dataclass(frozen=True)
@@ -164,6 +178,86 @@ def record_header(match: Match) -> dict[str, Any]:
         header["referee"] = referee
     header.update(match.header().sealed())
     return header
+
+
+class EventCount(TypedDict):
+    """What a competition's export annotates a match with: how many events it has."""
+
+    event_count: int
+
+
+@dataclass(frozen=True)
+class CompetitionExport:
+    """What a competition's zip holds: `competition.json`, then its matches' records."""
+
+    document: dict[str, Any]
+    matches: Sequence[
+        WithAnnotations[Match, EventCount]
+    ]  # by date, then id: each one's record under competition_record_name
+
+
+def competition_export(competition: Competition) -> CompetitionExport:
+    """Return a competition's document and the matches whose records go beside it."""
+    matches = list(
+        Match.objects.filter(competition=competition)
+        .annotate(event_count=Count("events"))
+        .order_by("date", "id")
+    )
+    entrants = [entry.player for entry in competition.entries.select_related("player")]
+    return CompetitionExport(competition_document(competition, matches, entrants), matches)
+
+
+def competition_record_name(match_id: str) -> str:
+    """Return the name of a match's record in its competition's zip."""
+    return f"matches/{match_id}.json"
+
+
+def competition_document(
+    competition: Competition,
+    matches: Sequence[WithAnnotations[Match, EventCount]],
+    entrants: list[Player],
+) -> dict[str, Any]:
+    """Return `competition.json`: the competition, its players, its schedule, what is unplayed.
+
+    Each match carries `event_count` (annotated): one without any is unplayed.
+    """
+    # Who is who, as the store knows them: a federation id, else a name alone (a tuple, so
+    # that an id never meets a name: a player with the id "Bo" and one named Bo are two).
+    players: dict[tuple[str, str], dict[str, Any]] = {}
+    for player in entrants:
+        players[_identity(player.as_record())] = player.as_record()
+    schedule = []
+    for match in matches:
+        for side in ("A", "B"):
+            entry = match.players[side]
+            players.setdefault(_identity(entry), dict(entry))
+        schedule.append(
+            {
+                "match": match.id,
+                "stage": match.stage,
+                "table": match.table,
+                "date": match.date.isoformat() if match.date else None,
+                "players": {side: dict(match.players[side]) for side in ("A", "B")},
+                "status": match.status if match.event_count else "scheduled",
+                "record": competition_record_name(match.id),
+            }
+        )
+    return {
+        "format": COMPETITION_FORMAT,
+        "record_format": RECORD_FORMAT,
+        "id": competition.id,
+        "name": competition.name,
+        "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
+        "players": sorted(players.values(), key=lambda entry: entry["name"].casefold()),
+        "schedule": schedule,
+        # Matches created but not started: no event recorded yet.
+        "unplayed": [entry["match"] for entry in schedule if entry["status"] == "scheduled"],
+    }
+
+
+def _identity(entry: Mapping[str, Any]) -> tuple[str, str]:
+    federation_id = entry.get("federation_id")
+    return ("id", federation_id) if federation_id else ("name", entry["name"])
 
 
 def archive_verify(match_ids: list[str] | None = None) -> dict[str, list[tuple[int, str]]]:

@@ -20,7 +20,7 @@ import pytest
 
 from carambole.bodies import BoundedBodies
 from matches.models import Event
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from tests.support.cast import QUIET, new_match, open_game
 from tests.support.servers import Daphne, Uvicorn, serving
 
@@ -150,7 +150,7 @@ def chunked(*pieces: bytes) -> bytes:
 
 def a_match_and_a_staff_token() -> tuple[str, int, str]:
     match = new_match("cup-bodies-1")
-    return match.id, open_game(match.id), token_issue(user_for_token("federation", staff=True)).key
+    return match.id, open_game(match.id), token_issue("federation", staff=True).key
 
 
 @pytest.mark.slow

@@ -12,7 +12,8 @@ import re
 import pytest
 from django.test import Client
 
-from replay.api.tokens import token_issue, user_for_token
+from matches import services
+from replay.api.tokens import token_issue
 from tests.support.demo_pages import demo_pages, inline_code
 from tests.support.settings_env import production_key, settings_in
 
@@ -23,7 +24,7 @@ def directives(header: str) -> dict[str, list[str]]:
 
 
 def test_every_page_has_a_strict_policy_and_no_inline_script_or_style(db):
-    staff = user_for_token("federation", staff=True)
+    staff = services.login_ensure("federation", staff=True)
     client = Client()
     client.force_login(staff)
     for path in demo_pages(client):
@@ -59,7 +60,7 @@ def test_the_api_docs_page_runs_its_script_from_a_file(db):
 
 
 def test_a_public_read_with_a_bad_token_is_a_401_as_documented(db):
-    token_issue(user_for_token("petrenko"))
+    token_issue("petrenko")
 
     answer = Client().get("/api/matches/", HTTP_AUTHORIZATION="Token not-a-key-of-anyone")
 

@@ -112,7 +112,8 @@ def test_each_limit_ends_in_429_with_retry_after_and_no_more_hashing(cache_of, t
     referee, staff = f"petrenko-{secrets.token_hex(4)}", f"federation-{secrets.token_hex(4)}"
     users = get_user_model()
     users.objects.create_user(referee, password=PASSWORD)
-    key = token_issue(users.objects.create_user(staff, password=PASSWORD, is_staff=True)).key
+    users.objects.create_user(staff, password=PASSWORD, is_staff=True)
+    key = token_issue(staff).key
     here = addresses()
     with ExitStack() as stack:
         ports = served(

@@ -1,4 +1,4 @@
-"""The only write path: competitions, matches, and every event of a match.
+"""The only write path: competitions, matches, logins, and every event of a match.
 
 Views, consumers, commands and tasks call these functions; none of them writes
 a model directly. Each event is checked against the match as it stands (the
@@ -21,11 +21,13 @@ from matches.services.commands import (
 from matches.services.competitions import (
     competition_create,
     match_create,
+    match_open,
     match_store,
     referee_assign,
 )
 from matches.services.entries import player_enter, round_robin_create
 from matches.services.log import Log, Recorded, event_record, events_append, log_of
+from matches.services.users import login_ensure
 
 __all__ = [
     "Log",
@@ -41,8 +43,10 @@ __all__ = [
     "intermission_record",
     "lag_record",
     "log_of",
+    "login_ensure",
     "match_create",
     "match_forfeit",
+    "match_open",
     "match_store",
     "player_enter",
     "referee_assign",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import date, datetime
@@ -27,12 +26,15 @@ from matches.models import (
 from matches.notation import SLUG, is_date
 from matches.rules import Ruleset
 from matches.selectors import check_id, competition_get, match_get
+from matches.services.ids import competition_id_new, match_id_new
 
 
 def competition_create(
-    *, id: str, name: str | None = "", ruleset: Mapping[str, Any] | None = None
+    *, id: str | None = None, name: str | None = "", ruleset: Mapping[str, Any] | None = None
 ) -> Competition:
-    """Create a competition with its ruleset overrides."""
+    """Create a competition with its ruleset overrides; without an id, one made from its name."""
+    if id is None:
+        id = competition_id_new(name)
     _check_slug(id, "id")
     if name is not None:
         check_text(name, "name", NAME_LENGTH)
@@ -66,7 +68,7 @@ def match_create(
         "ruleset": overrides,
     }
     _, header = parse_header(header_fields, prefix="")
-    match_id = id or _new_match_id(competition)
+    match_id = id or match_id_new(competition)
     _check_slug(match_id, "id")
     with created_once(Match, match_id, "match"):
         return match_store(
@@ -179,10 +181,6 @@ def _match_date(value: Any) -> date | None:
     raise Refused("must be a date, YYYY-MM-DD", "date")
 
 
-def _new_match_id(competition: str) -> str:
-    return f"{competition}-{uuid.uuid4().hex[:8]}"
-
-
 def _player(entry: Mapping[str, Any], field: str) -> Player:
     """Return the player a record names: by federation id when given, else by name.
 
@@ -219,3 +217,20 @@ def referee_assign(*, match_id: str, username: str | None, by: str) -> Assignmen
         if user is None:
             raise Refused(f"no login {excerpt(username)}", "username")
     return Assignment.objects.create(match=match, user=user, assigned_by=by)
+
+
+def match_open(*, referee: str | None = None, by: str, **fields: Any) -> Match:
+    """Create a match (as `match_create`) and assign the login that may record it, or store nothing.
+
+    What the API's "create a match" does: `referee` is the login's username.
+    """
+    with transaction.atomic():
+        match = match_create(**fields)
+        if referee is not None:
+            try:
+                referee_assign(match_id=match.id, username=referee, by=by)
+            except Refused as error:
+                # The caller names the login `referee`; `referee_assign` calls it `username`.
+                field = "referee" if error.field == "username" else error.field
+                raise Refused(error.message, field) from None
+    return match

@@ -25,6 +25,7 @@ from matches.services.competitions import (
     match_create,
     referee_assign,
 )
+from matches.services.ids import match_id_free
 
 MAX_ENTRANTS = 128
 
@@ -94,7 +95,7 @@ def round_robin_create(
             match = match_create(
                 competition=competition.pk,
                 players=header,
-                id=_free_id(f"{competition.pk}-r{round_number}-{one.pk}-{two.pk}"),
+                id=match_id_free(f"{competition.pk}-r{round_number}-{one.pk}-{two.pk}"),
                 stage=f"Round {round_number}",
                 date=start + timedelta(days=round_number - 1) if start else None,
             )
@@ -139,13 +140,3 @@ def _date(value: Any) -> date | None:
         return date.fromisoformat(value)
     except (TypeError, ValueError):
         raise Refused("must be a date, YYYY-MM-DD", "first_date") from None
-
-
-def _free_id(wanted: str) -> str:
-    """Return a match id from `wanted` that no match has yet (the slug allows 100 characters)."""
-    base = wanted[:90]
-    candidate, number = base, 1
-    while Match.objects.filter(pk=candidate).exists():
-        number += 1
-        candidate = f"{base}-{number}"
-    return candidate

@@ -12,12 +12,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches.errors import NotFound, Refused, excerpt
+from matches import services
+from matches.errors import NotFound, excerpt
 from replay.models import PREFIX_LENGTH, ApiToken
 
 # What `secrets.token_urlsafe` writes: anything else names no token.
@@ -37,19 +36,25 @@ class Issued:
     key: str
 
 
-def token_issue(user: Any) -> Issued:
-    """Give a user one more token; the user's other tokens stay valid."""
-    for _ in range(5):
-        key = _new_key()
-        try:
-            with transaction.atomic():
-                token = ApiToken.objects.create(
-                    user=user, prefix=key[:PREFIX_LENGTH], digest=digest_of(key)
-                )
-        except IntegrityError:  # the same prefix drawn twice: draw again
-            continue
-        return Issued(token, key)
-    raise RuntimeError("could not draw a token prefix not in use")
+def token_issue(username: str, *, staff: bool = False) -> Issued:
+    """Give a login one more token, creating the login if needed (staff if asked).
+
+    The login's other tokens stay valid. All or nothing: a username Django would not
+    accept is refused, naming `username`, and stores no login.
+    """
+    with transaction.atomic():
+        user = services.login_ensure(username, staff=staff)
+        for _ in range(5):
+            key = _new_key()
+            try:
+                with transaction.atomic():
+                    token = ApiToken.objects.create(
+                        user=user, prefix=key[:PREFIX_LENGTH], digest=digest_of(key)
+                    )
+            except IntegrityError:  # the same prefix drawn twice: draw again
+                continue
+            return Issued(token, key)
+        raise RuntimeError("could not draw a token prefix not in use")
 
 
 def _new_key() -> str:
@@ -62,25 +67,6 @@ def _new_key() -> str:
         key = secrets.token_urlsafe(32)
         if not key.startswith("-"):
             return key
-
-
-def user_for_token(username: str, *, staff: bool = False) -> Any:
-    """Return the user of that name, created without a password if needed (staff if asked)."""
-    users = get_user_model()
-    user = users.objects.filter(username=username).first()
-    if user is None:
-        user = users(username=username, is_staff=staff)
-        try:
-            user.full_clean(exclude=["password"])
-        except ValidationError as error:
-            messages = error.message_dict.get("username") or ["is not a valid username"]
-            raise Refused(messages[0], "username") from None
-        user.set_unusable_password()
-        user.save()
-    elif staff and not user.is_staff:
-        user.is_staff = True
-        user.save(update_fields=["is_staff"])
-    return user
 
 
 def token_user(key: str) -> tuple[Any, ApiToken] | None:

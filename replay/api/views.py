@@ -29,7 +29,6 @@ from replay.api.serializers import (
     StateQuery,
     TokensQuery,
 )
-from replay.api.services import competition_open, match_open
 from replay.api.tokens import token_revoke, tokens_of
 from replay.projections.states import match_state
 from replay.queries.listing import matches_page
@@ -60,7 +59,7 @@ class CompetitionsView(APIView):
         responses={201: schema.Created, **schema.errors(400, 401, 403, 413, 422)},
     )
     def post(self, request: Request) -> Response:
-        competition = competition_open(**checked(CompetitionBody, request.data))
+        competition = services.competition_create(**checked(CompetitionBody, request.data))
         return Response({"id": competition.id}, status=status.HTTP_201_CREATED)
 
 
@@ -103,7 +102,7 @@ class MatchesView(APIView):
         responses={201: schema.Created, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request) -> Response:
-        match = match_open(by=username(request), **checked(MatchBody, request.data))
+        match = services.match_open(by=username(request), **checked(MatchBody, request.data))
         return Response({"id": match.id}, status=status.HTTP_201_CREATED)
 
 

@@ -4,6 +4,8 @@
 - `archive`: the home page's lines (live now, recent results, competitions).
 - `listing`: the API's pages of matches with their status.
 - `search`: the archive's filters and pages of summaries.
+- `competitions`: the competitions' list, a competition's results, schedule, entrants.
+- `player_matches`: a player's matches from their side of the table, and their totals.
 - `player_keys`: the key of a player's page, and the player a key names.
 - `access`: who may record a match.
 

@@ -5,41 +5,36 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict
+from collections.abc import Iterable
+from typing import Any
 
 import orjson
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from matches.errors import NotFound, Refused
-from matches.models import Competition, Match, Player
-from matches.notation import RECORD_FORMAT
 from matches.record_schema import record_schema
-from matches.records import record_export
-from matches.rules import Ruleset
+from matches.records import (
+    COMPETITION_DOCUMENT,
+    competition_export,
+    competition_record_name,
+    record_export,
+)
 from replay.queries.standings_reader import standings_get
 from replay.web.lookups import competition_or_404, match_or_404, match_unreadable
 
-COMPETITION_FORMAT = "carambole.competition/1"
 # What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
-
-
-class EventCount(TypedDict):
-    """What the competition's download annotates a match with: how many events it has."""
-
-    event_count: int
-
-
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _no_record() -> str:
     """Return why a download of an unreadable match gives no record, in the active language."""
     return _("This match cannot be exported: a stored event cannot be read.")
+
+
+def _json(document: Any) -> bytes:
+    """Return a document as a download writes it: indented, ending in a newline."""
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def attachment(body: bytes, filename: str, content_type: str) -> HttpResponse:
@@ -92,8 +87,7 @@ def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
         record = record_export(match.id)
     except Refused as error:  # a corrupt or missing stored event: no record to give
         return match_unreadable(request, match, error, _no_record(), status=422)
-    body = orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n"
-    return attachment(body, f"{match.id}.carambole.json", "application/json")
+    return attachment(_json(record), f"{match.id}.carambole.json", "application/json")
 
 
 def match_record_schema(request: HttpRequest) -> JsonResponse:
@@ -133,73 +127,17 @@ def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
     return response
 
 
-def competition_document(
-    competition: Competition,
-    matches: Sequence[WithAnnotations[Match, EventCount]],
-    entrants: list[Player],
-) -> dict[str, Any]:
-    """Return `competition.json`: the competition, its players, its schedule, what is unplayed.
-
-    Each match carries `event_count` (annotated): one without any is unplayed.
-    """
-    # Who is who, as the store knows them: a federation id, else a name alone (a tuple, so
-    # that an id never meets a name: a player with the id "Bo" and one named Bo are two).
-    players: dict[tuple[str, str], dict[str, Any]] = {}
-    for player in entrants:
-        players[_identity(player.as_record())] = player.as_record()
-    schedule = []
-    for match in matches:
-        for side in ("A", "B"):
-            entry = match.players[side]
-            players.setdefault(_identity(entry), dict(entry))
-        schedule.append(
-            {
-                "match": match.id,
-                "stage": match.stage,
-                "table": match.table,
-                "date": match.date.isoformat() if match.date else None,
-                "players": {side: dict(match.players[side]) for side in ("A", "B")},
-                "status": match.status if match.event_count else "scheduled",
-                "record": f"matches/{match.id}.json",
-            }
-        )
-    return {
-        "format": COMPETITION_FORMAT,
-        "record_format": RECORD_FORMAT,
-        "id": competition.id,
-        "name": competition.name,
-        "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
-        "players": sorted(players.values(), key=lambda entry: entry["name"].casefold()),
-        "schedule": schedule,
-        # Matches created but not started: no event recorded yet.
-        "unplayed": [entry["match"] for entry in schedule if entry["status"] == "scheduled"],
-    }
-
-
-def _identity(entry: Mapping[str, Any]) -> tuple[str, str]:
-    federation_id = entry.get("federation_id")
-    return ("id", federation_id) if federation_id else ("name", entry["name"])
-
-
 def competition_records(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition as a zip: competition.json and every match's record."""
     competition = competition_or_404(competition_id)
-    matches = list(
-        Match.objects.filter(competition=competition)
-        .annotate(event_count=Count("events"))
-        .order_by("date", "id")
-    )
-    entrants = [entry.player for entry in competition.entries.select_related("player")]
-    document = competition_document(competition, matches, entrants)
+    export = competition_export(competition)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(
-            "competition.json", orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
-        )
-        for match in matches:
+        archive.writestr(COMPETITION_DOCUMENT, _json(export.document))
+        for match in export.matches:
             try:
-                record = orjson.dumps(record_export(match.id), option=orjson.OPT_INDENT_2)
+                record = record_export(match.id)
             except Refused as error:  # no zip with a record missing: name the match instead
                 return match_unreadable(request, match, error, _no_record(), status=422)
-            archive.writestr(f"matches/{match.id}.json", record + b"\n")
+            archive.writestr(competition_record_name(match.id), _json(record))
     return attachment(buffer.getvalue(), f"{competition.id}.carambole.zip", "application/zip")

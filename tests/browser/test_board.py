@@ -12,7 +12,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
 from matches.models import Match
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from tests.support.browser import wait_until
 from tests.support.cast import BY, QUIET, new_match, open_game, play
 from tests.support.decided_early import (
@@ -56,7 +56,7 @@ NAVIGATIONS = "return performance.getEntriesByType('navigation').length"
 @pytest.fixture
 def token(served) -> str:
     """An API token of the login the match is assigned to."""
-    return token_issue(user_for_token(BY)).key
+    return token_issue(BY).key
 
 
 @pytest.fixture

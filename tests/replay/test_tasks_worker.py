@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect as websocket
 
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
 from tests.support.celery_workers import server, worker
@@ -34,7 +34,7 @@ def played():
     cup = league()
     seq = win(cup[0], "B")
     projector.catch_up()
-    return cup[0], seq, token_issue(user_for_token("federation", staff=True)).key
+    return cup[0], seq, token_issue("federation", staff=True).key
 
 
 def amend_through_api(port: int, key: str, match_id: str, seq: int) -> tuple[int, float]:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
@@ -27,6 +27,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 
+from matches import services
 from tests.support.servers import Daphne
 
 # Debian's, or whichever the PATH names first.
@@ -153,7 +154,7 @@ def chromium_uk(browsers) -> WebDriver:
 
 def make_user(username: str, password: str | None = None, *, staff: bool = False) -> Any:
     """Create a login with this password (none usable without one)."""
-    return get_user_model().objects.create_user(username, password=password, is_staff=staff)
+    return services.login_ensure(username, staff=staff, password=password)
 
 
 def log_in(driver: WebDriver, server: Daphne, user: Any) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 
 REFEREE = "petrenko"
 
@@ -25,8 +25,8 @@ class Login:
 
 
 def login(username: str, staff: bool = False) -> Login:
-    user = user_for_token(username, staff=staff)
-    return Login(user, token_issue(user).key)
+    issued = token_issue(username, staff=staff)
+    return Login(issued.token.user, issued.key)
 
 
 def api(key: str | None = None, **kwargs: Any) -> APIClient:

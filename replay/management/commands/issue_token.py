@@ -3,10 +3,9 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
 from matches.errors import Refused
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 
 
 class Command(BaseCommand):
@@ -21,9 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            with transaction.atomic():
-                user = user_for_token(options["username"], staff=options["staff"])
-                issued = token_issue(user)
+            issued = token_issue(options["username"], staff=options["staff"])
         except Refused as error:
             raise CommandError(str(error)) from None
         self.stdout.write(issued.key)

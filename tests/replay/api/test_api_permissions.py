@@ -7,8 +7,9 @@ from dataclasses import dataclass
 import pytest
 from django.conf import settings
 
+from matches import services
 from matches.models import Assignment, Competition, Event, Match
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from replay.models import ApiToken
 from tests.support.cast import PLAYERS, QUIET, open_game
 from tests.support.logins import REFEREE, api
@@ -91,7 +92,7 @@ def client_for(username, kind, keys):
     client = api(enforce_csrf_checks=True)
     # As a browser does: a page of the site hands out the CSRF cookie, then the user logs in.
     client.get("/admin/login/")
-    client.force_login(user_for_token(username))
+    client.force_login(services.login_ensure(username))
     if kind == "csrf":
         client.credentials(HTTP_X_CSRFTOKEN=client.cookies[settings.CSRF_COOKIE_NAME].value)
     return client
@@ -119,7 +120,7 @@ def keys(match, staff, referee, stranger):
 def test_each_role_may_do_what_api_md_allows_and_nothing_else(keys, role, endpoint):
     username, kind = ROLES[role]
     call = ENDPOINTS[endpoint]
-    scoreboard = token_issue(user_for_token("scoreboard")).token.prefix
+    scoreboard = token_issue("scoreboard").token.prefix
     client = client_for(username, kind, keys)
     before = stored()
 

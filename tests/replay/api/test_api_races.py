@@ -17,7 +17,7 @@ import pytest
 
 from matches import services
 from matches.models import Competition, Entry, Match
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from tests.support.servers import Uvicorn, call, serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
@@ -34,7 +34,7 @@ def served_uvicorn(django_db_setup):
 
 @pytest.fixture
 def staff_key():
-    return token_issue(user_for_token("federation", staff=True)).key
+    return token_issue("federation", staff=True).key
 
 
 def at_once(url: str, key: str, body: Any) -> list[tuple[int, Any]]:

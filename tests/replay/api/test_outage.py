@@ -20,7 +20,7 @@ from django.db import (
 
 from carambole.outage import RETRY_AFTER_S, database_unavailable
 from matches.models import Event
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from tests.support.cast import QUIET, new_match, open_game
 from tests.support.servers import Uvicorn, call, database_url, free_port, serving
 
@@ -136,7 +136,7 @@ def database_out_of_reach() -> Iterator[None]:
 def test_a_shot_sent_during_an_outage_is_a_503_and_its_resend_records_it_once(event_db):
     match = new_match()
     head = open_game(match.id)
-    key = token_issue(user_for_token("federation", staff=True)).key
+    key = token_issue("federation", staff=True).key
     body = {"expected_seq": head, "event": {"type": "shot", **QUIET}}
 
     with serving(None, environ={"DATABASE_URL": served_url()}, kind=Uvicorn) as server:

@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from bench.churn import FIRST, churn
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from replay.live.resumes import BURST, TOO_MANY_MESSAGES
 from tests.support.cast import QUIET, new_match, open_game, play
 from tests.support.servers import Daphne, Uvicorn, free_port, own_redis, post_event, server, serving
@@ -81,7 +81,7 @@ def dropped(raw: socket.socket, timeout: float = DROP_S) -> bool:
 
 
 def staff_token() -> str:
-    return token_issue(user_for_token("federation", staff=True)).key
+    return token_issue("federation", staff=True).key
 
 
 def record_through_api(port: int, key: str, match_id: str, expected_seq: int) -> tuple[int, float]:

@@ -17,7 +17,7 @@ import pytest
 from django.db.models import Q
 
 from matches.models import Match, Player
-from replay.api.tokens import token_issue, user_for_token
+from replay.api.tokens import token_issue
 from replay.projections import projector
 from tests.support.league import RULESET, win
 from tests.support.servers import server
@@ -48,7 +48,7 @@ def player_links(page: str) -> set[str]:
 
 
 def test_pages_that_gave_500_or_404_for_a_federation_id_answer_and_link_each_player():
-    key = token_issue(user_for_token("federation", staff=True)).key
+    key = token_issue("federation", staff=True).key
     with server(None) as port:
         site = f"http://127.0.0.1:{port}"
         assert ask(f"{site}/api/competitions/", {"id": "cup", "ruleset": RULESET}, key)[0] == 201

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 
 from matches import services
 from tests.support.cast import new_match
@@ -15,7 +14,7 @@ CONSOLE = "/referee/matches/cup-a-1/"
 
 
 def user(username: str, staff: bool = False):
-    return get_user_model().objects.create_user(username, password=PASSWORD, is_staff=staff)
+    return services.login_ensure(username, staff=staff, password=PASSWORD)
 
 
 @pytest.fixture

@@ -1,0 +1,93 @@
+"""A competition's pages read here: the list with how far each has got, its matches, entrants."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q
+
+from matches.models import Competition, Entry, Match
+from replay.models import MatchSummary, Standings
+from replay.queries.player_keys import player_key
+
+# A match with a result to show: played to the end, or ended and in review.
+PLAYED = ("finished", "review")
+
+
+def competitions_listed() -> list[dict[str, Any]]:
+    """Return every competition, the newest first, with its matches, finished ones, entrants."""
+    competitions = Competition.objects.order_by("-created_at").annotate(
+        total=Count("summaries"),
+        finished=Count("summaries", filter=Q(summaries__status="finished")),
+        entrants=Count("entries", distinct=True),
+    )
+    versions = dict(Standings.objects.values_list("competition_id", "version"))
+    return [{"competition": c, "version": versions.get(c.pk, 0)} for c in competitions]
+
+
+@dataclass(frozen=True)
+class CompetitionMatches:
+    """A competition's matches, each a line: its results, and its schedule (the rest)."""
+
+    results: list[dict[str, Any]]
+    schedule: list[dict[str, Any]]
+
+
+def competition_matches(competition: Competition) -> CompetitionMatches:
+    """Return a competition's matches by date, stage and id, as results and schedule."""
+    summaries = {s.match_id: s for s in MatchSummary.objects.filter(competition=competition)}
+    # From the matches, not only their summaries: one scheduled a moment ago has none yet.
+    lines = [
+        _line(match, summaries.get(match.pk))
+        for match in Match.objects.filter(competition=competition)
+        .select_related("player_a", "player_b")
+        .order_by("date", "stage", "pk")
+    ]
+    return CompetitionMatches(
+        results=[line for line in lines if line["status"] in PLAYED],
+        schedule=[line for line in lines if line["status"] not in PLAYED],
+    )
+
+
+def competition_entrants(competition: Competition) -> list[dict[str, Any]]:
+    """Return a competition's entrants, each with the key of their page."""
+    return [
+        {"name": entry.player.name, "key": player_key(entry.player.federation_id, entry.player.pk)}
+        for entry in Entry.objects.filter(competition=competition).select_related("player")
+    ]
+
+
+def _line(match: Match, summary: MatchSummary | None) -> dict[str, Any]:
+    a, b = match.player_a, match.player_b
+    line = {
+        "match": match.pk,
+        "date": match.date,
+        "stage": match.stage,
+        "status": "scheduled",
+        "players": [
+            {
+                "side": "A",
+                "name": match.players["A"]["name"],
+                "key": player_key(a.federation_id, a.pk),
+            },
+            {
+                "side": "B",
+                "name": match.players["B"]["name"],
+                "key": player_key(b.federation_id, b.pk),
+            },
+        ],
+        "games": (0, 0),
+        "points": (0, 0),
+        "winner": "",
+        "amendments": 0,
+    }
+    if summary is not None:
+        line.update(
+            status=summary.status,
+            games=(summary.games_won_a, summary.games_won_b),
+            points=(summary.points_a, summary.points_b),
+            winner=summary.winner,
+            amendments=summary.amendments,
+        )
+    return line
