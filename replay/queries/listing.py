@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import F
 
-from matches.models import Event, Match
+from matches import store
+from matches.models import Match
 from replay.models import MatchSummary
 from replay.projections.projector import new_summary
 from replay.queries.search import PER_PAGE
@@ -60,8 +60,7 @@ def matches_page(
     without a date before every dated one (one arranged or played today); then by id,
     descending. A page past the end is empty.
     """
-    last = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("seq")[:1]
-    rows = Match.objects.select_related("summary").annotate(head=Coalesce(Subquery(last), 0))
+    rows = store.with_head(Match.objects.select_related("summary"))
     if competition is not None:
         rows = rows.filter(competition_id=competition)
     if status == "scheduled":

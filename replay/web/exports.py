@@ -9,10 +9,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from matches import store
 from matches.errors import NotFound, Refused
 from matches.models import Competition, Match, Player
 from matches.notation import RECORD_FORMAT
@@ -128,7 +128,7 @@ def competition_document(
 ) -> dict[str, Any]:
     """Return `competition.json`: the competition, its players, its schedule, what is unplayed.
 
-    Each match carries `event_count` (annotated): one without any is unplayed.
+    Each match carries `head` (`store.with_head`): one without an event is unplayed.
     """
     # Who is who, as the store knows them: a federation id, else a name alone (a tuple, so
     # that an id never meets a name: a player with the id "Bo" and one named Bo are two).
@@ -147,7 +147,7 @@ def competition_document(
                 "table": match.table,
                 "date": match.date.isoformat() if match.date else None,
                 "players": {side: dict(match.players[side]) for side in ("A", "B")},
-                "status": match.status if match.event_count else "scheduled",
+                "status": match.status if match.head else "scheduled",
                 "record": f"matches/{match.id}.json",
             }
         )
@@ -172,11 +172,8 @@ def _identity(entry: Mapping[str, Any]) -> tuple[str, str]:
 def competition_records(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition as a zip: competition.json and every match's record."""
     competition = competition_or_404(competition_id)
-    matches = list(
-        Match.objects.filter(competition=competition)
-        .annotate(event_count=Count("events"))
-        .order_by("date", "id")
-    )
+    in_competition = Match.objects.filter(competition=competition)
+    matches = list(store.with_head(in_competition).order_by("date", "id"))
     entrants = [entry.player for entry in competition.entries.select_related("player")]
     document = competition_document(competition, matches, entrants)
     buffer = io.BytesIO()
