@@ -23,6 +23,7 @@ import orjson
 from django.test import Client
 
 from matches.models import Competition, Match, Player
+from matches.store import EVENTS_TABLE
 from replay.models import MatchSummary
 from replay.projections.timeline import match_timeline
 from replay.queries.search import Search, page_of
@@ -48,7 +49,10 @@ AND s.status = 'finished'
 ORDER BY s.date DESC, s.match_id DESC LIMIT 51
 """
 PLAYER_SQL = "SELECT id FROM matches_player WHERE federation_id = ?"
-EVENTS_SQL = "SELECT seq, data, at, recorded_by FROM matches_event WHERE match_id = ? ORDER BY seq"
+# The raw read beside the store's: the table's name from the store, the read sqlite3's own.
+EVENTS_SQL = (
+    f"SELECT seq, data, at, recorded_by FROM {EVENTS_TABLE} WHERE match_id = ? ORDER BY seq"
+)
 
 
 def lay_out_archive(count: int = ARCHIVE_MATCHES, seed: int = 1) -> dict[str, Any]:

@@ -47,7 +47,7 @@ from replay.queries.standings_reader import standings_get
 TARGET = 5.0  # incremental / folding the amended match
 COMPETITION = "bench-standings"
 MATCHES_SQL = "SELECT id FROM matches_match WHERE competition_id = ? ORDER BY id"
-EVENTS_SQL = "SELECT data FROM matches_event WHERE match_id = ? ORDER BY seq"
+EVENTS_SQL = f"SELECT data FROM {store.EVENTS_TABLE} WHERE match_id = ? ORDER BY seq"
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def _load(options: StandingsOptions, log: TextIO) -> dict[str, Any]:
     imported = time.perf_counter() - started
     started = time.perf_counter()
     with tqdm(
-        total=projector.head(),
+        total=store.log_head(),
         desc="standings: project",
         unit="event",
         disable=not options.progress,
@@ -110,7 +110,7 @@ def _load(options: StandingsOptions, log: TextIO) -> dict[str, Any]:
     return {
         "players": options.players,
         "matches": n_matches,
-        "events": projector.head(),
+        "events": store.log_head(),
         "import_s": round(imported, 2),
         "first_projection_s": round(projected, 2),
     }

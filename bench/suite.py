@@ -45,7 +45,8 @@ IMPORT_TARGET = 2.0  # import time / the time of checking the same records alone
 RECORDED_SHOTS = 200  # through the API, each beside one raw insert
 LONG_MATCH_EVENTS = 300
 LONG_MATCH_RULESET = {"best_of": 5, "target": 100}  # ~300 events
-EVENTS_SQL = "SELECT type, data FROM matches_event WHERE match_id = ? ORDER BY seq"
+# The limit: sqlite3's own read of the store's table, beside the store's read.
+EVENTS_SQL = f"SELECT type, data FROM {store.EVENTS_TABLE} WHERE match_id = ? ORDER BY seq"
 
 
 @dataclass(frozen=True)

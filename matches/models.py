@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cached_property
 from typing import Any
 
@@ -10,9 +9,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from matches.errors import Refused
 from matches.header import Header
 from matches.notation import LONGEST
+from matches.readback import event_data
 from matches.rules import Ruleset
 
 # The longest texts each column holds: the models' max_length and the services' checks
@@ -196,13 +195,7 @@ class Event(models.Model):
     @cached_property
     def data(self) -> dict[str, Any]:
         """Return the event as stored, or refuse a row that is no JSON object, naming it."""
-        try:
-            value = json.loads(self.data_text)
-        except (ValueError, RecursionError):
-            value = None
-        if not isinstance(value, dict):
-            raise Refused("the stored event cannot be read: not a JSON object", "data", self.seq)
-        return value
+        return event_data(self.data_text, self.seq)
 
     def as_record(self) -> dict[str, Any]:
         """Return the event as a match record writes it, with seq, at, by and hash."""

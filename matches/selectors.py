@@ -9,7 +9,7 @@ from matches import store
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, state_after
-from matches.models import Assignment, Competition, Event, Match
+from matches.models import Assignment, Competition, Match
 from matches.notation import SLUG, parse_shot
 from matches.state import Corrections
 from matches.transitions import judged
@@ -53,9 +53,7 @@ def assigned_referee(match: Match) -> Any:
 
 def events_after(match: Match, after: int = 0) -> list[dict[str, Any]]:
     """Return a match's events after `seq` `after` as a record writes them (seq, at, by, hash)."""
-    events = list(Event.objects.filter(match=match, seq__gt=after).order_by("seq"))
-    store.check_complete([event.seq for event in events], after)
-    return [event.as_record() for event in events]
+    return [event.as_record() for event in store.load_events(match, after)]
 
 
 def shot_preview(match: Match, facts: Mapping[str, Any], shot: int | None = None) -> dict[str, Any]:

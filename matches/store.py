@@ -1,4 +1,10 @@
-"""The event store: reading and writing `Event` rows; `services.events_append` is its one writer."""
+"""The event store: reading and writing `Event` rows; `services.events_append` is its one writer.
+
+The read side's one door to the log: `log_after` (the global log in its order, for the
+projector), `log_head`, and the reads of one match's events (`load_facts`, `load_chained`,
+`load_events`, `head`, `hash_at`, `with_head`). Every row is decoded by
+`readback.event_data`, so a corrupt one is refused the same way wherever it is read.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +12,36 @@ from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Max, Min
+from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from orjson import JSONDecodeError, dumps, loads
 
 from matches.chain import event_hash, header_hash
 from matches.errors import Conflict, Refused, excerpt
 from matches.models import Event, Match
 from matches.notation import ENVELOPE, check_confirmed
+from matches.readback import event_data, events_data
+
+if TYPE_CHECKING:  # django-stubs-ext is a development dependency
+    from django_stubs_ext import WithAnnotations
 
 # Any constant will do: one advisory lock serialises every append to the log.
 LOG_LOCK = 0x63617261
 
 
-LOAD_SQL = (
-    f"SELECT seq, data FROM {Event._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq"
-)
+EVENTS_TABLE = Event._meta.db_table
+LOAD_SQL = f"SELECT seq, data FROM {EVENTS_TABLE} WHERE match_id = %s AND seq > %s ORDER BY seq"
+LOAD_UPTO_SQL = LOAD_SQL.replace("ORDER BY", "AND seq <= %s ORDER BY")
 LOAD_CHAINED_SQL = LOAD_SQL.replace("SELECT seq, data", "SELECT seq, data, hash")
+LOAD_EVENTS_SQL = LOAD_SQL.replace("SELECT seq, data", "SELECT seq, data, at, recorded_by, hash")
+LOG_SQL = (
+    "SELECT id, match_id, seq, type, data, hash, recorded_by "
+    f"FROM {EVENTS_TABLE} WHERE id > %s ORDER BY id LIMIT %s"
+)
 
 
 @dataclass(frozen=True)
@@ -84,13 +101,15 @@ def check_complete(seqs: Sequence[int], after: int = 0) -> None:
             raise Refused("the stored event is out of the log's order", None, seq)
 
 
-def load_facts(match: Match | str, after: int = 0) -> list[dict[str, Any]]:
-    """Return a match's events after `after` as the fold reads them, without model objects.
+def load_facts(match: Match | str, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+    """Return a match's events after `after` (up to `upto`) as the fold reads them.
 
-    A stored row that is not a JSON object, or one missing, is refused naming its `seq`,
-    never a traceback.
+    Without model objects. A stored row that is not a JSON object, or one missing, is
+    refused naming its `seq`, never a traceback.
     """
-    return _decoded(_rows(LOAD_SQL, match, after), after)
+    if upto is None:
+        return _decoded(_rows(LOAD_SQL, match, after), after)
+    return _decoded(_rows(LOAD_UPTO_SQL, match, after, upto), after)
 
 
 def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any], str]]:
@@ -99,29 +118,113 @@ def load_chained(match: Match | str, after: int = 0) -> list[tuple[dict[str, Any
     return [(event, row[2]) for event, row in zip(_decoded(rows, after), rows, strict=True)]
 
 
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event of a match as stored: its data and its envelope (seq, at, by, hash)."""
+
+    seq: int
+    data: dict[str, Any]
+    at: str
+    by: str
+    hash: str
+
+    def as_record(self) -> dict[str, Any]:
+        """Return the event as a match record writes it, with seq, at, by and hash."""
+        return {"seq": self.seq, **self.data, "at": self.at, "by": self.by, "hash": self.hash}
+
+
+def load_events(match: Match | str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    """Return a match's events after `after` (at most `limit`), each with its envelope.
+
+    Refused as `load_facts` refuses: a row missing or no JSON object, naming its `seq`.
+    """
+    if limit is None:
+        rows = _rows(LOAD_EVENTS_SQL, match, after)
+    else:
+        rows = _rows(f"{LOAD_EVENTS_SQL} LIMIT %s", match, after, limit)
+    datas = _decoded(rows, after)
+    return [StoredEvent(row[0], data, *row[2:]) for row, data in zip(rows, datas, strict=True)]
+
+
 def _decoded(rows: list[tuple[Any, ...]], after: int) -> list[dict[str, Any]]:
     """Return the event each (seq, data, ...) row holds, refusing one missing or no JSON object."""
     check_complete([row[0] for row in rows], after)
-    try:
-        events = [loads(row[1]) for row in rows]
-    except JSONDecodeError:
-        events = []
-    if len(events) == len(rows) and all(type(event) is dict for event in events):
-        return events
-    for row in rows:
-        if _unreadable_because(row[1]):
-            raise Refused("the stored event cannot be read: not a JSON object", "data", row[0])
-    raise Refused("the stored events cannot be read", "data")
+    return events_data(rows)
 
 
-def _rows(sql: str, match: Match | str, after: int) -> list[tuple[Any, ...]]:
+def _rows(sql: str, match: Match | str, *params: Any) -> list[tuple[Any, ...]]:
     # A plain cursor: rebuilding every state reads the whole log, and model rows
     # (or even values_list) cost more than the fold itself.
     match_id = match.pk if isinstance(match, Match) else match
     with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id, after])
+        cursor.execute(sql, [match_id, *params])
         rows: list[tuple[Any, ...]] = cursor.fetchall()  # a DB-API cursor's: untyped
         return rows
+
+
+def hash_at(match: Match | str, seq: int) -> str | None:
+    """Return the hash of a match's event `seq` (None when there is no such event)."""
+    match_id = match.pk if isinstance(match, Match) else match
+    found = Event.objects.filter(match_id=match_id, seq=seq).values_list("hash", flat=True)
+    return found.first()
+
+
+class Head(TypedDict):
+    """What `with_head` annotates a match with: the `seq` of its last event (0 before any)."""
+
+    head: int
+
+
+def with_head(matches: QuerySet[Match]) -> QuerySet[WithAnnotations[Match, Head]]:
+    """Return the matches annotated with `head`: the `seq` of each one's last event (0 before)."""
+    last = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    return matches.annotate(head=Coalesce(Subquery(last), 0))
+
+
+# -- The global log, in its one order (the projector's) ---------------------------------
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One row of the global log, as the projector reads it."""
+
+    id: int
+    match_id: str
+    seq: int
+    stored_type: str  # the type column: only to name a row whose data cannot be read
+    data: str
+    hash: str
+    by: str
+
+    def fact(self) -> dict[str, Any]:
+        """Return the event as the fold reads it, or refuse a row that is no JSON object."""
+        return event_data(self.data, self.seq)
+
+    @cached_property
+    def type(self) -> str:
+        """Return the event's type as hashed (its data), never the column beside it."""
+        kind: str = self.fact()["type"]
+        return kind
+
+
+def log_after(position: int, limit: int) -> list[LoggedEvent]:
+    """Return up to `limit` events of the whole log after id `position`, in the log's order.
+
+    Raw rows, decoded only when the projector folds them: a rebuild reads the whole log.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(LOG_SQL, [position, limit])
+        return [LoggedEvent(*row) for row in cursor.fetchall()]
+
+
+def log_head() -> int:
+    """Return the id of the newest event in the log (0 when empty)."""
+    return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+
+
+def log_size() -> int:
+    """Return how many events the whole log holds."""
+    return Event.objects.count()
 
 
 def head(match: Match) -> tuple[int, str]:

@@ -4,10 +4,11 @@
 - `timeline`: a match shot by shot, each with the state after it (the replay page).
 - `positions`: where each ball was last known to be.
 - `projector`: catches the read models up from the log, with its cursor.
-- `log`: the log's rows as read here and what the projector hands on (a leaf).
+- `log`: what the projector hands on from the rows `store.log_after` gives (a leaf).
 - `standings_writer`: versions of a competition's standings, in the projector's
   transaction; `signals`: `standings_committed`, sent after it commits.
 - `plain_sql`: the few bulk statements the projector writes with.
 
-May import: `matches`, `replay.models`. Never HTTP, channels, or a layer above.
+May import: `matches` (the event log only through `matches.store`), `replay.models`.
+Never HTTP, channels, or a layer above.
 """

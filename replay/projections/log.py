@@ -1,4 +1,4 @@
-"""The global log's rows as the projections read them, and what the projector hands on.
+"""What the projector hands on from the log it reads through `store.log_after`.
 
 A leaf: the projector and the standings writer both use these, and import each other
 no more.
@@ -7,41 +7,13 @@ no more.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
-import orjson
-
-from matches.errors import Refused
 from matches.rules.ranking import Result
+from matches.store import LoggedEvent
 from replay.models import MatchSummary
 
 Stamp = tuple[int, Any]  # the projector's cursor: its position and when it moved
-
-
-@dataclass(frozen=True)
-class LoggedEvent:
-    """One row of the global log, as the projector reads it."""
-
-    id: int
-    match_id: str
-    seq: int
-    stored_type: str  # the type column: only to name a row whose data cannot be read
-    data: str
-    hash: str
-    by: str
-
-    def fact(self) -> dict[str, Any]:
-        value = orjson.loads(self.data)
-        if type(value) is not dict:
-            raise Refused("the stored event cannot be read: not a JSON object", "data", self.seq)
-        return value
-
-    @cached_property
-    def type(self) -> str:
-        """Return the event's type as hashed (its data), never the column beside it."""
-        kind: str = self.fact()["type"]
-        return kind
 
 
 @dataclass(frozen=True)

@@ -28,26 +28,22 @@ from django.utils import timezone
 from matches import store
 from matches.errors import Refused
 from matches.fold import evolve, state_after
-from matches.models import Event, Match
+from matches.models import Match
+from matches.readback import folding
 from matches.render import result_of, status
 from matches.rules import average
 from matches.rules.ranking import Result
 from matches.state import MatchState
+from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
 from replay.projections import plain_sql
-from replay.projections.log import Change, LoggedEvent, Stamp
+from replay.projections.log import Change, Stamp
 from replay.projections.signals import standings_committed
 from replay.projections.standings_writer import forget_tables, standings_write
 
 NAME = "projector"
 BATCH_EVENTS = 2000
 MAX_FOLDS = 256
-# What folding a row changed behind the store's back raises (a corrupt stored event).
-FOLD_ERRORS = (Refused, KeyError, TypeError, ValueError, AttributeError, IndexError)
-EVENTS_SQL = (
-    "SELECT id, match_id, seq, type, data, hash, recorded_by "
-    f"FROM {Event._meta.db_table} WHERE id > %s ORDER BY id LIMIT %s"
-)
 
 
 @dataclass
@@ -96,7 +92,7 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
     while True:
         with transaction.atomic():
             cursor = _locked_cursor()
-            rows = _events_after(cursor.position, BATCH_EVENTS)
+            rows = store.log_after(cursor.position, BATCH_EVENTS)
             if rows:
                 # The cursor's position and time name the read models' state: what a
                 # process keeps from one run is still true while the cursor stays put.
@@ -138,7 +134,7 @@ def position() -> int:
 
 def head() -> int:
     """Return the id of the newest event in the log (0 when empty)."""
-    return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    return store.log_head()
 
 
 def hold() -> None:
@@ -199,12 +195,6 @@ def _move(cursor: Cursor) -> None:
 def _stored_time(moment: datetime) -> Any:
     """Return a time as the database stores it, so that it reads back equal."""
     return connection.ops.adapt_datetimefield_value(moment)
-
-
-def _events_after(after: int, limit: int) -> list[LoggedEvent]:
-    with connection.cursor() as cursor:
-        cursor.execute(EVENTS_SQL, [after, limit])
-        return [LoggedEvent(*row) for row in cursor.fetchall()]
 
 
 def _summarise_scheduled() -> None:
@@ -310,21 +300,24 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
     changes = []
     last = events[-1]
     try:
-        state = _fold_at(match, summary, events[0])
-        for event in events:
-            if state.seq < event.seq:
-                if event.seq != state.seq + 1:  # events the cursor passed without this summary
-                    state = state_after(match.header(), store.load_facts(match)[: event.seq - 1])
-                state = evolve(state, event.fact())
-            summary.amendments += event.type == "shot_amended"
-            summary.retractions += event.type == "shot_retracted"
-            after = result_of(state, players)
-            if after != before:
-                game = _game_of_shot(state, event)
-                changes.append(Change(event, match.competition_id, summary, before, after, game))
-                summary.result_event_id = event.id
-                before = after
-    except FOLD_ERRORS:
+        with folding():
+            state = _fold_at(match, summary, events[0])
+            for event in events:
+                if state.seq < event.seq:
+                    if event.seq != state.seq + 1:  # events the cursor passed without a summary
+                        facts = store.load_facts(match)[: event.seq - 1]
+                        state = state_after(match.header(), facts)
+                    state = evolve(state, event.fact())
+                summary.amendments += event.type == "shot_amended"
+                summary.retractions += event.type == "shot_retracted"
+                after = result_of(state, players)
+                if after != before:
+                    game = _game_of_shot(state, event)
+                    change = Change(event, match.competition_id, summary, before, after, game)
+                    changes.append(change)
+                    summary.result_event_id = event.id
+                    before = after
+    except Refused:
         # A row changed behind the store's back: the match is shown as unreadable and
         # counts for nothing until it is repaired (verify_archive names the row).
         summary.status = "unreadable"

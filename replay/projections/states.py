@@ -22,7 +22,8 @@ from matches.chain import header_hash
 from matches.errors import Refused
 from matches.fold import VIEWS, evolve, fold, state_after
 from matches.header import Header
-from matches.models import Event, Match
+from matches.models import Match
+from matches.readback import folding
 from matches.render import render
 from matches.selectors import match_get
 from matches.state import CORRECTIONS, MatchState
@@ -51,13 +52,8 @@ def match_state(
 
     A stored event that cannot be read or folded (a corrupt row) is refused naming it.
     """
-    try:
+    with folding():
         return _match_state(match, upto, view, cached)
-    except Refused:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        # Events reach the store checked: only a row changed behind its back gets here.
-        raise Refused(f"a stored event cannot be folded ({type(error).__name__})", "data") from None
 
 
 def _match_state(match: Match | str, upto: int | None, view: str, cached: bool) -> dict[str, Any]:
@@ -101,8 +97,7 @@ def _hash_at(match: Match, seq: int) -> str:
     """Return the hash of event `seq`, which seals events 1 to `seq` and the header."""
     if seq == 0:
         return header_hash(match.header())
-    found = Event.objects.filter(match=match, seq=seq).values_list("hash", flat=True).first()
-    return found or ""
+    return store.hash_at(match, seq) or ""
 
 
 def _head_state(match: Match, head_seq: int) -> bytes:

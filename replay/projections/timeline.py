@@ -10,56 +10,20 @@ its marks, and each amendment with who made it, when and why.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from matches import store
-from matches.errors import Refused
 from matches.fold import evolve
 from matches.header import Header
-from matches.models import Event, Match
+from matches.models import Match
+from matches.readback import folding
 from matches.render import render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
-from matches.store import fact_of
+from matches.store import StoredEvent, fact_of
 
 # What one frame of the replay holds: the scoreboard, not the whole state.
 BOARD = ("status", "winner", "games_won", "games", "next", "positions")
-
-
-@dataclass(frozen=True)
-class Logged:
-    """One stored event with what its envelope says: who recorded it and when."""
-
-    seq: int
-    at: str
-    by: str
-    event: dict[str, Any]
-
-
-def load_logged(match: Match) -> list[Logged]:
-    """Return a match's events in order, each with its time and recorder (one query).
-
-    A row that is missing or no JSON object is refused naming its `seq`.
-    """
-    rows = list(
-        Event.objects.filter(match=match)
-        .order_by("seq")
-        .values_list("seq", "data_text", "at", "recorded_by")
-    )
-    store.check_complete([row[0] for row in rows])
-    logged = []
-    for seq, text, at, by in rows:
-        try:
-            event = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            event = None
-        if type(event) is not dict:
-            raise Refused("the stored event cannot be read: not a JSON object", "data", seq)
-        logged.append(Logged(seq, at, by, event))
-    return logged
 
 
 def board(state: MatchState) -> dict[str, Any]:
@@ -103,17 +67,14 @@ def marks(shot: Mapping[str, Any], ruleset: Ruleset = DEFAULT_RULESET) -> list[s
 
 def match_timeline(match: Match) -> dict[str, Any]:
     """Return the whole replay of a match: its events, every frame, its shots and games."""
-    logged = load_logged(match)
+    logged = store.load_events(match)  # a row missing or no JSON object is refused
     header = match.header()
-    facts = [fact_of(entry.event) for entry in logged]
-    try:
+    facts = [fact_of(entry.data) for entry in logged]
+    with folding():
         amended, final = frames(header, facts, "amended")
         corrected = any(fact["type"] in CORRECTIONS for fact in facts)
         # Without a correction the match as seen live is the match as amended: one fold.
         live = frames(header, facts, "live")[0] if corrected else amended
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        # Events reach the store checked: only a row changed behind its back gets here.
-        raise Refused(f"a stored event cannot be folded ({type(error).__name__})", "data") from None
     by_seq = {entry.seq: entry for entry in logged}
     return {
         "head": len(logged),
@@ -135,7 +96,7 @@ def match_timeline(match: Match) -> dict[str, Any]:
 
 
 def _shot(
-    shot: Mapping[str, Any], by_seq: Mapping[int, Logged], ruleset: Ruleset
+    shot: Mapping[str, Any], by_seq: Mapping[int, StoredEvent], ruleset: Ruleset
 ) -> dict[str, Any]:
     entry = {**shot, "at": by_seq[shot["seq"]].at, "marks": marks(shot, ruleset)}
     for key in ("amended_by", "retracted_by"):

@@ -10,12 +10,13 @@ is listed with the one it will be given (`projector.new_summary`: no games).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import F, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import F
 
-from matches.models import Event, Match
+from matches import store
+from matches.models import Match
+from matches.store import Head
 from replay.models import MatchSummary
 from replay.projections.projector import new_summary
 from replay.queries.search import PER_PAGE
@@ -28,12 +29,6 @@ MAX_PAGE = 100_000  # of PER_PAGE matches each, as the archive's pages
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
-
-
-class Head(TypedDict):
-    """What the list annotates a match with: the `seq` of its last event (0: none yet)."""
-
-    head: int
 
 
 @dataclass(frozen=True)
@@ -69,8 +64,7 @@ def matches_page(
     without a date before every dated one (one arranged or played today); then by id,
     descending. A page past the end is empty.
     """
-    last = Event.objects.filter(match=OuterRef("pk")).order_by("-seq").values("seq")[:1]
-    rows = Match.objects.select_related("summary").annotate(head=Coalesce(Subquery(last), 0))
+    rows = store.with_head(Match.objects.select_related("summary"))
     if competition is not None:
         rows = rows.filter(competition_id=competition)
     if status == "scheduled":

@@ -1,6 +1,7 @@
 """A corrupt stored row is reported where it is met, never a 500 for the whole page."""
 
 import io
+from collections.abc import Callable
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -9,8 +10,29 @@ from django.test import Client
 
 from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
+from matches.models import Match
+from matches.records import record_export
+from matches.selectors import events_after
+from replay.live.stream import Stream
 from replay.projections.states import forget, match_state
+from replay.projections.timeline import match_timeline
 from tests.support.cast import new_match, open_game, play
+
+# Every fold of one match's log, and below every reader: each refuses a corrupt row in
+# the same words.
+FOLDERS: dict[str, Callable[[Match], object]] = {
+    "state on demand": lambda match: match_state(match.id),
+    "state uncached": lambda match: match_state(match.id, cached=False),
+    "the replay's timeline": match_timeline,
+    "a live stream opening": lambda match: Stream.open(match.id),
+    "a live stream reading on": lambda match: Stream.open(match.id, after=1).read(100),
+}
+READERS = {
+    **FOLDERS,
+    # These hand the events on unfolded.
+    "the API's events": events_after,
+    "the record's export": lambda match: record_export(match.id),
+}
 
 
 @pytest.fixture
@@ -68,3 +90,56 @@ def test_a_row_that_reads_but_cannot_be_folded_is_refused_too(db):
 
     with pytest.raises(Refused, match="cannot be folded"):
         match_state(match.id)
+
+
+def _store_behind_its_back(match_id, seq, data):
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = %s",
+            [data, match_id, seq],
+        )
+    forget()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param('{"type": "shot", "contacts": [', id="cut short"),
+        pytest.param('[{"type": "shot"}]', id="a list"),
+        # Python's own json reads NaN: the model's copy of the decoder let it through to
+        # the API and the export.
+        pytest.param('{"type": "shot", "contacts": NaN}', id="NaN"),
+        pytest.param("4", id="a number"),
+    ],
+)
+@pytest.mark.parametrize("reader", READERS)
+def test_every_reader_refuses_a_row_that_is_no_json_object_in_the_same_words(db, reader, data):
+    match = new_match()
+    play(match.id, open_game(match.id))
+    _store_behind_its_back(match.id, 4, data)
+
+    with pytest.raises(Refused) as refused:
+        READERS[reader](match)
+
+    assert (refused.value.message, refused.value.field, refused.value.seq) == (
+        "the stored event cannot be read: not a JSON object",
+        "data",
+        4,
+    )
+
+
+@pytest.mark.parametrize("reader", FOLDERS)
+def test_every_fold_refuses_a_row_that_reads_but_cannot_be_folded_in_the_same_words(db, reader):
+    match = new_match()
+    play(match.id, open_game(match.id))
+    _store_behind_its_back(match.id, 2, '{"type": "game_started"}')
+
+    with pytest.raises(Refused) as refused:
+        FOLDERS[reader](match)
+
+    assert (refused.value.message, refused.value.field) == (
+        "a stored event cannot be folded (KeyError)",
+        "data",
+    )
+    # Folded one event at a time, a stream knows which one it was.
+    assert refused.value.seq == (2 if reader == "a live stream reading on" else None)

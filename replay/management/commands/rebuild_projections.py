@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from matches.models import Event
+from matches import store
 from replay.models import MatchSummary, Standings
 from replay.projections import projector
 
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        total = Event.objects.count()
+        total = store.log_size()
         # The real stream: the command's own wrapper ends every write with a new line.
         with tqdm(
             total=total, unit="event", disable=options["no_progress"], file=sys.stderr
