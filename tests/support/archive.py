@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from matches import services
 from matches.models import Competition, Match
 from replay.models import MatchSummary
+from replay.projections.projector import new_summary
 
 PLAYERS = [
     {"name": "Olena Kovalenko", "federation_id": "UA-101"},
@@ -27,31 +28,23 @@ def summarise(match: Match, number: int) -> MatchSummary:
     """Write the summary the projector would keep (test-only: the tests choose its result)."""
     status = STATUSES[number % len(STATUSES)]
     winner = ("A" if number % 2 else "B") if status == "finished" else ""
-    return MatchSummary(
-        match=match,
-        competition_id=match.competition_id,
-        player_a_id=match.player_a_id,
-        player_b_id=match.player_b_id,
-        player_a_name=match.players["A"]["name"],
-        player_b_name=match.players["B"]["name"],
-        date=match.date,
-        stage=match.stage,
-        status=status,
-        games_won_a=2 if winner == "A" else (1 if status != "scheduled" else 0),
-        games_won_b=2 if winner == "B" else 0,
-        points_a=100 + number,
-        points_b=90 + number,
-        average_a=1.5 + number / 100,
-        average_b=1.25,
-        own_points_a=0 if status == "scheduled" else 30 + number,
-        own_points_b=0 if status == "scheduled" else 25,
-        shots_a=0 if status == "scheduled" else 20 + number % 4,
-        shots_b=0 if status == "scheduled" else 20,
-        winner=winner,
-        winner_player_id=match.player_a_id if winner == "A" else match.player_b_id,
-        amendments=number % 3,
-        seq=0 if status == "scheduled" else 100,
-    )
+    summary = new_summary(match)  # as the projector starts one
+    summary.status = status
+    summary.games_won_a = 2 if winner == "A" else (1 if status != "scheduled" else 0)
+    summary.games_won_b = 2 if winner == "B" else 0
+    summary.points_a = 100 + number
+    summary.points_b = 90 + number
+    summary.average_a = 1.5 + number / 100
+    summary.average_b = 1.25
+    summary.own_points_a = 0 if status == "scheduled" else 30 + number
+    summary.own_points_b = 0 if status == "scheduled" else 25
+    summary.shots_a = 0 if status == "scheduled" else 20 + number % 4
+    summary.shots_b = 0 if status == "scheduled" else 20
+    summary.winner = winner
+    summary.winner_player_id = match.player_a_id if winner == "A" else match.player_b_id
+    summary.amendments = number % 3
+    summary.seq = 0 if status == "scheduled" else 100
+    return summary
 
 
 def make_archive(count: int, competition: str = "cup", start: int = 0) -> list[MatchSummary]:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from matches import services
 from matches.signals import events_appended
 from replay import tasks
-from tests.support.cast import BY, CAROM_A, LOWER_HALF, QUIET
+from tests.support.cast import BY, CAROM_A, QUIET, open_game
 
 RULESET = {"target": 4, "best_of": 1}
 CAROM_B = {"contacts": [{"ball": "yellow", "hit": "white"}, {"ball": "yellow", "hit": "red"}]}
@@ -33,21 +33,9 @@ def league(competition: str = "cup", entrants: list[dict] = ENTRANTS) -> list[st
     return [match.pk for match in created]
 
 
-def start(match_id: str) -> int:
-    """Record the lag (A wins it), game 1 broken by A and its placement; return the seq."""
-    services.lag_record(
-        match_id=match_id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
-    services.game_start(match_id=match_id, expected_seq=1, by=BY, game=1, breaker="A")
-    services.ball_place(
-        match_id=match_id, expected_seq=2, by=BY, ball="white", pos=LOWER_HALF, reason="break"
-    )
-    return 3
-
-
 def win(match_id: str, winner: str) -> int:
     """Play a match to the end, won by `winner`; return its last seq (A's first shot is 4)."""
-    seq = start(match_id)
+    seq = open_game(match_id)
     if winner == "A":
         return shot(match_id, seq, CAROM_A)
     seq = shot(match_id, seq, QUIET)

@@ -19,14 +19,13 @@ from replay import tasks
 from replay.models import MatchSummary, ProjectorCursor, StandingsChange
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
-from tests.support.cast import QUIET
+from tests.support.cast import QUIET, open_game
 from tests.support.league import (
     CAROM_B,
     ENTRANTS,
     RULESET,
     flip,
     shot,
-    start,
     unannounced,
     win,
 )
@@ -140,7 +139,7 @@ def test_an_amendment_that_flips_a_result_changes_the_standings_and_says_why(rou
 def test_the_version_is_the_newest_event_that_changed_a_counted_result_or_the_pending_count(
     round_robin,
 ):
-    seq = start(round_robin[0])
+    seq = open_game(round_robin[0])
     projector.catch_up()
     lag = Event.objects.get(match_id=round_robin[0], seq=1)
     assert standings_get("cup")["version"] == lag.id  # the match started: pending 0 -> 1
@@ -186,7 +185,7 @@ def test_a_version_is_never_written_twice_nor_backwards(round_robin):
 
 
 def test_a_forfeited_match_counts_as_won_by_the_other_player(round_robin):
-    seq = start(round_robin[0])
+    seq = open_game(round_robin[0])
     services.match_forfeit(
         match_id=round_robin[0], expected_seq=seq, by="petrenko", player="A", reason="left"
     )
@@ -278,7 +277,7 @@ def test_a_summary_holds_what_the_archive_searches_and_shows(round_robin):
 
 def test_a_corrupt_stored_row_makes_its_match_unreadable_and_the_projector_goes_on(round_robin):
     win(round_robin[0], "A")
-    seq = start(round_robin[1])
+    seq = open_game(round_robin[1])
     with unannounced():
         shot(round_robin[1], seq, QUIET)
         win(round_robin[2], "B")
