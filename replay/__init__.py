@@ -10,7 +10,8 @@ it: a module may import its own layer's package and the layers below, never abov
 - `projections/`: a match's state from the store, its timeline, the projector that
   keeps the read models (summaries, standings) with its cursor. No HTTP, no channels.
 - `queries/`: the reads that pages, the API and sockets share: standings, the
-  archive's search and lines, the listing, players' keys, who may record.
+  archive's search and lines, the listing, competitions, a player's matches and
+  totals, players' keys, who may record.
 - `presentation/`: pure functions from a rendered state to words, the table's SVG
   geometry, comparisons and charts. No database, no request.
 - `live/`: both websockets (a match's events, a competition's standings) and what a

@@ -63,7 +63,7 @@ def counted(log: Path) -> int:
 
 
 @pytest.fixture
-def referee_user(db):
+def referee_with_password(db):
     return get_user_model().objects.create_user("petrenko", password=PASSWORD)
 
 
@@ -123,7 +123,9 @@ def test_an_attempt_that_succeeds_is_taken_back_and_limits_count_apart(clock, db
     },
     **LIMITS,
 )
-def test_a_redis_that_does_not_answer_lets_logins_through_uncounted(client, referee_user, caplog):
+def test_a_redis_that_does_not_answer_lets_logins_through_uncounted(
+    client, referee_with_password, caplog
+):
     caplog.set_level(logging.WARNING, logger="carambole.throttle")
     for _ in range(LIMITS["LOGIN_FAILURES_PER_ACCOUNT"] + 1):
         assert wrong(client).status_code == 200
@@ -150,7 +152,7 @@ def test_the_counts_live_in_redis_given_one_and_a_limit_below_one_is_refused(mon
 
 @override_settings(**LIMITS)
 def test_the_refusal_says_in_the_users_language_when_to_try_again_and_hashes_nothing(
-    client, referee_user, hashes
+    client, referee_with_password, hashes
 ):
     for _ in range(3):
         assert wrong(client).status_code == 200
@@ -173,7 +175,9 @@ def test_the_refusal_says_in_the_users_language_when_to_try_again_and_hashes_not
 
 
 @override_settings(**LIMITS)
-def test_a_browser_that_logged_in_before_is_held_to_its_own_count_only(client, referee_user):
+def test_a_browser_that_logged_in_before_is_held_to_its_own_count_only(
+    client, referee_with_password
+):
     tablet = client.__class__()
     assert tablet.post("/login/", {"username": "petrenko", "password": PASSWORD}).status_code == 302
     tablet.post("/logout/")
@@ -198,7 +202,7 @@ def test_a_browser_that_logged_in_before_is_held_to_its_own_count_only(client, r
 
 
 @override_settings(**LIMITS)
-def test_the_admins_login_is_throttled_alike(client, referee_user, hashes):
+def test_the_admins_login_is_throttled_alike(client, referee_with_password, hashes):
     for _ in range(3):
         client.post("/admin/login/", {"username": "petrenko", "password": "wrong"})
 
@@ -250,7 +254,9 @@ def test_passwords_are_hashed_one_at_a_time_at_the_lowest_priority_off_the_servi
     assert max(at_once for _, _, at_once in Watched.seen) == 1
 
 
-def test_a_session_logged_in_before_logins_were_throttled_stays_logged_in(client, referee_user):
-    client.force_login(referee_user, backend="django.contrib.auth.backends.ModelBackend")
+def test_a_session_logged_in_before_logins_were_throttled_stays_logged_in(
+    client, referee_with_password
+):
+    client.force_login(referee_with_password, backend="django.contrib.auth.backends.ModelBackend")
 
     assert b'action="/logout/"' in client.get("/").content

@@ -1,8 +1,15 @@
 """The REST API under /api/: thin views over `matches.services` and the projections.
 
 It lives on the read side because it serves match states; it writes only by calling
-the services, the one write path. `tokens` issues and checks API tokens; `errors`
-makes every error JSON.
+the services, the one write path.
+
+- `urls`: the paths; `views` (matches, events, records, the judge) and `competitions`
+  (competitions, entries, round robins, standings): the endpoints.
+- `serializers`: what a request body may hold, each error naming the field;
+  `parsers` and `negotiation`: JSON in, JSON out, bounded.
+- `schema` and `examples`: the OpenAPI document and its examples.
+- `permissions`, `authentication` and `tokens`: who may do what, the API tokens.
+- `errors`: every error as JSON `{"error", "field"}`.
 
 May import: `queries`, `presentation`, `projections`, `matches`. Not `web` or `live`.
 """

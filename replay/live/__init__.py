@@ -12,6 +12,7 @@ to each of its viewers. A lost notice only delays: the next one, or the clock ev
 - `messages`: the messages, encoded once.
 - `stream`: a match's events from the store with the live state at each, built
   one event at a time.
+- `resumes`: what one socket's resumes and messages may cost it (merged, or 4429).
 - `viewer`: one socket, its place in the log and what waits to be sent, in order.
 - `hub`: one server process's feeds (one per match watched), its channel and clock.
 - `notices`: what one process tells the others through the channel layer.

@@ -78,7 +78,7 @@ return problems;
 
 
 @pytest.fixture
-def archive(served):
+def amended_archive(served):
     """A few simulated matches, one amended, summarised by the projector."""
     players = [LONG_NAME, *DEFAULT_PLAYERS[1:]]
     records = list(iter_competition(2026, 6, players, competition="layout-cup"))
@@ -101,7 +101,9 @@ def archive(served):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
-def test_the_archives_pages_fit_the_screen_in_both_languages(served, archive, browsers, size):
+def test_the_archives_pages_fit_the_screen_in_both_languages(
+    served, amended_archive, browsers, size
+):
     browser = browsers("en", size)
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
@@ -111,7 +113,7 @@ def test_the_archives_pages_fit_the_screen_in_both_languages(served, archive, br
         if language == "uk":  # as the switcher remembers it
             browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": "uk", "path": "/"})
         for path, blocks in PAGES:
-            browser.get(served.url + path.format(**archive))
+            browser.get(served.url + path.format(**amended_archive))
             if "replay" in path:
                 wait_until(
                     browser,

@@ -30,12 +30,12 @@ OUTAGE_WAIT_S = 40.0  # the console retries after 1, 2, 4, 8 s...: back within t
 
 
 @pytest.fixture
-def referee_user(served):
+def assigned_referee(served):
     return make_user(REFEREE, "referee-password")
 
 
 @pytest.fixture
-def opened_for_console(referee_user) -> Match:
+def opened_for_console(assigned_referee) -> Match:
     """A match with game 1 broken, assigned to the referee's login."""
     created = new_match("cup-browser-1")
     open_game(created.id)
@@ -53,10 +53,10 @@ def board(served, opened_for_console, browsers):
 
 
 @pytest.fixture
-def console(served, opened_for_console, referee_user, browsers):
+def referee_console(served, opened_for_console, assigned_referee, browsers):
     """The console of the match, open in the assigned referee's browser."""
     desk = browsers()
-    log_in(desk, served, referee_user)
+    log_in(desk, served, assigned_referee)
     desk.get(f"{served.url}/referee/matches/{opened_for_console.id}/")
     console_ready(desk, 3)
     return desk
@@ -66,12 +66,14 @@ def shots_stored(match: Match) -> list[dict]:
     return [event for event in events_after(match) if event["type"] == "shot"]
 
 
-def test_a_shot_confirmed_on_the_console_moves_the_score_and_the_ball_on_the_board(board, console):
+def test_a_shot_confirmed_on_the_console_moves_the_score_and_the_ball_on_the_board(
+    board, referee_console
+):
     assert (score(board, "A"), score(board, "B")) == ("0", "0")
     assert ball_at(board, "white") == pytest.approx((700, 400))
 
     # White on yellow, yellow on red: a ricochet, 3 to A; white stops by the right cushion.
-    record_shot(console, ["yellow", "red"], rest={"white": (1200, 900)})
+    record_shot(referee_console, ["yellow", "red"], rest={"white": (1200, 900)})
 
     wait_until(board, lambda d: score(d, "A") == "3", "A's score of 3 on the board")
     white = ball_at(board, "white")
@@ -82,21 +84,21 @@ def test_a_shot_confirmed_on_the_console_moves_the_score_and_the_ball_on_the_boa
 
 
 def test_two_shots_recorded_while_the_server_is_down_reach_the_board_once_in_order(
-    served, opened_for_console, board, console
+    served, opened_for_console, board, referee_console
 ):
     watch_seq(board)
     served.stop()
     wait_until(board, lambda d: connection(d) == "reconnecting", "the board reconnecting")
 
-    record_shot(console, ["yellow", "red"])  # A: ricochet, 3
-    wait_until(console, lambda d: pending(d) == 1, "the first shot waiting")
-    record_shot(console, ["white", "pin:left"])  # B: yellow on white, white knocks a pin
-    wait_until(console, lambda d: pending(d) == 2, "both shots waiting")
+    record_shot(referee_console, ["yellow", "red"])  # A: ricochet, 3
+    wait_until(referee_console, lambda d: pending(d) == 1, "the first shot waiting")
+    record_shot(referee_console, ["white", "pin:left"])  # B: yellow on white, white knocks a pin
+    wait_until(referee_console, lambda d: pending(d) == 2, "both shots waiting")
     assert shots_stored(opened_for_console) == []
 
     served.start()
 
-    wait_until(console, lambda d: pending(d) == 0, "the queue sent", timeout=OUTAGE_WAIT_S)
+    wait_until(referee_console, lambda d: pending(d) == 0, "the queue sent", timeout=OUTAGE_WAIT_S)
     wait_until(board, lambda d: board_seq(d) == 5, "the board at seq 5", timeout=OUTAGE_WAIT_S)
     wait_until(board, lambda d: connection(d) == "live", "the board live again")
     stored = shots_stored(opened_for_console)

@@ -47,7 +47,7 @@ STALE = {"confirm": False, "preview": "loading"}  # a tap's look: no ruling, no 
 
 
 @pytest.fixture
-def console(served, chromium) -> WebDriver:
+def console_page(served, chromium) -> WebDriver:
     """The console of a match whose game 1 A is about to break, open for its referee."""
     return open_console(served, chromium, MATCH)
 
@@ -92,8 +92,8 @@ WHITE_ON_YELLOW = [{"ball": "white", "hit": "yellow"}]
 YELLOW_ON_WHITE = [{"ball": "yellow", "hit": "white"}]
 
 
-def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_it(console):
-    preview = console.find_element(By.ID, "preview")
+def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_it(console_page):
+    preview = console_page.find_element(By.ID, "preview")
     for selector in (
         '[data-hit="yellow"]',  # the opponent's ball
         '[data-hit="red"]',  # which the yellow sends onto the red: a ricochet
@@ -101,21 +101,21 @@ def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_
         'button[data-pin="center"]',
     ):
         # Each tap takes the ruling of the taps before it away, and Confirm with it.
-        assert console.execute_script(TAP_AND_LOOK, selector) == STALE
+        assert console_page.execute_script(TAP_AND_LOOK, selector) == STALE
         if selector == '[data-hit="red"]':  # a ruling shown: the next tap takes it away
-            wait_until(console, lambda d: preview.get_attribute("data-state") == "ok")
+            wait_until(console_page, lambda d: preview.get_attribute("data-state") == "ok")
 
     # The only ruling the page shows now is that of the four taps.
-    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
+    wait_until(console_page, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
     assert preview.text == "Ricochet and the red pin and 1 white pin: 9 to Olena Kovalenko"
     assert preview.get_attribute("data-verdict") == "points"
     assert len(stored()) == 3  # nothing recorded by the preview
     # Optional: where the cue ball stopped; a fact too, judged before Confirm again.
-    assert console.execute_script(TAP_TABLE, 300, 500) == STALE
+    assert console_page.execute_script(TAP_TABLE, 300, 500) == STALE
 
-    confirm(console)
+    confirm(console_page)
 
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
     assert shots() == [
         (
             "A",
@@ -128,33 +128,33 @@ def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_
     ]
     (x, y) = stored()[-1]["rest"]["white"]
     assert abs(x - 300) < 15 and abs(y - 500) < 15
-    scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
+    scores = console_page.find_elements(By.CSS_SELECTOR, ".scoreline .score")
     assert [s.text for s in scores] == ["9", "0"]
 
 
-def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(console):
-    preview = console.find_element(By.ID, "preview")
-    tap(console, '[data-hit="yellow"]')
-    tap(console, '[data-hit="red"]')
-    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the ricochet")
+def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(console_page):
+    preview = console_page.find_element(By.ID, "preview")
+    tap(console_page, '[data-hit="yellow"]')
+    tap(console_page, '[data-hit="red"]')
+    wait_until(console_page, lambda d: preview.get_attribute("data-state") == "ok", "the ricochet")
     success = preview.value_of_css_property("background-color")
 
     # Cleared, the shot has no tap at all: no ruling, no Confirm, not even for the Enter key.
-    assert console.execute_script(TAP_AND_LOOK, "#clear-shot") == {
+    assert console_page.execute_script(TAP_AND_LOOK, "#clear-shot") == {
         "confirm": False,
         "preview": "empty",
     }
-    console.find_element(By.TAG_NAME, "body").send_keys("\n")
-    tap(console, '[data-hit="cushion"]')  # a miss: the cue ball hit a cushion and nothing else
+    console_page.find_element(By.TAG_NAME, "body").send_keys("\n")
+    tap(console_page, '[data-hit="cushion"]')  # a miss: the cue ball hit a cushion and nothing else
 
-    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the miss")
+    wait_until(console_page, lambda d: preview.get_attribute("data-state") == "ok", "the miss")
     assert preview.text == "Foul (miss): 2 to Marco Marchetti, with ball in hand"
     assert preview.get_attribute("data-verdict") == "foul"
     assert preview.value_of_css_property("background-color") != success
-    confirm(console)
+    confirm(console_page)
     # Recorded, and its answer in: the live feed may bring the shot before the answer does.
-    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "the miss recorded")
-    assert attribute(console, "data-seq") == "4"
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "0", "the miss recorded")
+    assert attribute(console_page, "data-seq") == "4"
     assert shots() == [("A", [{"ball": "white", "hit": "cushion"}])]  # the stray Enter: nothing
 
 
@@ -169,24 +169,26 @@ window.fetch = (url, options) => options && options.method === "POST" && /\\/eve
 
 
 def test_a_shot_tapped_while_the_one_before_is_still_going_out_waits_for_its_own_ruling(
-    console,
+    console_page,
 ):
-    console.execute_script(HOLD_SUBMISSIONS)
-    tap(console, '[data-hit="yellow"]')
-    confirm(console)  # A's shot, held on its way to the server
-    wait_until(console, lambda d: d.execute_script("return window.heldSubmissions.length") == 1)
+    console_page.execute_script(HOLD_SUBMISSIONS)
+    tap(console_page, '[data-hit="yellow"]')
+    confirm(console_page)  # A's shot, held on its way to the server
+    wait_until(
+        console_page, lambda d: d.execute_script("return window.heldSubmissions.length") == 1
+    )
 
     # B's shot, tapped meanwhile: no ruling can be asked for before A's is recorded.
-    assert console.execute_script(TAP_AND_LOOK, '[data-hit="white"]') == {
+    assert console_page.execute_script(TAP_AND_LOOK, '[data-hit="white"]') == {
         "confirm": False,
         "preview": "sending",
     }
-    console.execute_script("window.heldSubmissions.shift()()")
+    console_page.execute_script("window.heldSubmissions.shift()()")
 
-    preview = console.find_element(By.ID, "preview")
-    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "B's ruling")
+    preview = console_page.find_element(By.ID, "preview")
+    wait_until(console_page, lambda d: preview.get_attribute("data-state") == "ok", "B's ruling")
     assert preview.text == "Valid shot, no points"
-    assert console.find_element(By.ID, "confirm-shot").is_enabled()
+    assert console_page.find_element(By.ID, "confirm-shot").is_enabled()
     assert shots() == [("A", WHITE_ON_YELLOW)]
 
 
@@ -203,79 +205,83 @@ window.fetch = (url, options) => options && options.method === "POST" && /\\/eve
 """
 
 
-def test_a_shot_the_live_feed_shows_before_its_answer_passes_the_turn_once(console):
-    console.execute_script(HOLD_ANSWERS)
-    tap(console, '[data-hit="yellow"]')
-    confirm(console)  # A's shot: recorded, its answer held
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "A's shot shown live")
+def test_a_shot_the_live_feed_shows_before_its_answer_passes_the_turn_once(console_page):
+    console_page.execute_script(HOLD_ANSWERS)
+    tap(console_page, '[data-hit="yellow"]')
+    confirm(console_page)  # A's shot: recorded, its answer held
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "A's shot shown live")
 
-    who = console.find_element(By.ID, "shot-who")
-    wait_until(console, lambda d: who.text == "Marco Marchetti plays the yellow ball", who.text)
-    tap(console, '[data-hit="white"]')  # B's shot, tapped before A's answer is back
+    who = console_page.find_element(By.ID, "shot-who")
+    wait_until(
+        console_page, lambda d: who.text == "Marco Marchetti plays the yellow ball", who.text
+    )
+    tap(console_page, '[data-hit="white"]')  # B's shot, tapped before A's answer is back
     # The answer may come later than the live feed (a loaded server): wait until it is held.
-    wait_until(console, lambda d: d.execute_script("return window.heldAnswers.length"), "answer")
-    console.execute_script("window.heldAnswers.shift()()")
-    confirm(console)
+    wait_until(
+        console_page, lambda d: d.execute_script("return window.heldAnswers.length"), "answer"
+    )
+    console_page.execute_script("window.heldAnswers.shift()()")
+    confirm(console_page)
 
-    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "B's shot recorded")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "5", "B's shot recorded")
     assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
 
 
-def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console):
-    go_offline(console)
-    tap(console, '[data-hit="yellow"]')
-    confirm(console)
-    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console_page):
+    go_offline(console_page)
+    tap(console_page, '[data-hit="yellow"]')
+    confirm(console_page)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "1", "one pending")
     # B's turn now, as the console reckons offline: the yellow is the cue ball.
-    tap(console, '[data-hit="white"]')
-    confirm(console)
+    tap(console_page, '[data-hit="white"]')
+    confirm(console_page)
 
-    wait_until(console, lambda d: attribute(d, "data-pending") == "2", "two pending")
-    preview = console.find_element(By.ID, "preview")
-    wait_until(console, lambda d: "No preview while offline" in preview.text, "no preview")
-    assert console.find_element(By.ID, "connection").get_attribute("data-state") == "offline"
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "2", "two pending")
+    preview = console_page.find_element(By.ID, "preview")
+    wait_until(console_page, lambda d: "No preview while offline" in preview.text, "no preview")
+    assert console_page.find_element(By.ID, "connection").get_attribute("data-state") == "offline"
     assert len(stored()) == 3
     # Each waiting shot is named by the seq it gets once recorded where it waits.
-    waiting = console.find_element(By.ID, "queue-items").text
+    waiting = console_page.find_element(By.ID, "queue-items").text
     assert "Shot 4 by Olena Kovalenko: white → yellow — after event 3" in waiting
     assert "Shot 5 by Marco Marchetti: yellow → white — after event 4" in waiting
 
-    go_online(console)
+    go_online(console_page)
 
-    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
     assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
     assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
-    done = console.find_element(By.ID, "form-done")
+    done = console_page.find_element(By.ID, "form-done")
     assert done.text == "Recorded: Shot 5 by Marco Marchetti: yellow → white"
 
 
 def test_two_shots_survive_a_reload_with_the_server_down_and_arrive_once_when_it_is_back(
-    console, served
+    console_page, served
 ):
-    wait_until(console, lambda d: attribute(d, "data-offline-ready") == "true", "page kept")
+    wait_until(console_page, lambda d: attribute(d, "data-offline-ready") == "true", "page kept")
     served.stop()
-    tap(console, '[data-hit="yellow"]')
-    confirm(console)
-    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
-    tap(console, '[data-hit="white"]')
-    confirm(console)
-    wait_until(console, lambda d: attribute(d, "data-pending") == "2", "two pending")
+    tap(console_page, '[data-hit="yellow"]')
+    confirm(console_page)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "1", "one pending")
+    tap(console_page, '[data-hit="white"]')
+    confirm(console_page)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "2", "two pending")
 
-    console.refresh()  # the service worker answers with the page it kept
+    console_page.refresh()  # the service worker answers with the page it kept
 
-    wait_until(console, lambda d: attribute(d, "data-pending") == "2", "still pending")
-    assert "2 submissions waiting" in console.find_element(By.ID, "queue-panel").text
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "2", "still pending")
+    assert "2 submissions waiting" in console_page.find_element(By.ID, "queue-panel").text
     served.start()
-    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "0", "sent", QUEUE_WAIT_S)
     assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
     assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
 
 
-def test_a_conflict_pauses_the_queue_and_the_referee_resends_after_the_new_event(console):
-    go_offline(console)
-    tap(console, '[data-hit="yellow"]')
-    confirm(console)
-    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+def test_a_conflict_pauses_the_queue_and_the_referee_resends_after_the_new_event(console_page):
+    go_offline(console_page)
+    tap(console_page, '[data-hit="yellow"]')
+    confirm(console_page)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "1", "one pending")
     # Meanwhile a second console records through the API: the balls re-spotted.
     other = APIClient()
     other.force_authenticate(make_user("federation", staff=True))
@@ -286,41 +292,41 @@ def test_a_conflict_pauses_the_queue_and_the_referee_resends_after_the_new_event
     )
     assert answer.status_code == 201
 
-    go_online(console)
+    go_online(console_page)
 
-    panel = console.find_element(By.ID, "queue-panel")
-    wait_until(console, lambda d: panel.get_attribute("data-paused") == "conflict", "paused")
+    panel = console_page.find_element(By.ID, "queue-panel")
+    wait_until(console_page, lambda d: panel.get_attribute("data-paused") == "conflict", "paused")
     assert "Another console recorded first" in panel.text
-    assert attribute(console, "data-pending") == "1"
+    assert attribute(console_page, "data-pending") == "1"
     assert [e["type"] for e in stored()][3:] == ["balls_respotted"]
 
-    tap(console, "#queue-items button.resend")
+    tap(console_page, "#queue-items button.resend")
 
-    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "resent")
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "0", "resent")
     assert [e["type"] for e in stored()][3:] == ["balls_respotted", "shot"]
     assert shots() == [("A", WHITE_ON_YELLOW)]
 
 
-def test_a_dropped_submission_is_never_sent(console):
-    go_offline(console)
-    tap(console, '[data-hit="yellow"]')
-    confirm(console)
-    wait_until(console, lambda d: attribute(d, "data-pending") == "1", "one pending")
+def test_a_dropped_submission_is_never_sent(console_page):
+    go_offline(console_page)
+    tap(console_page, '[data-hit="yellow"]')
+    confirm(console_page)
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "1", "one pending")
     services.shot_record(
         match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": WHITE_ON_YELLOW}
     )
-    go_online(console)
-    panel = console.find_element(By.ID, "queue-panel")
-    wait_until(console, lambda d: panel.get_attribute("data-paused") == "conflict", "paused")
+    go_online(console_page)
+    panel = console_page.find_element(By.ID, "queue-panel")
+    wait_until(console_page, lambda d: panel.get_attribute("data-paused") == "conflict", "paused")
 
-    tap(console, "#queue-items button.drop")
-    console.switch_to.alert.accept()
+    tap(console_page, "#queue-items button.drop")
+    console_page.switch_to.alert.accept()
 
-    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "dropped")
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "0", "dropped")
     assert shots() == [("A", WHITE_ON_YELLOW)]  # the API's shot alone
 
 
-def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_queued(console):
+def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_queued(console_page):
     # A misses and his ball stops in the lower half: B's ball in hand goes in the upper half.
     services.shot_record(
         match_id=MATCH,
@@ -328,56 +334,56 @@ def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_que
         by="petrenko",
         facts={"contacts": [{"ball": "white", "hit": "cushion"}], "rest": {"white": [700, 400]}},
     )
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
-    tap(console, '[data-tab="place"]')
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
+    tap(console_page, '[data-tab="place"]')
     # On the centre line: its centre is in the upper half, but the ball lies across the line.
-    console.execute_script(TAP_TABLE, 700, 1440)
+    console_page.execute_script(TAP_TABLE, 700, 1440)
 
-    error = console.find_element(By.ID, "form-error")
+    error = console_page.find_element(By.ID, "form-error")
     assert error.text == (
         "Not there: the ball in hand goes wholly in the upper half, clear of the centre line."
     )
-    assert console.find_element(By.ID, "place-pos").text == "tap the table"
-    assert not console.find_elements(By.CSS_SELECTOR, "#table [data-mark]")
-    tap(console, "#place-form button[type=submit]")
+    assert console_page.find_element(By.ID, "place-pos").text == "tap the table"
+    assert not console_page.find_elements(By.CSS_SELECTOR, "#table [data-mark]")
+    tap(console_page, "#place-form button[type=submit]")
     assert error.text == "Tap the table where the ball is placed."
-    assert attribute(console, "data-pending") == "0"
-    assert console.find_element(By.ID, "queue-panel").get_attribute("hidden") is not None
+    assert attribute(console_page, "data-pending") == "0"
+    assert console_page.find_element(By.ID, "queue-panel").get_attribute("hidden") is not None
 
     # In the half but on the red ball: the engine's to refuse, and the queue pauses.
-    console.execute_script(TAP_TABLE, 710, 2130)
-    tap(console, "#place-form button[type=submit]")
-    panel = console.find_element(By.ID, "queue-panel")
-    wait_until(console, lambda d: panel.get_attribute("data-paused") == "refused", "refused")
+    console_page.execute_script(TAP_TABLE, 710, 2130)
+    tap(console_page, "#place-form button[type=submit]")
+    panel = console_page.find_element(By.ID, "queue-panel")
+    wait_until(console_page, lambda d: panel.get_attribute("data-paused") == "refused", "refused")
     assert "The server refused a submission" in panel.text
     assert "overlaps the red ball" in panel.text
     assert len(stored()) == 4
 
-    tap(console, "#queue-items button.drop")
-    console.switch_to.alert.accept()
-    wait_until(console, lambda d: attribute(d, "data-pending") == "0", "dropped")
-    console.execute_script(TAP_TABLE, 700, 2000)
-    tap(console, "#place-form button[type=submit]")
-    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "placed")
+    tap(console_page, "#queue-items button.drop")
+    console_page.switch_to.alert.accept()
+    wait_until(console_page, lambda d: attribute(d, "data-pending") == "0", "dropped")
+    console_page.execute_script(TAP_TABLE, 700, 2000)
+    tap(console_page, "#place-form button[type=submit]")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "5", "placed")
     x, y = stored()[-1]["pos"]
     # Where the tap fell, to the screen's resolution: about 5 mm a pixel at this size.
     assert abs(x - 700) < 15 and abs(y - 2000) < 15
 
 
-def test_the_keyboard_records_a_shot_as_the_taps_do(console):
-    body = console.find_element(By.TAG_NAME, "body")
+def test_the_keyboard_records_a_shot_as_the_taps_do(console_page):
+    body = console_page.find_element(By.TAG_NAME, "body")
     for key in "yr45":  # the yellow, the red, the left pin, the centre pin
         body.send_keys(key)
-    preview = console.find_element(By.ID, "preview")
-    wait_until(console, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
+    preview = console_page.find_element(By.ID, "preview")
+    wait_until(console_page, lambda d: preview.get_attribute("data-state") == "ok", "the preview")
 
     body.send_keys("\n")
 
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
     assert shots()[0][1][-1] == {"ball": "red", "hit": "pins", "pins": ["left", "center"]}
 
 
-def test_what_another_console_records_shows_on_this_one_without_a_reload(console):
+def test_what_another_console_records_shows_on_this_one_without_a_reload(console_page):
     services.shot_record(
         match_id=MATCH,
         expected_seq=3,
@@ -385,72 +391,81 @@ def test_what_another_console_records_shows_on_this_one_without_a_reload(console
         facts={"contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]},
     )
 
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
-    scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
-    wait_until(console, lambda d: [s.text for s in scores] == ["4", "0"], "the score")
-    assert "Marco Marchetti" in console.find_element(By.ID, "shot-who").text
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    scores = console_page.find_elements(By.CSS_SELECTOR, ".scoreline .score")
+    wait_until(console_page, lambda d: [s.text for s in scores] == ["4", "0"], "the score")
+    assert "Marco Marchetti" in console_page.find_element(By.ID, "shot-who").text
 
 
 CAROM = [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]
 
 
-def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reason(console):
+def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reason(console_page):
     services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
-    tap(console, '[data-tab="correct"]')
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    tap(console_page, '[data-tab="correct"]')
     # The shots come with the full state, fetched just after the live message.
-    wait_until(console, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
-    tap(console, "#shot-list button.amend")
-    wait_until(console, lambda d: console.find_element(By.ID, "amend-compare").is_displayed())
-    assert console.find_element(By.ID, "shot-who").text == (
+    wait_until(console_page, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
+    tap(console_page, "#shot-list button.amend")
+    wait_until(
+        console_page, lambda d: console_page.find_element(By.ID, "amend-compare").is_displayed()
+    )
+    assert console_page.find_element(By.ID, "shot-who").text == (
         "Amending shot 4 (game 1) by Olena Kovalenko"
     )
-    amended = console.find_element(By.ID, "amend-preview")
+    amended = console_page.find_element(By.ID, "amend-preview")
     # The facts as they stand amend nothing: ruled, but not to be confirmed.
-    wait_until(console, lambda d: amended.text == "Kiss carom: 4 to Olena Kovalenko", "ruled")
-    assert console.find_element(By.ID, "amend-unchanged").is_displayed()
-    assert not console.find_element(By.ID, "confirm-shot").is_enabled()
-    assert console.execute_script(TAP_AND_LOOK, 'button[data-pin="top"]') == STALE  # a top pin
+    wait_until(console_page, lambda d: amended.text == "Kiss carom: 4 to Olena Kovalenko", "ruled")
+    assert console_page.find_element(By.ID, "amend-unchanged").is_displayed()
+    assert not console_page.find_element(By.ID, "confirm-shot").is_enabled()
+    assert console_page.execute_script(TAP_AND_LOOK, 'button[data-pin="top"]') == STALE  # a top pin
 
-    wait_until(console, lambda d: "6 to Olena Kovalenko" in amended.text, "amended preview")
-    assert console.find_element(By.ID, "amend-original").text == "Kiss carom: 4 to Olena Kovalenko"
-    console.find_element(By.ID, "amend-reason").send_keys("video review: the top pin fell")
-    confirm(console)
+    wait_until(console_page, lambda d: "6 to Olena Kovalenko" in amended.text, "amended preview")
+    assert (
+        console_page.find_element(By.ID, "amend-original").text
+        == "Kiss carom: 4 to Olena Kovalenko"
+    )
+    console_page.find_element(By.ID, "amend-reason").send_keys("video review: the top pin fell")
+    confirm(console_page)
 
-    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "the amendment recorded")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "5", "the amendment recorded")
     amendment = stored()[-1]
     assert amendment["type"] == "shot_amended" and amendment["shot"] == 4
     assert amendment["facts"]["contacts"][-1] == {"ball": "red", "hit": "pins", "pins": ["top"]}
     assert amendment["reason"] == "video review: the top pin fell"
     # The list to amend from shows the shot as it now stands, not as it was.
-    tap(console, '[data-tab="correct"]')
+    tap(console_page, '[data-tab="correct"]')
     line = 'const li = document.querySelector(`#shot-list li[data-seq="4"]`);'
     line += " return li && li.innerText;"
     wait_until(
-        console,
+        console_page,
         lambda d: "6 to Olena Kovalenko (amended)" in (d.execute_script(line) or ""),
         "the amended ruling in the list",
     )
 
 
-def test_the_latest_shot_is_undone_with_a_reason(console):
+def test_the_latest_shot_is_undone_with_a_reason(console_page):
     services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
-    wait_until(console, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
-    tap(console, '[data-tab="correct"]')
-    retract = console.find_element(By.ID, "retract-what")
-    wait_until(console, lambda d: retract.text.startswith("Shot 4, game 1: Kiss carom"), "shot 4")
-    console.find_element(By.CSS_SELECTOR, "#retract-form [name=reason]").send_keys("entered twice")
-    tap(console, "#retract-form button[type=submit]")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    tap(console_page, '[data-tab="correct"]')
+    retract = console_page.find_element(By.ID, "retract-what")
+    wait_until(
+        console_page, lambda d: retract.text.startswith("Shot 4, game 1: Kiss carom"), "shot 4"
+    )
+    console_page.find_element(By.CSS_SELECTOR, "#retract-form [name=reason]").send_keys(
+        "entered twice"
+    )
+    tap(console_page, "#retract-form button[type=submit]")
 
-    wait_until(console, lambda d: attribute(d, "data-seq") == "5", "the retraction recorded")
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "5", "the retraction recorded")
     retraction = stored()[-1]
     assert (retraction["type"], retraction["shot"], retraction["reason"]) == (
         "shot_retracted",
         4,
         "entered twice",
     )
-    scores = console.find_elements(By.CSS_SELECTOR, ".scoreline .score")
-    wait_until(console, lambda d: [s.text for s in scores] == ["0", "0"], "the score back")
+    scores = console_page.find_elements(By.CSS_SELECTOR, ".scoreline .score")
+    wait_until(console_page, lambda d: [s.text for s in scores] == ["0", "0"], "the score back")
 
 
 LONG = "cup-console-long"

@@ -26,7 +26,7 @@ CATCH_UP_S = 60.0
 
 
 @pytest.fixture
-def played():
+def amendable_league():
     """A league whose first match B won, caught up: amending its shot 4 makes A win.
 
     Also a staff token to amend it with, made before any worker could hold the database.
@@ -58,9 +58,9 @@ def wait_for_version(newer_than: int, timeout: float) -> dict[str, Any]:
 
 
 def test_a_worker_recomputes_a_flipped_match_and_a_viewer_is_sent_the_new_version(
-    played, redis_url, tmp_path
+    amendable_league, redis_url, tmp_path
 ):
-    match_id, seq, key = played
+    match_id, seq, key = amendable_league
     before = standings_get("cup")
     with server(redis_url) as port, worker(redis_url, tmp_path / "beat"):
         with websocket(f"ws://127.0.0.1:{port}/ws/competitions/cup/", proxy=None) as viewer:
@@ -77,9 +77,9 @@ def test_a_worker_recomputes_a_flipped_match_and_a_viewer_is_sent_the_new_versio
 
 
 def test_with_redis_stopped_an_amendment_is_stored_and_the_standings_catch_up_after(
-    played, tmp_path
+    amendable_league, tmp_path
 ):
-    match_id, seq, key = played
+    match_id, seq, key = amendable_league
     before = standings_get("cup")["version"]
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
@@ -100,9 +100,9 @@ def test_with_redis_stopped_an_amendment_is_stored_and_the_standings_catch_up_af
 
 
 def test_a_worker_killed_in_the_middle_of_a_recompute_leaves_it_to_the_next(
-    played, redis_url, tmp_path
+    amendable_league, redis_url, tmp_path
 ):
-    match_id, seq, key = played
+    match_id, seq, key = amendable_league
     before = standings_get("cup")["version"]
     with server(redis_url) as port:
         # No sweep from this worker's beat: one run before the recompute (30 s after the

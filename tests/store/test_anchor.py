@@ -16,7 +16,7 @@ from tests.support.cast import new_match, open_game, play
 
 
 @pytest.fixture
-def archive(db):
+def two_imported(db):
     """Two imported matches."""
     for seed in (1, 2):
         record_import(simulate_match(seed))
@@ -62,7 +62,7 @@ def forge(match_id, seq, change):
 
 
 def test_a_rewritten_event_with_its_chain_recomputed_passes_the_chain_but_not_the_anchor(
-    archive, tmp_path
+    two_imported, tmp_path
 ):
     anchor = anchor_file(tmp_path)
     forge("sim-1", 5, lambda event: {**event, "contacts": [{"ball": "white", "hit": "cushion"}]})
@@ -76,7 +76,7 @@ def test_a_rewritten_event_with_its_chain_recomputed_passes_the_chain_but_not_th
     assert "sim-2" not in errors
 
 
-def test_a_changed_competition_or_date_column_is_caught_by_the_anchor(archive, tmp_path):
+def test_a_changed_competition_or_date_column_is_caught_by_the_anchor(two_imported, tmp_path):
     anchor = anchor_file(tmp_path)
     Match.objects.filter(pk="sim-2").update(stage="Final", date="2020-01-01")
 
@@ -99,7 +99,7 @@ def test_an_archive_that_grew_since_its_anchor_still_extends_it(db, tmp_path):
     assert "1 anchored matches checked, 0 failing" in output
 
 
-def test_an_altered_anchor_is_refused(archive, tmp_path):
+def test_an_altered_anchor_is_refused(two_imported, tmp_path):
     path = anchor_file(tmp_path)
     anchor = json.loads(path.read_text(encoding="utf-8"))
     anchor["matches"][0]["seq"] -= 1
@@ -109,7 +109,7 @@ def test_an_altered_anchor_is_refused(archive, tmp_path):
         call_command("verify_archive", "--anchor", str(path), stdout=io.StringIO())
 
 
-def test_a_deleted_match_is_reported_missing(archive, tmp_path):
+def test_a_deleted_match_is_reported_missing(two_imported, tmp_path):
     anchor = anchor_file(tmp_path)
     with triggers_lifted(), connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s", ["sim-2"])

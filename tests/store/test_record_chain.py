@@ -61,24 +61,28 @@ def refused(record):
 
 
 @pytest.fixture
-def stored(db):
+def example_exported(db):
     """The spec example imported, and its export (every event with seq, at, by and hash)."""
     record_import(example())
     return record_export("example-1")
 
 
-def test_reimporting_an_export_whose_stored_hash_was_changed_is_refused_at_that_event(stored):
-    stored["events"][9]["hash"] = "0" * 64
+def test_reimporting_an_export_whose_stored_hash_was_changed_is_refused_at_that_event(
+    example_exported,
+):
+    example_exported["events"][9]["hash"] = "0" * 64
 
-    error = refused(stored)
+    error = refused(example_exported)
 
     assert (error.seq, error.field) == (10, "hash")
 
 
-def test_reimporting_an_export_whose_recording_time_was_changed_is_refused_at_that_event(stored):
-    stored["events"][5]["at"] = "2020-01-01T00:00:00Z"
+def test_reimporting_an_export_whose_recording_time_was_changed_is_refused_at_that_event(
+    example_exported,
+):
+    example_exported["events"][5]["at"] = "2020-01-01T00:00:00Z"
 
-    error = refused(stored)
+    error = refused(example_exported)
 
     assert error.seq == 6 and error.field in ("at", "hash")
 

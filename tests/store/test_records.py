@@ -290,7 +290,7 @@ def tamper_stored_event(match_id, seq):
 
 
 @pytest.fixture
-def archive(db):
+def two_sound_records(db):
     """Two sound matches: the spec example and its first ten events under another id."""
     record_import(example())
     shorter = example(events=10)
@@ -298,7 +298,7 @@ def archive(db):
     record_import(shorter)
 
 
-def test_verify_archive_passes_on_a_sound_archive(archive):
+def test_verify_archive_passes_on_a_sound_archive(two_sound_records):
     out, err = io.StringIO(), io.StringIO()
 
     call_command("verify_archive", stdout=out, stderr=err)
@@ -308,7 +308,7 @@ def test_verify_archive_passes_on_a_sound_archive(archive):
     assert archive_verify() == {MATCH_ID: [], "example-2": []}
 
 
-def test_verify_archive_names_the_match_and_seq_of_a_tampered_row_and_fails(archive):
+def test_verify_archive_names_the_match_and_seq_of_a_tampered_row_and_fails(two_sound_records):
     tamper_stored_event(MATCH_ID, TAMPERED_SEQ)
     err = io.StringIO()
 
@@ -319,7 +319,7 @@ def test_verify_archive_names_the_match_and_seq_of_a_tampered_row_and_fails(arch
     assert archive_verify(["example-2"]) == {"example-2": []}
 
 
-def test_verify_archive_exits_non_zero_on_a_tampered_archive(archive, capsys):
+def test_verify_archive_exits_non_zero_on_a_tampered_archive(two_sound_records, capsys):
     tamper_stored_event(MATCH_ID, TAMPERED_SEQ)
 
     with pytest.raises(SystemExit) as exit:
@@ -329,7 +329,7 @@ def test_verify_archive_exits_non_zero_on_a_tampered_archive(archive, capsys):
     assert f"{MATCH_ID} seq {TAMPERED_SEQ}" in capsys.readouterr().err
 
 
-def test_verify_archive_of_an_unknown_match_is_a_clean_error(archive):
+def test_verify_archive_of_an_unknown_match_is_a_clean_error(two_sound_records):
     with pytest.raises(NotFound):
         archive_verify(["nope"])
     with pytest.raises(CommandError, match="no match 'nope'"):
@@ -362,7 +362,7 @@ def verify_archive_command():
     ],
 )
 def test_verify_archive_names_an_unreadable_event_row_and_checks_every_other_match(
-    archive, text, problem
+    two_sound_records, text, problem
 ):
     overwrite_stored_data(MATCH_ID, 5, text)
 
@@ -376,7 +376,7 @@ def test_verify_archive_names_an_unreadable_event_row_and_checks_every_other_mat
     assert len(lines) == 1 and lines[0].startswith(f"{MATCH_ID} seq 5: {problem}")
 
 
-def test_verify_archive_still_finds_a_tampered_row_after_an_unreadable_one(archive):
+def test_verify_archive_still_finds_a_tampered_row_after_an_unreadable_one(two_sound_records):
     overwrite_stored_data(MATCH_ID, 5, "{not json")
     tamper_stored_event(MATCH_ID, TAMPERED_SEQ)
 
@@ -392,7 +392,7 @@ def test_verify_archive_still_finds_a_tampered_row_after_an_unreadable_one(archi
     ],
 )
 def test_verify_archive_names_an_unreadable_match_header_as_seq_0_and_goes_on(
-    archive, column, value, problem
+    two_sound_records, column, value, problem
 ):
     # Match headers have no triggers: a plain UPDATE is enough to corrupt one.
     with connection.cursor() as cursor:

@@ -37,7 +37,7 @@ postgresql_only = pytest.mark.skipif(
 
 
 @pytest.fixture
-def played(db):
+def seven_events(db):
     """A match of seven events (four shots after the break), and a second, sound one."""
     return seven_events_and_another(MATCH_ID)
 
@@ -62,7 +62,7 @@ def verify(*args: str) -> tuple[str, bool]:
 
 
 def test_a_dropped_trigger_is_named_by_the_check_and_verify_archive_and_migrate_puts_it_back(
-    played,
+    seven_events,
 ):
     name = ROW_TRIGGER[connection.vendor]
     with connection.cursor() as cursor:
@@ -80,7 +80,7 @@ def test_a_dropped_trigger_is_named_by_the_check_and_verify_archive_and_migrate_
 
 
 @postgresql_only
-def test_a_disabled_trigger_is_flagged_like_a_missing_one_and_migrate_enables_it(played):
+def test_a_disabled_trigger_is_flagged_like_a_missing_one_and_migrate_enables_it(seven_events):
     name = ROW_TRIGGER["postgresql"]
     with connection.cursor() as cursor:
         # The foreign keys checked now: ALTER TABLE waits for no check deferred to the commit.
@@ -102,7 +102,7 @@ def test_a_disabled_trigger_is_flagged_like_a_missing_one_and_migrate_enables_it
 
 
 @postgresql_only
-def test_a_trigger_whose_function_no_longer_refuses_is_flagged_as_altered(played):
+def test_a_trigger_whose_function_no_longer_refuses_is_flagged_as_altered(seven_events):
     with connection.cursor() as cursor:
         cursor.execute(
             f"CREATE OR REPLACE FUNCTION {EVENTS_TABLE}_refuse() RETURNS trigger AS $$ "
@@ -119,7 +119,7 @@ def test_a_trigger_whose_function_no_longer_refuses_is_flagged_as_altered(played
 
 
 @postgresql_only
-def test_a_session_in_replica_mode_fires_no_trigger_and_is_flagged(played):
+def test_a_session_in_replica_mode_fires_no_trigger_and_is_flagged(seven_events):
     with connection.cursor() as cursor:
         try:
             with transaction.atomic():
@@ -161,7 +161,7 @@ CHANGES = {
 
 
 @pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
-def test_verify_archive_names_the_match_and_seq_of_any_changed_column(played, change):
+def test_verify_archive_names_the_match_and_seq_of_any_changed_column(seven_events, change):
     column, value = CHANGES[change]()
     execute(
         f"UPDATE {EVENTS_TABLE} SET {column} = %s WHERE match_id = %s AND seq = %s",
@@ -176,13 +176,13 @@ def test_verify_archive_names_the_match_and_seq_of_any_changed_column(played, ch
     assert archive_verify(["cup-a-2"]) == {"cup-a-2": []}
 
 
-def test_a_sound_match_has_every_column_as_the_hash_has_it(played):
-    assert store.verify_chain(played) == []
+def test_a_sound_match_has_every_column_as_the_hash_has_it(seven_events):
+    assert store.verify_chain(seven_events) == []
     said, failed = verify()
     assert (said, failed) == ("", False)
 
 
-def test_the_projector_counts_corrections_by_the_hashed_type_not_the_type_column(played):
+def test_the_projector_counts_corrections_by_the_hashed_type_not_the_type_column(seven_events):
     execute(
         f"UPDATE {EVENTS_TABLE} SET type = 'shot_amended' WHERE match_id = %s AND seq = %s",
         [MATCH_ID, TAMPERED],
@@ -197,7 +197,7 @@ def test_the_projector_counts_corrections_by_the_hashed_type_not_the_type_column
 # -- A match row lost, its events left --------------------------------------------------------
 
 
-def test_events_whose_match_row_is_gone_are_reported_by_a_plain_verify_archive(played):
+def test_events_whose_match_row_is_gone_are_reported_by_a_plain_verify_archive(seven_events):
     # Foreign keys are checked at commit (Django makes them deferrable): SQLite run without
     # them, or a writer with the checks off, commits the same.
     execute("DELETE FROM matches_match WHERE id = %s", [MATCH_ID])
@@ -206,7 +206,9 @@ def test_events_whose_match_row_is_gone_are_reported_by_a_plain_verify_archive(p
         said, failed = verify()
         named, named_failed = verify(MATCH_ID)
     finally:
-        played.save(force_insert=True)  # the test's transaction checks its foreign keys at the end
+        seven_events.save(
+            force_insert=True
+        )  # the test's transaction checks its foreign keys at the end
 
     assert failed and named_failed
     line = f"{MATCH_ID} seq 1: the match is missing from the archive, not its 7 events (seq 1 to 7)"
@@ -216,7 +218,7 @@ def test_events_whose_match_row_is_gone_are_reported_by_a_plain_verify_archive(p
 # -- An event lost in the middle --------------------------------------------------------------
 
 
-def test_verify_archive_names_a_deleted_middle_event(played):
+def test_verify_archive_names_a_deleted_middle_event(seven_events):
     execute(f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s AND seq = %s", [MATCH_ID, TAMPERED])
 
     said, failed = verify()
@@ -228,7 +230,7 @@ def test_verify_archive_names_a_deleted_middle_event(played):
     ]
 
 
-def test_every_read_of_the_store_refuses_a_log_with_an_event_missing(played):
+def test_every_read_of_the_store_refuses_a_log_with_an_event_missing(seven_events):
     execute(f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s AND seq = %s", [MATCH_ID, TAMPERED])
 
     for read in (store.load_facts, store.load_chained, store.load):
@@ -241,7 +243,7 @@ def test_every_read_of_the_store_refuses_a_log_with_an_event_missing(played):
     assert len(store.load_facts(MATCH_ID, after=TAMPERED)) == 3  # the rest of the log reads
 
 
-def test_recording_into_a_match_with_an_event_missing_is_refused_naming_it(played):
+def test_recording_into_a_match_with_an_event_missing_is_refused_naming_it(seven_events):
     execute(f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s AND seq = %s", [MATCH_ID, TAMPERED])
 
     with pytest.raises(Refused) as refused:

@@ -29,7 +29,7 @@ def dated(match_id, day, competition="cup"):
 
 
 @pytest.fixture
-def played(db):
+def three_listed(db):
     """cup-a-1 finished (B forfeits, A wins 1–0), cup-a-2 under way, cup-a-3 scheduled."""
     new_match("cup-a-1", best_of=1)
     open_game("cup-a-1")
@@ -41,7 +41,7 @@ def played(db):
     new_match("cup-a-3")  # after the projector ran: no summary of its own yet
 
 
-def test_anyone_lists_the_matches_without_logging_in_each_with_its_summary_and_link(played):
+def test_anyone_lists_the_matches_without_logging_in_each_with_its_summary_and_link(three_listed):
     answer = listed()
 
     by_id = {item["id"]: item for item in answer["matches"]}
@@ -63,7 +63,7 @@ def test_anyone_lists_the_matches_without_logging_in_each_with_its_summary_and_l
     assert api().get(by_id["cup-a-2"]["url"]).json()["state"]["seq"] == 3
 
 
-def test_a_match_scheduled_with_no_event_is_listed_before_the_projector_summarises_it(played):
+def test_a_match_scheduled_with_no_event_is_listed_before_the_projector_summarises_it(three_listed):
     answer = listed({"status": "scheduled"})
 
     assert answer["matches"] == [
@@ -85,7 +85,7 @@ def test_a_match_scheduled_with_no_event_is_listed_before_the_projector_summaris
     assert listed({"status": "scheduled"}) == answer
 
 
-def test_the_filters_select_by_competition_and_by_status_together(played):
+def test_the_filters_select_by_competition_and_by_status_together(three_listed):
     new_match("league-1", "league")
 
     assert ids(listed({"competition": "league"})) == ["league-1"]

@@ -15,7 +15,7 @@ PAIR = [{"name": "Ann Able"}, {"name": "Bo Baker"}]
 
 
 @pytest.fixture
-def played(db):
+def ann_and_bo_played(db):
     """Two finished matches of Ann and Bo in "cup", one under way, one not started."""
     for record in iter_competition(7, 2, PAIR, competition="cup"):
         record_import(record, by="demo")
@@ -26,8 +26,10 @@ def played(db):
     return Competition.objects.get(pk="cup")
 
 
-def test_a_competitions_results_are_its_finished_matches_and_the_rest_its_schedule(played):
-    matches = competition_matches(played)
+def test_a_competitions_results_are_its_finished_matches_and_the_rest_its_schedule(
+    ann_and_bo_played,
+):
+    matches = competition_matches(ann_and_bo_played)
 
     assert [line["status"] for line in matches.results] == ["finished", "finished"]
     assert {line["match"]: line["status"] for line in matches.schedule} == {
@@ -38,15 +40,15 @@ def test_a_competitions_results_are_its_finished_matches_and_the_rest_its_schedu
     assert max(result["games"]) >= 1 and result["winner"] in ("A", "B")
 
 
-def test_a_competitions_entrants_come_with_the_keys_of_their_pages(played):
+def test_a_competitions_entrants_come_with_the_keys_of_their_pages(ann_and_bo_played):
     services.player_enter(competition_id="cup", player={"name": "Cy Cole"}, by="staff")
 
-    assert [(e["name"], bool(e["key"])) for e in competition_entrants(played)] == [
+    assert [(e["name"], bool(e["key"])) for e in competition_entrants(ann_and_bo_played)] == [
         ("Cy Cole", True)
     ]
 
 
-def test_a_players_lines_put_their_own_games_and_points_first_from_either_side(played):
+def test_a_players_lines_put_their_own_games_and_points_first_from_either_side(ann_and_bo_played):
     ann, bo = Player.objects.get(name="Ann Able"), Player.objects.get(name="Bo Baker")
 
     for mine, theirs in zip(player_lines(ann), player_lines(bo), strict=True):

@@ -32,7 +32,7 @@ SEGMENTS = SENDABLE.filter(lambda text: text and "/" not in text)
 
 
 @pytest.fixture
-def stored(db):
+def three_summarised(db):
     make_archive(3)
 
 
@@ -43,7 +43,7 @@ def stored(db):
     deadline=None,
 )
 @given(query=QUERIES)
-def test_any_query_string_is_answered_as_a_page(stored, path, query):
+def test_any_query_string_is_answered_as_a_page(three_summarised, path, query):
     response = Client().get(path, query)
 
     assert response.status_code == 200, (path, query)
@@ -65,7 +65,7 @@ def test_any_query_string_is_answered_as_a_page(stored, path, query):
     deadline=None,
 )
 @given(segment=SEGMENTS)
-def test_any_id_in_a_path_names_something_or_is_a_404(stored, template, segment):
+def test_any_id_in_a_path_names_something_or_is_a_404(three_summarised, template, segment):
     response = Client().get(template.format(quote(segment, safe="")))
 
     assert response.status_code in (200, 404), (template, segment)
