@@ -23,6 +23,7 @@ from typing import Any, TextIO
 import orjson
 from tqdm import tqdm
 
+from bench.amendment import unannounced
 from bench.archive import measure_archive
 from bench.archive import table as archive_table
 from bench.churn import run_churn
@@ -31,14 +32,12 @@ from bench.database import throwaway_sqlite
 from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
 from bench.recording import measure_recording
-from bench.standings import unannounced
 from matches import store
 from matches.fold import fold
 from matches.models import Match
 from matches.records import record_check, record_import
 from matches.simulator import iter_competition, simulate_match
-from replay.projections import projector
-from replay.projections import states as projection
+from replay.projections import projector, states
 
 REBUILD_TARGET = 0.25  # rebuild speed / raw read-and-parse speed
 IMPORT_TARGET = 2.0  # import time / the time of checking the same records alone
@@ -139,7 +138,7 @@ def _load_archive(options: Options, log: TextIO) -> tuple[list[str], str, dict[s
     with unannounced():
         importing, _ = _timed(lambda: [record_import(record, by="bench") for record in imports])
     projector.catch_up(scheduled=True)
-    projection.forget()
+    states.forget()
     events = sum(len(record["events"]) for record in records)
     timings = {
         "records": len(records),
@@ -246,21 +245,21 @@ def _measure_on_demand(path: Path, match_id: str, repeat: int) -> dict[str, Any]
     match = Match.objects.get(pk=match_id)
     events = store.load_facts(match)
     header = match.header()
-    if projection.match_state(match_id, cached=False) != fold(header, events):
+    if states.match_state(match_id, cached=False) != fold(header, events):
         raise RuntimeError("state on demand differs from the fold")
 
     def cold_snapshot() -> None:
-        projection.forget()
-        projection.match_state(match_id)
+        states.forget()
+        states.match_state(match_id)
 
     with sqlite3.connect(path) as raw:
         cases: dict[str, Callable[[], object]] = {
             "raw_read_ms": lambda: _read_raw(raw, [match_id]),
             "fold_in_memory_ms": lambda: fold(header, events),
-            "cold_uncached_ms": lambda: projection.match_state(match_id, cached=False),
+            "cold_uncached_ms": lambda: states.match_state(match_id, cached=False),
             "cold_snapshot_ms": cold_snapshot,
             # Runs right after cold_snapshot, so the snapshot is warm.
-            "cached_ms": lambda: projection.match_state(match_id),
+            "cached_ms": lambda: states.match_state(match_id),
         }
         timings: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(repeat):

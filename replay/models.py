@@ -96,7 +96,7 @@ class MatchSummary(models.Model):
     # The global id of the newest event that changed what the standings count of this
     # match (its result, or whether it is counted): the standings' version derives from it.
     result_event_id = models.BigIntegerField(default=0)
-    # What the standings count of this match (replay.ranking.Result as JSON), null when
+    # What the standings count of this match (matches.rules.ranking.Result as JSON), null when
     # it has no event yet.
     result = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -1,7 +1,6 @@
 """The settings read from the environment, and the project wiring they lead to."""
 
 import os
-import runpy
 import tempfile
 from pathlib import Path
 
@@ -10,20 +9,11 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
-import carambole.settings
 from carambole.settings import database_from_url, envbool, envint, envlist
+from tests.support.settings_env import settings_in
 
 WAL = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL"
 IMMEDIATE_WITH_BUSY_TIMEOUT = {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": WAL}
-
-
-def settings_in(monkeypatch, **environ: str) -> dict:
-    """Evaluate the settings module afresh with only these of its variables set."""
-    for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DB_CONN_MAX_AGE"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in environ.items():
-        monkeypatch.setenv(name, value)
-    return runpy.run_path(carambole.settings.__file__)
 
 
 def test_no_database_url_gives_sqlite_with_immediate_transactions_and_busy_timeout():

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from matches import store
-from matches.errors import NotFound, Refused, excerpt
+from matches.errors import Refused
 from matches.fold import evolve, state_after
 from matches.header import Header
-from matches.models import Match
 from matches.readback import folding
+from matches.selectors import match_get
 from matches.state import MatchState
 from replay.live.messages import event_message
 
@@ -37,9 +37,7 @@ class Stream:
 
         An unknown match is NotFound; an `after` past the last event is refused.
         """
-        match = Match.objects.filter(pk=match_id).first()
-        if match is None:
-            raise NotFound(f"no match {excerpt(match_id)}", "id")
+        match = match_get(match_id)
         # A row missing is refused as a corrupt one is: never misnumbered.
         facts = store.load_facts(match, upto=after)
         if after is not None and len(facts) < after:

@@ -1,11 +1,12 @@
-"""A competition's standings as `api.md` shapes them, for the API, pages and sockets."""
+"""A competition's standings as `api.md` shapes them, and what changed them, newest first."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from matches.selectors import competition_get
-from replay.models import Standings
+from replay.models import Standings, StandingsChange
 
 
 def standings_get(competition_id: Any) -> dict[str, Any]:
@@ -27,3 +28,9 @@ def standings_get(competition_id: Any) -> dict[str, Any]:
         "pending": found.pending,
         "rows": found.rows,
     }
+
+
+def standings_changes(competition_id: str) -> Iterator[StandingsChange]:
+    """Yield a competition's versions of standings with what changed, the newest first."""
+    changes = StandingsChange.objects.filter(competition_id=competition_id)
+    return changes.order_by("-version").iterator()

@@ -9,7 +9,6 @@ from django.shortcuts import render
 
 from matches.models import FEDERATION_ID_LENGTH
 from matches.rules import Ruleset
-from replay.models import StandingsChange
 from replay.presentation.standings_words import counts, sentence
 from replay.queries.competitions import (
     competition_entrants,
@@ -17,7 +16,7 @@ from replay.queries.competitions import (
     competitions_listed,
 )
 from replay.queries.player_keys import player_key
-from replay.queries.standings_reader import standings_get
+from replay.queries.standings_reader import standings_changes, standings_get
 from replay.web.lookups import competition_or_404
 
 HISTORY = 15
@@ -57,9 +56,8 @@ def competition_history(request: HttpRequest, competition_id: str) -> HttpRespon
 
 def history(competition_id: str) -> list[dict[str, Any]]:
     """Return the newest versions that changed a counted result, each in a sentence."""
-    changes = StandingsChange.objects.filter(competition_id=competition_id).order_by("-version")
     shown = []
-    for change in changes.iterator():
+    for change in standings_changes(competition_id):
         if counts(change):
             cause = change.changes.get("cause") or {}
             shown.append(

@@ -9,10 +9,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import orjson
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from matches.errors import NotFound, Refused
+from matches.errors import Refused
 from matches.record_schema import record_schema
 from matches.records import (
     COMPETITION_DOCUMENT,
@@ -115,10 +115,7 @@ STANDINGS_COLUMNS = (
 
 def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition's standings table as CSV (its version in the file's name)."""
-    try:
-        standings = standings_get(competition_id)
-    except (NotFound, Refused):
-        raise Http404(_("No such competition")) from None
+    standings = standings_get(competition_or_404(competition_id).pk)
     response = csv_download(f"{standings['competition']}.standings.v{standings['version']}.csv")
     writer = CsvWriter(response)
     writer.writerow(STANDINGS_COLUMNS)

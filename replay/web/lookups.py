@@ -1,6 +1,6 @@
 """The one way a page finds what its address names, and answers when it cannot.
 
-Every page gets its match or competition here; a `NotFound` (or an id no record can
+Every page gets its match, competition or player here; a `NotFound` (or an id no record can
 have) becomes the page's 404, and a `Refused` read (a stored event corrupt or missing)
 the page that says the match cannot be shown, naming the event.
 """
@@ -12,9 +12,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from matches.errors import NotFound, Refused
-from matches.models import Competition, Match
+from matches.models import Competition, Match, Player
 from matches.notation import SLUG
 from matches.selectors import competition_get, match_get
+from replay.queries.player_keys import player_for_key
 
 
 def match_or_404(match_id: str) -> Match:
@@ -35,6 +36,14 @@ def competition_or_404(competition_id: str) -> Competition:
         return competition_get(competition_id)
     except (NotFound, Refused):
         raise Http404(_("No such competition")) from None
+
+
+def player_or_404(key: str) -> Player:
+    """Return the player a page key names, or answer 404."""
+    player = player_for_key(key)
+    if player is None:
+        raise Http404(_("No such player"))
+    return player
 
 
 def match_unreadable(

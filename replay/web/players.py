@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.formats import date_format
-from django.utils.translation import gettext as _
 
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES
 from replay.queries.player_keys import player_for_key, player_key
 from replay.queries.player_matches import player_lines, player_totals
+from replay.web.lookups import player_or_404
 
 # The matches listed on the page, newest first; the totals and the chart count them all.
 LISTED = 100
@@ -28,9 +28,7 @@ def _form_label(line: dict[str, Any]) -> str:
 
 def player_page(request: HttpRequest, key: str) -> HttpResponse:
     """Show a player: matches, results, averages, form over time; ?versus= another player."""
-    player = player_for_key(key)
-    if player is None:
-        raise Http404(_("No such player"))
+    player = player_or_404(key)
     versus_key = request.GET.get("versus", "").strip()
     versus = player_for_key(versus_key) if versus_key else None
     lines = [

@@ -22,6 +22,7 @@ from tests.support.decided_early import (
     decide_early,
     played_2_1,
 )
+from tests.support.pages import score
 from tests.support.servers import post_event
 
 OUTAGE_WAIT_S = 30.0  # the board retries after 1, 2, 4, 8 s...: back within this
@@ -76,10 +77,6 @@ def open_board(browser: WebDriver, url: str) -> WebDriver:
 
 def connection(board: WebDriver) -> str:
     return board.find_element(By.ID, "connection").get_attribute("data-connection") or ""
-
-
-def score(board: WebDriver, player: str) -> str:
-    return board.find_element(By.CSS_SELECTOR, f'[data-testid="score-{player}"]').text.strip()
 
 
 def white_cx(board: WebDriver) -> float | None:

@@ -15,7 +15,7 @@ def post(key, path, body):
     return api(key).post(f"/api/{path}", body, format="json")
 
 
-def new_match(**fields):
+def match_body(**fields):
     return {"id": "cup-2026-b-1", "competition": "cup-2026", "players": PLAYERS, **fields}
 
 
@@ -85,7 +85,7 @@ def test_a_competition_body_not_of_its_shape_is_a_400(staff, body, field):
 
 
 def test_staff_create_a_match_whose_referee_may_then_record_it(match, staff, referee):
-    answer = post(staff.key, "matches/", new_match(referee=REFEREE))
+    answer = post(staff.key, "matches/", match_body(referee=REFEREE))
 
     assert answer.status_code == 201
     assert answer.json() == {"id": "cup-2026-b-1"}
@@ -97,7 +97,7 @@ def test_staff_create_a_match_whose_referee_may_then_record_it(match, staff, ref
 
 
 def test_the_officiating_referee_is_text_of_the_record_and_not_the_login(match, staff, referee):
-    body = new_match(referee=REFEREE, referee_name="I. Petrenko", stage="Group B", table="3")
+    body = match_body(referee=REFEREE, referee_name="I. Petrenko", stage="Group B", table="3")
 
     post(staff.key, "matches/", body)
 
@@ -116,7 +116,7 @@ def test_a_match_without_an_id_gets_one_and_nobody_records_it_yet(match, staff):
 
 
 def test_an_unknown_referee_username_is_a_422_and_stores_no_match(match, staff):
-    answer = post(staff.key, "matches/", new_match(referee="nobody-by-that-name"))
+    answer = post(staff.key, "matches/", match_body(referee="nobody-by-that-name"))
 
     assert answer.status_code == 422
     assert answer.json() == {"error": "no login 'nobody-by-that-name'", "field": "referee"}
@@ -124,7 +124,7 @@ def test_an_unknown_referee_username_is_a_422_and_stores_no_match(match, staff):
 
 
 def test_a_match_of_an_unknown_competition_is_a_404_naming_it(staff):
-    answer = post(staff.key, "matches/", new_match())
+    answer = post(staff.key, "matches/", match_body())
 
     assert answer.status_code == 404
     assert answer.json()["field"] == "competition"
@@ -142,7 +142,7 @@ def test_a_match_of_an_unknown_competition_is_a_404_naming_it(staff):
     ],
 )
 def test_a_match_the_rules_refuse_is_a_422_naming_the_field(match, staff, fields, field):
-    answer = post(staff.key, "matches/", new_match(**fields))
+    answer = post(staff.key, "matches/", match_body(**fields))
 
     assert answer.status_code == 422
     assert answer.json()["field"] == field
@@ -162,7 +162,7 @@ def test_a_match_the_rules_refuse_is_a_422_naming_the_field(match, staff, fields
     ],
 )
 def test_a_match_body_not_of_its_shape_is_a_400_naming_the_field(match, staff, fields, field):
-    answer = post(staff.key, "matches/", new_match(**fields))
+    answer = post(staff.key, "matches/", match_body(**fields))
 
     assert answer.status_code == 400
     assert answer.json()["field"] == field

@@ -15,7 +15,7 @@ from matches.records import record_import
 from replay.projections.states import forget, match_state
 from tests.support.cast import BY, CAROM_A, MISS, QUIET, new_match, open_game, play
 
-RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "match.json"
+RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "match.json"
 
 
 @pytest.fixture(autouse=True)
