@@ -86,11 +86,11 @@ def main(argv: list[str] | None = None) -> None:
     import orjson
     from django.conf import settings
 
+    from bench.amendment import StandingsOptions, run_standings, standings_table
     from bench.churn import FIRST
     from bench.fanout import FanoutOptions
     from bench.logins import LoginsOptions, run_logins
     from bench.logins import table as logins_table
-    from bench.amendment import StandingsOptions, run_standings, standings_table
     from bench.suite import Options, run, table
     from bench.suite import _row as row
 

@@ -159,7 +159,8 @@ def _measure(path: Path, options: StandingsOptions) -> dict[str, Any]:
 
 @contextmanager
 def unannounced() -> Iterator[None]:
-    """Record without the in-process recompute: the benchmark times the projector itself."""
+    """Record without the projector hearing of it (the bench times the projector itself; the
+    tests record as if every enqueue were lost)."""
     events_appended.disconnect(dispatch_uid=tasks.COMMITTED_UID)
     try:
         yield

@@ -9,13 +9,14 @@ import pytest
 from django.db import connection
 from kombu.exceptions import OperationalError
 
+from bench.amendment import unannounced
 from carambole.celery import app
 from matches.models import Event
 from replay import tasks
 from replay.models import StandingsChange
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
-from tests.support.league import flip, league, unannounced, win
+from tests.support.league import flip, league, win
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
 

@@ -6,12 +6,7 @@ first shot of a match B won into a carom of A's makes A the winner: a flip.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from matches import services
-from matches.signals import events_appended
-from replay import tasks
 from tests.support.cast import BY, CAROM_A, QUIET, open_game
 
 RULESET = {"target": 4, "best_of": 1}
@@ -56,13 +51,3 @@ def flip(match_id: str, seq: int, by: str = BY) -> int:
         facts=CAROM_A,
         reason="video review: white touched the red",
     ).seq
-
-
-@contextmanager
-def unannounced() -> Iterator[None]:
-    """Record without the projector hearing of it, as if every enqueue were lost."""
-    events_appended.disconnect(dispatch_uid=tasks.COMMITTED_UID)
-    try:
-        yield
-    finally:
-        events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from bench.amendment import unannounced
 from matches import services
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Event, Match
@@ -26,7 +27,6 @@ from tests.support.league import (
     RULESET,
     flip,
     shot,
-    unannounced,
     win,
 )
 
