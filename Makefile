@@ -45,11 +45,19 @@ test-sqlite: venv
 		tests/replay/test_tasks_worker.py tests/replay/api/test_competitions.py \
 		tests/replay/web/test_competitions.py tests/replay/live/test_standings_consumer.py
 
+# stubtest: the stubs in stubs/ have the names and signatures of the installed libraries
+# (a stub that drifted after an upgrade would let a wrong call pass mypy); the libraries
+# are imported as at run time, Django set up, since channels' and daphne's read settings.
+STUBBED := $(patsubst stubs/%/,%,$(wildcard stubs/*/))
 check: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
+	MYPYPATH=stubs DJANGO_SETTINGS_MODULE=carambole.settings $(BIN)/python -c \
+		'import sys, django; django.setup(); from mypy.stubtest import main; sys.exit(main())' \
+		--concise --ignore-missing-stub --allowlist stubs/stubtest-allowlist.txt \
+		--mypy-config-file pyproject.toml $(STUBBED)
 
 bench: venv
 	$(BIN)/python -m bench
