@@ -118,34 +118,23 @@ def console_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/referee/matches/demo-live-1/"
 
 
-def test_a_second_run_on_a_taken_port_says_so_and_exits_non_zero(environ, tmp_path):
+def test_a_second_run_is_refused_sigterm_frees_the_port_and_the_referee_stays_logged_in(
+    environ, tmp_path
+):
     port = free_port()
-    with running(environ, port, tmp_path / "first.log"):
+    with running(environ, port, tmp_path / "run.log") as served:
         second = manage(environ, "run_demo", "--port", str(port), "--matches", "1")
+        referee = logged_in_opener(port, "demo-referee", "demo-referee-pass")
+        assert referee.open(console_url(port), timeout=30).url == console_url(port)
+        stopped_by_sigterm(served)  # within STOP_S, or the test fails
 
+    # A second run on the taken port said so, and was refused before loading anything.
     assert second.returncode != 0
     assert f"port {port} on 127.0.0.1 is taken" in second.stderr
     assert f"make run PORT={port + 1}" in second.stderr
-    assert "demo match" not in second.stdout  # refused before loading anything
+    assert "demo match" not in second.stdout
 
-
-def test_sigterm_stops_the_server_and_frees_its_port(environ, tmp_path):
-    port = free_port()
-    with running(environ, port, tmp_path / "run.log") as served:
-        stopped_by_sigterm(served)  # within STOP_S, or the test fails
-
-    with running(environ, port, tmp_path / "again.log") as again:  # the port is free again
-        assert again.poll() is None
-
-
-def test_the_referee_stays_logged_in_across_a_restart(environ, tmp_path):
-    port = free_port()
-    with running(environ, port, tmp_path / "run.log") as served:
-        referee = logged_in_opener(port, "demo-referee", "demo-referee-pass")
-        assert referee.open(console_url(port), timeout=30).url == console_url(port)
-        stopped_by_sigterm(served)
-
-    with running(environ, port, tmp_path / "run.log"):
+    with running(environ, port, tmp_path / "run.log"):  # the port is free again
         answer = referee.open(console_url(port), timeout=30)
 
     assert answer.url == console_url(port), "the restart sent the referee to the login page"
