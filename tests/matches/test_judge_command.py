@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from matches.judging import judge_line
+from tests.support.command_line import Completed, command_line
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "judge"
@@ -19,17 +20,9 @@ VALID = json.dumps({"own": "white", "shot": {"contacts": [{"ball": "white", "hit
 REJECTED = json.dumps({"own": "white", "shot": {"contacts": [{"ball": "white", "hit": "blue"}]}})
 
 
-def run_judge(path: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "manage.py", "judge", path],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-        check=False,
-    )
+def run_judge(path: str, stdin: str = "") -> Completed:
+    """The command line, in this process (tests/support/command_line.py)."""
+    return command_line("judge", path, stdin=stdin)
 
 
 def call_judge(path: Path) -> tuple[list[str], str, int]:
@@ -165,12 +158,19 @@ def test_dash_reads_standard_input(monkeypatch):
     assert len(out.getvalue().splitlines()) == 2
 
 
-# -- A fresh process, as a user runs it ----------------------------------------------
+# -- The command line: a fresh process once, as a user runs it, then in this one -------
 
 
 @pytest.mark.slow
-def test_judge_command_line_gives_the_expected_file_and_a_non_zero_status():
-    result = run_judge(str(FIXTURES / "judge.jsonl"))
+def test_judge_in_a_fresh_process_gives_the_expected_file_and_a_non_zero_status():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "judge", str(FIXTURES / "judge.jsonl")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
 
     expected = (FIXTURES / "judge.expected.jsonl").read_text(encoding="utf-8")
     assert result.stdout == expected
@@ -178,7 +178,6 @@ def test_judge_command_line_gives_the_expected_file_and_a_non_zero_status():
     assert "rejected" in result.stderr
 
 
-@pytest.mark.slow
 def test_judge_command_line_reads_standard_input_for_dash():
     result = run_judge("-", stdin=f"{VALID}\n{REJECTED}\n{VALID}\n")
 
@@ -188,7 +187,6 @@ def test_judge_command_line_reads_standard_input_for_dash():
     assert result.returncode != 0
 
 
-@pytest.mark.slow
 def test_judge_command_line_rejects_deep_nesting_and_lone_surrogates_without_a_traceback(
     tmp_path,
 ):
@@ -207,7 +205,6 @@ def test_judge_command_line_rejects_deep_nesting_and_lone_surrogates_without_a_t
     assert "3 line(s) rejected" in result.stderr
 
 
-@pytest.mark.slow
 def test_judge_command_line_exits_zero_when_every_line_is_judged(tmp_path):
     source = tmp_path / "shots.jsonl"
     source.write_text(f"{VALID}\n", encoding="utf-8")
@@ -218,7 +215,6 @@ def test_judge_command_line_exits_zero_when_every_line_is_judged(tmp_path):
     assert json.loads(result.stdout)["valid"] is True
 
 
-@pytest.mark.slow
 def test_judge_command_line_refuses_a_missing_file_with_a_non_zero_status(tmp_path):
     result = run_judge(str(tmp_path / "absent.jsonl"))
 

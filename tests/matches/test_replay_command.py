@@ -12,21 +12,17 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tests.support.command_line import Completed, command_line
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "matches"
 EXAMPLE = FIXTURES / "spec_example.json"
 SUMMARY = ("status", "winner", "games_won", "games", "next")
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "manage.py", "replay", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+def run(*args: str, stdin: str = "") -> Completed:
+    """The command line, in this process (tests/support/command_line.py)."""
+    return command_line("replay", *args, stdin=stdin)
 
 
 def replay(*args: str, **options: Any) -> dict[str, Any]:
@@ -60,15 +56,20 @@ def rejected_record(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_replay_prints_the_amended_match_state_of_a_record():
-    result = run(str(EXAMPLE))
+def test_replay_in_a_fresh_process_prints_the_amended_match_state_of_a_record():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "replay", str(EXAMPLE)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert summary(json.loads(result.stdout)) == expected("spec_example.expected.json")
 
 
-@pytest.mark.slow
 def test_replay_upto_live_shows_what_viewers_saw():
     result = run(str(EXAMPLE), "--upto", "43", "--live")
 
@@ -78,7 +79,6 @@ def test_replay_upto_live_shows_what_viewers_saw():
     assert state["games_won"] == {"A": 1, "B": 2}
 
 
-@pytest.mark.slow
 def test_replay_reads_standard_input_for_a_dash():
     result = run("-", stdin=EXAMPLE.read_text(encoding="utf-8"))
 
@@ -86,7 +86,6 @@ def test_replay_reads_standard_input_for_a_dash():
     assert summary(json.loads(result.stdout)) == expected("spec_example.expected.json")
 
 
-@pytest.mark.slow
 def test_rejected_record_names_seq_and_field_on_stderr_and_prints_nothing(rejected_record):
     result = run(str(rejected_record))
 
@@ -97,7 +96,6 @@ def test_rejected_record_names_seq_and_field_on_stderr_and_prints_nothing(reject
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("text", "message"),
     [("{not json", "not JSON"), ("", "not JSON"), ('{"format": "x"}', "format")],
@@ -112,7 +110,6 @@ def test_malformed_input_is_refused_cleanly(text, message):
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("upto", ["45", "-1", "1000"])
 def test_upto_out_of_range_is_an_error(upto):
     result = run(str(EXAMPLE), "--upto", upto)
@@ -123,7 +120,6 @@ def test_upto_out_of_range_is_an_error(upto):
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
 def test_a_missing_file_is_refused_cleanly(tmp_path):
     result = run(str(tmp_path / "absent.json"))
 
