@@ -77,6 +77,15 @@ def main(argv: list[str] | None = None) -> None:
         default=100,
         help="fan-out: shots timed on one match (a third as many rounds on ten matches)",
     )
+    parser.add_argument(
+        "--fanout-scenario",
+        action="append",
+        metavar="NAME",
+        help=(
+            "fan-out: measure this scenario only, repeatable (one_match, ten_matches, "
+            "ten_matches_20_referees, one_match_thin_clients; default: all four)"
+        ),
+    )
     options = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "carambole.settings")
@@ -88,11 +97,15 @@ def main(argv: list[str] | None = None) -> None:
 
     from bench.amendment import StandingsOptions, run_standings, standings_table
     from bench.churn import FIRST
-    from bench.fanout import FanoutOptions
+    from bench.fanout import YARDSTICK, FanoutOptions
     from bench.logins import LoginsOptions, run_logins
     from bench.logins import table as logins_table
     from bench.suite import Options, run, table
     from bench.suite import _row as row
+
+    scenarios = tuple(options.fanout_scenario or YARDSTICK)
+    if unknown := sorted(set(scenarios) - set(YARDSTICK)):
+        parser.error(f"--fanout-scenario: no scenario {', '.join(unknown)} (see --help)")
 
     results = run(
         Options(
@@ -111,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
                 rounds=max(options.shots // 3, 1),
                 referee_shots=max(options.shots // 6, 1),
                 redis_url=settings.REDIS_URL,
+                scenarios=scenarios,
             ),
         ),
         log=sys.stderr,

@@ -63,6 +63,15 @@ SERVE = (
 ).split()
 
 
+# Each of carambole's scenarios beside the bare server's with the same viewers and client.
+YARDSTICK = {
+    "one_match": "one_match",
+    "ten_matches": "ten_matches",
+    "ten_matches_20_referees": "ten_matches",
+    "one_match_thin_clients": "one_match_thin_clients",
+}
+
+
 @dataclass(frozen=True)
 class FanoutOptions:
     viewers: int = 1000
@@ -76,6 +85,7 @@ class FanoutOptions:
     referee_pace_s: float = 0.5
     clients: int = 1  # viewer processes (one, as the yardstick was first measured)
     redis_url: str | None = None
+    scenarios: tuple[str, ...] = tuple(YARDSTICK)  # which of carambole's to measure
 
 
 @dataclass(frozen=True)
@@ -94,15 +104,6 @@ class Watched:
         ]
 
 
-# Each of carambole's scenarios beside the bare server's with the same viewers and client.
-YARDSTICK = {
-    "one_match": "one_match",
-    "ten_matches": "ten_matches",
-    "ten_matches_20_referees": "ten_matches",
-    "one_match_thin_clients": "one_match_thin_clients",
-}
-
-
 def run_fanout(options: FanoutOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
     """Measure every scenario on carambole (each layer) and the bare server; return the figures."""
     _allow_files(options.viewers * 2 + 512)
@@ -116,16 +117,16 @@ def run_fanout(options: FanoutOptions, log: TextIO = sys.stderr) -> dict[str, An
                 layer: _carambole(layer, url, path, key, options, log)
                 for layer, url in layers.items()
             }
-        size = results["in_memory"]["one_match"]["message_bytes"]
+        size = results["in_memory"][options.scenarios[0]]["message_bytes"]
         results["bare"] = _bare(options, size, log)
     finally:
         for child in directory.iterdir():
             child.unlink()
         directory.rmdir()
     for layer in layers:
-        for scenario, yardstick in YARDSTICK.items():
+        for scenario in options.scenarios:
             figures = results[layer][scenario]
-            ratio = figures["last_p99_ms"] / results["bare"][yardstick]["last_p99_ms"]
+            ratio = figures["last_p99_ms"] / results["bare"][YARDSTICK[scenario]]["last_p99_ms"]
             figures["vs_bare_p99"] = round(ratio, 2)
             figures["meets_target"] = ratio <= TARGET
     results["target"] = TARGET
@@ -168,7 +169,8 @@ def _carambole(
             ),
         }
         figures: dict[str, Any] = {"servers": 1 if redis_url is None else 2}
-        for scenario, (watched, record) in scenarios.items():
+        for scenario in options.scenarios:
+            watched, record = scenarios[scenario]
             print(f"fan-out, carambole ({layer} layer): {scenario}", file=log)
             figures[scenario] = _timed(watched, watch_port, recorder, record, options)
     return figures
@@ -338,11 +340,14 @@ def _bare(options: FanoutOptions, size: int, log: TextIO) -> dict[str, Any]:
             options.shot_pace_s,
         ),
     }
+    wanted = {YARDSTICK[scenario] for scenario in options.scenarios}
     figures = {}
     with running(
         [sys.executable, "-m", "bench.bare", str(port)], dict(os.environ), port, STARTUP_S
     ):
         for scenario, (watched, shots, pace_s) in scenarios.items():
+            if scenario not in wanted:
+                continue
             print(f"fan-out, bare websockets server: {scenario}", file=log)
             figures[scenario] = _bare_timed(watched, port, size, shots, pace_s, options.clients)
     return figures
@@ -511,7 +516,8 @@ def table(results: dict[str, Any]) -> str:
         if layer in results:
             servers = results[layer]["servers"]
             label = f"carambole, {layer.replace('_', '-')} layer, {servers} uvicorn"
-            rows.extend((label, scenario, results[layer][scenario]) for scenario in YARDSTICK)
+            scenarios = [scenario for scenario in YARDSTICK if scenario in results[layer]]
+            rows.extend((label, scenario, results[layer][scenario]) for scenario in scenarios)
     for label, scenario, figures in rows:
         ratio = figures.get("vs_bare_p99")
         note = "" if ratio is None else f"{ratio}x bare" + ("" if ratio <= target else " (over)")

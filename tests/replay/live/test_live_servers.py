@@ -29,9 +29,9 @@ DROP_S = 60.0  # the longest a test waits for a server to drop a client that ans
 # arrives within WAIT_S came through the channel layer.
 RARE_HEAD_S = 600
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
-# Sockets opened and closed while a server's memory is read: 8,000 in CI, 3,000 in `make
-# test` (about 30 s); `make bench` opens and closes 20,000 (bench/churn.py).
-CHURN_CYCLES = 8_000 if os.getenv("CI") == "true" else 3_000
+# Sockets opened and closed while a server's memory is read: 8,000 in CI, 2,000 in `make
+# test` (about 10 s); `make bench` opens and closes 20,000 (bench/churn.py).
+CHURN_CYCLES = 8_000 if os.getenv("CI") == "true" else 2_000
 
 
 # -- Clients ----------------------------------------------------------------------------
