@@ -441,14 +441,17 @@ def _with_connection(read: Callable[..., T], *args: Any) -> T:
         raise
 
 
-async def stop_hubs_here() -> None:
-    """Stop the running loop's hubs, and wait until they let go (tests; a server stopping)."""
-    loop = asyncio.get_running_loop()
+def hubs_of(loop: asyncio.AbstractEventLoop) -> list[Hub]:
+    """Return an event loop's hubs: the running one, and any stopped one still letting go."""
     with _hubs_lock:
-        hubs = [
+        return [
             hub for hub in (_hubs.get(loop), *_stopping) if hub is not None and hub.loop is loop
         ]
-    for hub in hubs:
+
+
+async def stop_hubs_here() -> None:
+    """Stop the running loop's hubs, and wait until they let go (tests; a server stopping)."""
+    for hub in hubs_of(asyncio.get_running_loop()):
         for feed in list(hub.feeds.values()):
             for viewer in tuple(feed.viewers):
                 viewer.stop()
