@@ -5,12 +5,16 @@ Pure Python: no Django. Nothing here changes the state or judges an event.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from matches.rules import average, next_breaker, placement_zone
 from matches.rules.ranking import Result
 from matches.state import Game, MatchState
+
+# The scoreboard: the part of the state a live message and a recorded event's answer carry.
+# Its size does not grow with the match (no list of shots).
+SCOREBOARD = ("status", "winner", "games_won", "games", "next", "positions")
 
 
 def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
@@ -21,6 +25,19 @@ def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
     """
     copied = _copies if detached else list
     return {
+        **board(state),
+        "shots": copied(state.shots),
+        "stats": _stats(state),
+        "fouls": copied(state.outside_fouls),
+        "lags": copied(state.lags),
+        "intermissions": copied(state.intermissions),
+        "seq": state.seq,
+    }
+
+
+def board(state: MatchState) -> dict[str, Any]:
+    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it."""
+    return {
         "status": status(state),
         "winner": state.winner,
         "games_won": state.games_won(),
@@ -29,13 +46,24 @@ def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
         "positions": {
             ball: ([float(p[0]), float(p[1])] if p else None) for ball, p in state.positions.items()
         },
-        "shots": copied(state.shots),
-        "stats": _stats(state),
-        "fouls": copied(state.outside_fouls),
-        "lags": copied(state.lags),
-        "intermissions": copied(state.intermissions),
-        "seq": state.seq,
     }
+
+
+def scoreboard(state: MatchState, event: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the scoreboard of the state just after `event`, with that event's ruling."""
+    return {**board(state), "ruling": ruling_of(state, event)}
+
+
+def ruling_of(state: MatchState, event: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Return the ruling of the shot an event is, or amends (its new ruling); else None."""
+    if event["type"] == "shot":
+        shot = state.seq
+    elif event["type"] == "shot_amended":
+        shot = event["shot"]
+    else:
+        return None
+    entry = state.shot_index.get(shot)
+    return None if entry is None else entry["ruling"]
 
 
 def status(state: MatchState) -> str:

@@ -19,12 +19,13 @@ from matches import store
 from matches.chain import header_hash
 from matches.errors import Conflict, NotFound, Refused, excerpt
 from matches.events import parse_event
-from matches.fold import decide, evolve, fold, state_after
+from matches.fold import decide, evolve, state_after
 from matches.header import Header
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE, canonical_json
-from matches.render import render
+from matches.render import scoreboard, status
 from matches.selectors import check_id
+from matches.services import running as running_states
 from matches.services.competitions import check_text
 from matches.signals import events_appended
 from matches.state import MatchState
@@ -105,7 +106,11 @@ def events_append(
 
 @dataclass(frozen=True)
 class Recorded:
-    """The answer to a recorded event: its `seq` and the match state after it."""
+    """The answer to a recorded event: its `seq` and the scoreboard after it, with its ruling.
+
+    The scoreboard is the part of the match state a live message carries (`SCOREBOARD`):
+    its size does not grow with the match. The full state is a read of the match away.
+    """
 
     seq: int
     at: str  # when it was recorded, as the event's `at`
@@ -137,20 +142,35 @@ def event_record(
             if earlier is not None:
                 return _replayed(match, earlier, digest)
         log.expect(expected_seq)
-        events = store.load_facts(match)
-        running, checked = _checked(match.header(), events, event)
-        running = evolve(running, checked)  # the match as it stands now, folded once
-        state = render(running, detached=False)
+        header = match.header()
+        running = _running(match, header, log)
+        try:
+            checked = _checked(running, event)
+        except Refused:
+            running_states.keep(match.pk, running, log.previous)  # unchanged by a refusal
+            raise
+        running = evolve(running, checked)  # the match as it stands now, one event more
         at = store.now_text()
         events_append(
             log,
             [checked],
             [store.Stamp(by=by, at=at)],
-            status=state["status"],
+            status=status(running),
             idempotency_key=idempotency_key,
             command_digest=digest,
         )
-    return Recorded(seq=expected_seq + 1, at=at, state=state)
+        kept, head = match.pk, log.previous
+        transaction.on_commit(lambda: running_states.keep(kept, running, head))
+        board = scoreboard(running, checked)
+    return Recorded(seq=expected_seq + 1, at=at, state=board)
+
+
+def _running(match: Match, header: Header, log: Log) -> MatchState:
+    """Return the match folded up to its head: kept by this process, or folded from the log."""
+    kept = running_states.take(match.pk, header, log.seq, log.previous)
+    if kept is not None:
+        return kept
+    return state_after(header, store.load_facts(match))
 
 
 def _json_of(value: Any, field: str) -> bytes:
@@ -165,19 +185,15 @@ def _json_of(value: Any, field: str) -> bytes:
         raise Refused("is not JSON", field) from None
 
 
-def _checked(
-    header: Header, events: list[dict[str, Any]], event: Mapping[str, Any]
-) -> tuple[MatchState, dict[str, Any]]:
-    """Return the fold of the stored events and the new event as it will be stored."""
-    seq = len(events) + 1
+def _checked(running: MatchState, event: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the new event as it will be stored, judged against the match as it stands."""
+    seq = running.seq + 1
     if not isinstance(event, Mapping):
         raise Refused("must be an object", "event")
     for key in ENVELOPE:
         if key in event and key != "seq":
             raise Refused("is set by the server", key, seq)
-    parsed = parse_event(event, header, seq)
-    running = state_after(header, events)
-    return running, decide(running, parsed)
+    return decide(running, parse_event(event, running.header, seq))
 
 
 def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
@@ -185,7 +201,7 @@ def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
         raise Refused(
             "this idempotency key was used for another command", "Idempotency-Key", earlier.seq
         )
-    events = store.load_facts(match)
-    # The first answer: the state as it was shown right after that event.
-    state = fold(match.header(), events, upto=earlier.seq, view="live")
-    return Recorded(earlier.seq, earlier.at, state, replayed=True)
+    events = store.load_facts(match, upto=earlier.seq)
+    # The first answer: the scoreboard as it was right after that event.
+    state = state_after(match.header(), events)
+    return Recorded(earlier.seq, earlier.at, scoreboard(state, events[-1]), replayed=True)

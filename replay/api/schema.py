@@ -97,7 +97,9 @@ class ShotEntry(serializers.Serializer[dict[str, Any]]):
     retracted = serializers.BooleanField()
 
 
-class MatchState(serializers.Serializer[dict[str, Any]]):
+class Scoreboard(serializers.Serializer[dict[str, Any]]):
+    """The part of the match state a live message carries: it does not grow with the match."""
+
     status = serializers.ChoiceField(choices=STATUSES)
     winner = serializers.ChoiceField(choices=PLAYERS, allow_null=True)
     games_won = serializers.DictField(child=serializers.IntegerField())
@@ -107,9 +109,20 @@ class MatchState(serializers.Serializer[dict[str, Any]]):
         child=serializers.ListField(child=serializers.FloatField(), allow_null=True),
         help_text="each ball's [x, y] in mm, or null where unknown",
     )
+
+
+class MatchState(Scoreboard):
     shots = ShotEntry(many=True)
     stats = serializers.DictField(child=serializers.DictField(), help_text="per player")
     seq = serializers.IntegerField(help_text="the last event folded")
+
+
+class RecordedScoreboard(Scoreboard):
+    ruling = Ruling(
+        allow_null=True,
+        help_text="the ruling of the shot recorded, or the new ruling of the shot amended; "
+        "null for any other event",
+    )
 
 
 class Referee(serializers.Serializer[dict[str, Any]]):
@@ -156,7 +169,10 @@ class Events(serializers.Serializer[dict[str, Any]]):
 class Recorded(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField(help_text="the new event's seq")
     at = serializers.CharField(help_text="when it was recorded: the event's at")
-    state = MatchState(help_text="the match state after it")
+    state = RecordedScoreboard(
+        help_text="the scoreboard after it, as a live message carries it: the rest of the "
+        "match state (shots, stats, fouls, lags) is GET /api/matches/{id}/state away"
+    )
 
 
 class Record(serializers.Serializer[dict[str, Any]]):

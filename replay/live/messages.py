@@ -8,31 +8,8 @@ from typing import Any
 import orjson
 
 from matches.errors import Refused
-from matches.render import render
+from matches.render import scoreboard
 from matches.state import MatchState
-
-# The scoreboard part of the match state: a message stays small however long the match.
-SCOREBOARD = ("status", "winner", "games_won", "games", "next", "positions")
-
-
-def scoreboard(state: MatchState, event: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the scoreboard of the state just after `event`, with that event's ruling."""
-    shown = render(state, detached=False)
-    board = {key: shown[key] for key in SCOREBOARD}
-    board["ruling"] = ruling_of(state, event)
-    return board
-
-
-def ruling_of(state: MatchState, event: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Return the ruling of the shot an event is, or amends (its new ruling); else None."""
-    if event["type"] == "shot":
-        shot = state.seq
-    elif event["type"] == "shot_amended":
-        shot = event["shot"]
-    else:
-        return None
-    entry = state.shot_index.get(shot)
-    return None if entry is None else entry["ruling"]
 
 
 def event_message(record: Mapping[str, Any], state: MatchState) -> str:

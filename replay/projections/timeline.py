@@ -17,19 +17,10 @@ from matches.fold import evolve
 from matches.header import Header
 from matches.models import Match
 from matches.readback import folding
-from matches.render import render
+from matches.render import board, render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import StoredEvent, fact_of
-
-# What one frame of the replay holds: the scoreboard, not the whole state.
-BOARD = ("status", "winner", "games_won", "games", "next", "positions")
-
-
-def board(state: MatchState) -> dict[str, Any]:
-    """Return the scoreboard of a state, detached from the fold that goes on."""
-    shown = render(state, detached=False)
-    return {key: shown[key] for key in BOARD}
 
 
 def frames(

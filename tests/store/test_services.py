@@ -8,7 +8,9 @@ from django.db import connections, transaction
 
 from matches import services, store
 from matches.errors import Conflict, NotFound, Refused
+from matches.fold import fold
 from matches.models import Event, Match
+from matches.render import SCOREBOARD
 from tests.support.cast import (
     BY,
     CAROM_A,
@@ -23,6 +25,15 @@ from tests.support.cast import (
 
 def stored_types(match):
     return list(Event.objects.filter(match=match).order_by("seq").values_list("type", flat=True))
+
+
+def state_of(match):
+    """The match state after its last event, folded from the store."""
+    return fold(match.header(), store.load_facts(match))
+
+
+def board_of(state):
+    return {key: state[key] for key in SCOREBOARD}
 
 
 # -- Recording each kind of event ------------------------------------------------
@@ -45,7 +56,10 @@ def test_the_opening_records_the_lag_the_first_game_and_the_break_placement(sche
     )
 
     assert (lag.seq, game.seq, placed.seq) == (1, 2, 3)
-    assert [(entry["seq"], entry["winner"]) for entry in lag.state["lags"]] == [(1, "A")]
+    assert [(entry["seq"], entry["winner"]) for entry in state_of(scheduled_match)["lags"]] == [
+        (1, "A")
+    ]
+    assert lag.state["status"] == "lag"
     assert game.state["games"][0]["breaker"] == "A"
     assert placed.state["positions"]["white"] == [700.0, 400.0]
     assert placed.state["next"]["player"] == "A"
@@ -58,8 +72,28 @@ def test_a_shot_without_a_player_is_stored_naming_whoever_was_due(opened_and_sho
     stored = Event.objects.get(match=opened_and_shot, seq=5)
     assert recorded.seq == 5
     assert stored.data["player"] == "B"
-    assert recorded.state["shots"][-1]["player"] == "B"
+    assert state_of(opened_and_shot)["shots"][-1]["player"] == "B"
     assert stored.recorded_by == BY
+
+
+def test_the_answer_is_the_scoreboard_after_the_event_with_the_ruling_of_its_shot(
+    opened_and_shot,
+):
+    recorded = services.shot_record(match_id=opened_and_shot.id, expected_seq=4, by=BY, facts=QUIET)
+
+    state = state_of(opened_and_shot)
+    assert recorded.state == {**board_of(state), "ruling": state["shots"][-1]["ruling"]}
+    assert "shots" not in recorded.state  # the same size however long the match
+
+
+def test_the_answer_to_an_amendment_carries_the_amended_shots_new_ruling(opened_and_shot):
+    recorded = services.ruling_amend(
+        match_id=opened_and_shot.id, expected_seq=4, by=BY, shot=4, facts=CAROM_A, reason="video"
+    )
+
+    state = state_of(opened_and_shot)
+    assert recorded.state == {**board_of(state), "ruling": state["shots"][0]["ruling"]}
+    assert recorded.state["ruling"] != state["shots"][0]["original"]
 
 
 EVENT_CASES = [
@@ -131,7 +165,9 @@ def test_each_event_kind_is_appended_after_the_expected_seq(
     assert recorded.seq == 5
     assert not recorded.replayed
     assert stored_types(opened_and_shot)[-1] == kind
-    assert holds(recorded.state), recorded.state
+    state = state_of(opened_and_shot)
+    assert holds(state), state
+    assert board_of(recorded.state) == board_of(state)
     assert store.verify_chain(opened_and_shot) == []
 
 

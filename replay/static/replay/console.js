@@ -77,7 +77,9 @@ const newQueue = () => new SubmissionQueue({
   },
   onRecorded: (item, body) => {
     if (typeof body.seq === "number" && body.state && body.seq >= state.seq) {
+      // The answer carries the scoreboard; the shots and stats come with the full state.
       applyState({ ...body.state, seq: body.seq });
+      scheduleRefresh();
     }
     showDone(labelOf(item, body.seq));
   },
@@ -601,7 +603,7 @@ function follow() {
   connectLive(matchId, {
     after: state.seq,
     onEvent: (message) => {
-      // This console's own event comes back here too, after its answer brought the full state.
+      // This console's own event comes back here too, after its answer brought the scoreboard.
       if (message.seq > state.seq) {
         state = { ...state, ...message.state, seq: message.seq };
         render();

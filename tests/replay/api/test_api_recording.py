@@ -1,4 +1,4 @@
-"""Recording events through the API: 201 with the state, 409 on a stale seq, idempotent keys."""
+"""Recording events through the API: 201 and the scoreboard, 409 on a stale seq, idempotency."""
 
 import threading
 
@@ -25,13 +25,28 @@ def stored(match):
     return list(Event.objects.filter(match=match).order_by("seq"))
 
 
-def test_the_assigned_referee_records_an_event_and_gets_its_seq_and_the_state(match, referee):
+def test_the_assigned_referee_records_an_event_and_gets_its_seq_and_the_scoreboard(match, referee):
     answer = record(referee.key, match.id, {"expected_seq": 0, "event": LAG})
 
     assert answer.status_code == 201
     assert answer.json()["seq"] == 1
-    assert [lag["winner"] for lag in answer.json()["state"]["lags"]] == ["A"]
+    assert answer.json()["state"]["status"] == "lag"
+    assert answer.json()["state"]["ruling"] is None  # not a shot
     assert [event.type for event in stored(match)] == ["lag"]
+    state = api(referee.key).get(f"/api/matches/{match.id}/state").json()
+    assert [lag["winner"] for lag in state["lags"]] == ["A"]  # the full state, a GET away
+
+
+def test_a_recorded_shot_answers_the_scoreboard_with_its_ruling(opened_for_referee, referee):
+    answer = record(referee.key, opened_for_referee.id, {"expected_seq": 3, "event": shot()})
+
+    state = api(referee.key).get(f"/api/matches/{opened_for_referee.id}/state").json()
+    board = answer.json()["state"]
+    assert board["ruling"] == state["shots"][-1]["ruling"]
+    assert {key: board[key] for key in ("games", "next", "positions")} == {
+        key: state[key] for key in ("games", "next", "positions")
+    }
+    assert "shots" not in board
 
 
 def test_a_recorded_event_carries_the_username_of_who_recorded_it(

@@ -22,13 +22,13 @@ from matches import services, store
 from matches.fold import fold
 from matches.models import Event, Match
 from matches.records import record_import
+from matches.render import SCOREBOARD
 from matches.simulator import simulate_match
 from replay.live import announce
 from replay.live import hub as live_hub
 from replay.live import resumes as live_resumes
 from replay.live import viewer as live_viewer
 from replay.live.hub import stop_hubs_here
-from replay.live.messages import SCOREBOARD
 from replay.live.stream import Stream
 from tests.support.cast import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
 

@@ -14,10 +14,11 @@ from matches import services
 from matches.fold import fold
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.records import record_import
+from matches.render import SCOREBOARD
 from matches.selectors import match_get
 from matches.simulator import iter_competition, simulate_match
 from matches.store import load_facts
-from replay.projections.timeline import BOARD, match_timeline
+from replay.projections.timeline import match_timeline
 from tests.support.cast import BY, QUIET, new_match, open_game, play
 from tests.support.decided_early import AMENDED, VOID_GAME, VOID_IN_GAME, decided_early
 
@@ -55,9 +56,9 @@ def test_every_frame_is_the_state_a_fold_gives_at_that_seq_amended_and_live(db, 
     for seq in range(len(events) + 1):
         amended = fold(header, events, upto=seq, view="amended")
         live = fold(header, events, upto=seq, view="live")
-        assert timeline["frames"][seq] == {key: amended[key] for key in BOARD}, seq
+        assert timeline["frames"][seq] == {key: amended[key] for key in SCOREBOARD}, seq
         seen = timeline["live"].get(str(seq), timeline["frames"][seq])
-        assert seen == {key: live[key] for key in BOARD}, seq
+        assert seen == {key: live[key] for key in SCOREBOARD}, seq
 
 
 def test_every_frame_of_simulated_matches_with_corrections_is_the_fold_at_that_seq(db):
@@ -79,7 +80,7 @@ def test_every_frame_of_simulated_matches_with_corrections_is_the_fold_at_that_s
                 shown = timeline["frames"][seq]
                 if view == "live":
                     shown = timeline["live"].get(str(seq), shown)
-                assert shown == {key: state[key] for key in BOARD}, (match.id, seq, view)
+                assert shown == {key: state[key] for key in SCOREBOARD}, (match.id, seq, view)
 
 
 def test_a_shot_amended_later_names_who_amended_it_when_and_why_and_keeps_its_first_ruling(db):

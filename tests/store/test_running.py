@@ -1,0 +1,245 @@
+"""The matches kept folded by the process that records them: always the fold of the log."""
+
+import copy
+from contextlib import contextmanager
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches import services, store
+from matches.errors import Refused
+from matches.fold import fold
+from matches.render import SCOREBOARD, render
+from matches.services import running
+from tests.support.cast import BY, CAROM_A, MISS, QUIET, new_match, open_game, play
+
+
+@pytest.fixture(autouse=True)
+def _nothing_kept_from_other_tests():
+    running.forget()
+    yield
+    running.forget()
+
+
+def stored_fold(match):
+    return fold(match.header(), store.load_facts(match))
+
+
+def board_of(state):
+    return {key: state[key] for key in SCOREBOARD}
+
+
+@contextmanager
+def appended_elsewhere(match_id):
+    """Append as another process would: this one's kept state stays as it was before."""
+    before = copy.deepcopy(running._kept.get(match_id))
+    yield
+    if before is not None:
+        running._kept[match_id] = before
+
+
+def kept_state(match_id):
+    kept = running._kept.get(match_id)
+    return None if kept is None else render(kept.state)
+
+
+def as_b(facts):
+    swap = {"white": "yellow", "yellow": "white"}
+    return {
+        "contacts": [
+            {**c, "ball": swap.get(c["ball"], c["ball"]), "hit": swap.get(c["hit"], c["hit"])}
+            for c in facts["contacts"]
+        ]
+    }
+
+
+SHOTS = {"quiet": QUIET, "carom": CAROM_A, "miss": MISS}
+
+
+def facts_for(player, kind):
+    return SHOTS[kind] if player == "A" else as_b(SHOTS[kind])
+
+
+def test_a_committed_append_keeps_the_match_folded_to_its_new_head(
+    db, django_capture_on_commit_callbacks
+):
+    match = new_match()
+    with django_capture_on_commit_callbacks(execute=True):
+        seq = open_game(match.id)
+        play(match.id, seq, CAROM_A)
+
+    assert kept_state(match.id) == stored_fold(match)
+    assert kept_state(match.id)["seq"] == 4
+
+
+def test_a_rolled_back_append_keeps_nothing(db, django_capture_on_commit_callbacks):
+    match = new_match()
+    with django_capture_on_commit_callbacks(execute=True):
+        seq = open_game(match.id)
+    with transaction.atomic():
+        play(match.id, seq, CAROM_A)
+        transaction.set_rollback(True)
+
+    assert kept_state(match.id) is None  # taken out for the append, never put back
+    assert play(match.id, seq, QUIET) == 4  # folded from the log again
+    assert store.head(match)[0] == 4
+
+
+def test_a_refused_event_leaves_the_kept_state_as_it_was(db, django_capture_on_commit_callbacks):
+    match = new_match()
+    with django_capture_on_commit_callbacks(execute=True):
+        seq = open_game(match.id)
+    before = kept_state(match.id)
+
+    with pytest.raises(Refused):
+        services.shot_record(match_id=match.id, expected_seq=seq, by=BY, facts=QUIET, player="B")
+
+    assert kept_state(match.id) == before == stored_fold(match)
+
+
+def test_an_append_elsewhere_is_noticed_by_the_head_and_folded_from_the_log(
+    db, django_capture_on_commit_callbacks
+):
+    match = new_match()
+    with django_capture_on_commit_callbacks(execute=True):
+        seq = open_game(match.id)
+    with appended_elsewhere(match.id):
+        seq = play(match.id, seq, CAROM_A)
+    assert kept_state(match.id)["seq"] == 3
+
+    with django_capture_on_commit_callbacks(execute=True):
+        recorded = services.shot_record(
+            match_id=match.id, expected_seq=seq, by=BY, facts=as_b(QUIET)
+        )
+
+    assert board_of(recorded.state) == board_of(stored_fold(match))
+    assert kept_state(match.id) == stored_fold(match)
+
+
+def test_a_kept_state_of_another_log_as_long_is_not_taken_for_this_one(
+    db, django_capture_on_commit_callbacks
+):
+    """A database restored from a backup may hold another log of the same length."""
+    match = new_match()
+    with django_capture_on_commit_callbacks(execute=True):
+        seq = open_game(match.id)
+    with transaction.atomic():
+        with django_capture_on_commit_callbacks(execute=True):
+            play(match.id, seq, CAROM_A)  # kept: A scored
+        transaction.set_rollback(True)
+    with appended_elsewhere(match.id):
+        seq = play(match.id, seq, QUIET)  # the log's own event 4: nobody scored
+    assert kept_state(match.id)["games"][0]["score"]["A"] > 0
+
+    with django_capture_on_commit_callbacks(execute=True):
+        recorded = services.shot_record(
+            match_id=match.id, expected_seq=seq, by=BY, facts=as_b(QUIET)
+        )
+
+    assert recorded.state["games"][0]["score"] == {"A": 0, "B": 0}
+    assert kept_state(match.id) == stored_fold(match)
+
+
+def test_no_more_matches_are_kept_than_the_limit(
+    db, django_capture_on_commit_callbacks, monkeypatch
+):
+    monkeypatch.setattr(running, "KEPT", 2)
+    for number in range(3):
+        match = new_match(f"cup-a-{number}")
+        with django_capture_on_commit_callbacks(execute=True):
+            open_game(match.id)
+
+    assert list(running._kept) == ["cup-a-1", "cup-a-2"]  # the least recently recorded left
+
+
+# -- The law: an answer from a kept state is an answer from a fold from scratch ---------------
+
+actions = st.lists(
+    st.tuples(
+        st.sampled_from(["shot", "amend", "retract", "next game", "wrong player"]),
+        st.integers(0, 20),
+        st.sampled_from(sorted(SHOTS)),
+        st.booleans(),  # appended by another process: this one does not keep its state
+    ),
+    max_size=25,
+)
+
+
+def act(match, action):
+    """Record what an action asks for; return the answer, or None if it was not legal."""
+    kind, pick, shot, _ = action
+    head = store.head(match)[0]
+    state = stored_fold(match)
+    shots = [s for s in state["shots"] if not s["retracted"]]
+    due = state["next"]["player"] if state["next"] else None
+    try:
+        if kind == "shot" and due:
+            return services.shot_record(
+                match_id=match.id, expected_seq=head, by=BY, facts=facts_for(due, shot)
+            )
+        if kind == "wrong player" and due:
+            other = {"A": "B", "B": "A"}[due]
+            return services.shot_record(
+                match_id=match.id, expected_seq=head, by=BY, facts=QUIET, player=other
+            )
+        if kind == "amend" and shots:
+            target = shots[pick % len(shots)]
+            return services.ruling_amend(
+                match_id=match.id,
+                expected_seq=head,
+                by=BY,
+                shot=target["seq"],
+                facts=facts_for(target["player"], shot),
+                reason="video review",
+            )
+        if kind == "retract" and shots:
+            return services.shot_retract(
+                match_id=match.id, expected_seq=head, by=BY, shot=shots[-1]["seq"], reason="typo"
+            )
+        if kind == "next game" and state["next"]:
+            return services.game_start(
+                match_id=match.id,
+                expected_seq=head,
+                by=BY,
+                game=state["next"]["game"],
+                breaker=state["next"]["player"],
+            )
+    except Refused:
+        pass  # not legal at this point of the match: the log stays as it was
+    return None
+
+
+@settings(
+    # Each example is a database round trip: a tenth of the profile's examples (tests/conftest.py).
+    max_examples=max(1, settings.default.max_examples // 10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(script=actions)
+def test_every_answer_and_kept_state_equals_the_fold_of_the_log(
+    db, django_capture_on_commit_callbacks, script
+):
+    # Every example restores the database (a rollback) and reuses the match id, without
+    # forget(): a state kept from another example's log must not be taken for this one's.
+    with transaction.atomic():
+        match = new_match(target=8, best_of=3)
+        with django_capture_on_commit_callbacks(execute=True):
+            open_game(match.id)
+        for action in script:
+            elsewhere = action[3]
+            if elsewhere:
+                with appended_elsewhere(match.id):
+                    recorded = act(match, action)
+            else:
+                with django_capture_on_commit_callbacks(execute=True):
+                    recorded = act(match, action)
+            state = stored_fold(match)
+            if recorded is not None:
+                assert recorded.seq == state["seq"]
+                assert board_of(recorded.state) == board_of(state), action
+            kept = running._kept.get(match.id)
+            if kept is not None and (kept.state.seq, kept.head) == store.head(match):
+                assert render(kept.state) == state, action  # what the next append would take
+        transaction.set_rollback(True)
