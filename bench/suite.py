@@ -32,6 +32,7 @@ from bench.database import throwaway_sqlite
 from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
 from bench.recording import measure_recording
+from bench.recording import table as recording_table
 from matches import store
 from matches.fold import fold
 from matches.models import Match
@@ -79,7 +80,11 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
                 rebuild = _measure_rebuild(path, ids, options.repeat)
                 rounds = 3 if options.quick else options.on_demand_repeat
                 on_demand = _measure_on_demand(path, long_id, rounds)
-                recording = measure_recording(path, 20 if options.quick else RECORDED_SHOTS)
+                recording = (
+                    measure_recording(path, 20, long_events=200)
+                    if options.quick
+                    else measure_recording(path, RECORDED_SHOTS)
+                )
                 archive_pages = (
                     measure_archive(path, long_id, repeat=3, matches=200)
                     if options.quick
@@ -339,23 +344,7 @@ def table(results: dict[str, Any]) -> str:
             f"{demand['cached_vs_raw']}x raw",
         ),
     ]
-    recording = results["recording"]
-    lines += [
-        "",
-        f"(d) recording a shot through the API, {recording['shots']} shots "
-        "(request to response in-process: middleware, token, fold, append, commit)",
-        _row(
-            "POST /api/matches/ID/events",
-            f"p50 {recording['api_p50_ms']:.2f} ms",
-            f"p99 {recording['api_p99_ms']:.2f} ms",
-        ),
-        _row(
-            "raw: sqlite3 INSERT of one row + commit",
-            f"p50 {recording['raw_p50_ms']:.2f} ms",
-            f"p99 {recording['raw_p99_ms']:.2f} ms",
-        ),
-        _row("ratio API / raw insert (p50)", f"{recording['p50_ratio']}", ""),
-    ]
+    lines += ["", *recording_table(results["recording"], _row)]
     if "archive_pages" in results:
         lines += ["", *archive_table(results["archive_pages"], _row)]
     if "fanout" in results:

@@ -227,6 +227,11 @@ class Tokens(serializers.Serializer[dict[str, Any]]):
     tokens = Token(many=True)
 
 
+class Me(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(help_text="the login the credentials are of")
+    staff = serializers.BooleanField(help_text="whether it may do what the federation does")
+
+
 WHY = {
     400: "the body or query is not the expected JSON shape: not JSON, a wrong type, an "
     "unknown field",

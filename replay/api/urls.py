@@ -61,6 +61,7 @@ urlpatterns = [
     path("matches/<carambole_id:id>/judge", views.JudgeView.as_view(), name="judge"),
     path("matches/<carambole_id:id>/export", views.ExportView.as_view(), name="export"),
     path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),
+    path("me", views.MeView.as_view(), name="me"),
     path("tokens/", views.TokensView.as_view(), name="tokens"),
     path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),
     path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,6 +31,7 @@ from replay.api.serializers import (
 )
 from replay.api.tokens import token_revoke, tokens_of
 from replay.projections.states import match_state
+from replay.queries.access import is_staff
 from replay.queries.listing import matches_page
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -251,6 +252,19 @@ def token_entry(token: Any) -> dict[str, Any]:
         "revoked_at": token.revoked_at,
         "revoked_by": token.revoked_by,
     }
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me",
+        summary="Who the credentials are of (a tablet checks its token before a match)",
+        tags=["tokens"],
+        responses={200: schema.Me, **schema.errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"username": username(request), "staff": is_staff(request.user)})
 
 
 class TokensView(APIView):

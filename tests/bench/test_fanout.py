@@ -79,6 +79,9 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
             faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
             assert faults == [0, 0, 0, 0], (layer, scenario, figures)
     assert "(f) fan-out of a recorded shot to 40 viewers" in done.stdout
+    recording = json.loads(results_file.read_text())["recording"]
+    assert (recording["shots"], recording["long_events"]) == (20, 200)
+    assert "the same into a 200-event match" in done.stdout
     if not everything:
         return
     logins = json.loads(results_file.read_text())["logins"]["scenarios"]

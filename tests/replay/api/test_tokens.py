@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 
 from replay.api.tokens import digest_of, token_issue, token_revoke, token_user
 from replay.models import ApiToken
+from tests.support.logins import api
 
 
 def issue_token(*args):
@@ -102,3 +103,20 @@ def test_revoke_token_names_a_prefix_that_names_no_token(db, prefix):
 def test_revoke_token_needs_a_prefix_or_a_user(db):
     with pytest.raises(CommandError, match="PREFIX"):
         call_command("revoke_token", stdout=StringIO())
+
+
+def test_me_answers_whose_token_was_sent_and_nothing_without_one(db):
+    referee = token_issue("petrenko").key
+    staff = token_issue("federation", staff=True).key
+
+    assert api(referee).get("/api/me").json() == {"username": "petrenko", "staff": False}
+    assert api(staff).get("/api/me").json() == {"username": "federation", "staff": True}
+    assert api().get("/api/me").status_code == 401
+    assert api("not-a-key").get("/api/me").status_code == 401
+
+
+def test_me_answers_nothing_for_a_revoked_token(db):
+    issued = token_issue("petrenko")
+    token_revoke(issued.key[:8], by="federation")
+
+    assert api(issued.key).get("/api/me").status_code == 401
