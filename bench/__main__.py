@@ -67,6 +67,24 @@ def main(argv: list[str] | None = None) -> None:
         help="skip the recording under a login attack (about a minute)",
     )
     parser.add_argument(
+        "--no-venue",
+        action="store_true",
+        help="skip the venue: tablets recording while viewers watch (four to five minutes)",
+    )
+    parser.add_argument("--tablets", type=int, default=50, help="venue: tablets, a match each")
+    parser.add_argument(
+        "--venue-seconds", type=float, default=60.0, help="venue: how long the tablets record"
+    )
+    parser.add_argument(
+        "--venue-viewers", type=int, default=100, help="venue: viewers of each match"
+    )
+    parser.add_argument(
+        "--served-from",
+        type=Path,
+        default=None,
+        help="venue: serve the code of another checkout (a before/after comparison)",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: every measurement once at its smallest (checks, not figures)",
@@ -102,6 +120,8 @@ def main(argv: list[str] | None = None) -> None:
     from bench.logins import table as logins_table
     from bench.suite import Options, run, table
     from bench.suite import _row as row
+    from bench.venue import VenueOptions, run_venue
+    from bench.venue import table as venue_table
 
     scenarios = tuple(options.fanout_scenario or YARDSTICK)
     if unknown := sorted(set(scenarios) - set(YARDSTICK)):
@@ -143,12 +163,28 @@ def main(argv: list[str] | None = None) -> None:
             LoginsOptions(shots=20 if options.quick else 300, redis_url=settings.REDIS_URL),
             log=sys.stderr,
         )
+    if not options.no_venue:
+        results["venue"] = run_venue(
+            VenueOptions(
+                tablets=2 if options.quick else options.tablets,
+                seconds=3.0 if options.quick else options.venue_seconds,
+                viewers=2 if options.quick else options.venue_viewers,
+                step_seconds=2.0 if options.quick else 15.0,
+                step_paces=(1.0,) if options.quick else VenueOptions.step_paces,
+                quiet_samples=10 if options.quick else 200,
+                database_url=settings.DATABASE_URL,
+                served_from=(options.served_from or ROOT).resolve(),
+            ),
+            log=sys.stderr,
+        )
     options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
     print(table(results))
     if "standings" in results:
         print("\n" + "\n".join(standings_table(results["standings"], row)))
     if "logins" in results:
         print("\n" + "\n".join(logins_table(results["logins"])))
+    if "venue" in results:
+        print("\n" + "\n".join(venue_table(results["venue"])))
     print(f"\nresults written to {options.json}")
 
 

@@ -209,7 +209,7 @@ def _timed(
     options: FanoutOptions,
 ) -> dict[str, Any]:
     paths = watched.paths("/ws/matches/{name}/?after={after}")
-    with _viewers(watch_port, paths, watched.client, options.clients) as viewers:
+    with viewers_of(watch_port, paths, watched.client, options.clients) as viewers:
         record()
         time.sleep(SETTLE_S)
         reports = viewers.report()
@@ -358,7 +358,7 @@ def _bare_timed(
 ) -> dict[str, Any]:
     began: dict[tuple[str, int], float] = {}
     paths = watched.paths("/g/{name}")
-    with _viewers(port, paths, watched.client, clients) as viewers:
+    with viewers_of(port, paths, watched.client, clients) as viewers:
         with websocket(f"ws://127.0.0.1:{port}/control", proxy=None) as control:
             for seq in range(1, shots + 1):
                 order = {"groups": list(watched.viewers), "seq": seq, "size": size}
@@ -394,7 +394,7 @@ class Viewers:
 
 
 @contextmanager
-def _viewers(port: int, paths: list[str], client: str, clients: int) -> Iterator[Viewers]:
+def viewers_of(port: int, paths: list[str], client: str, clients: int) -> Iterator[Viewers]:
     """Open every path as a socket, spread over `clients` processes; yield once all are open."""
     processes: list[subprocess.Popen[str]] = []
     try:

@@ -120,12 +120,19 @@ def redis_server_command(binary: str, port: int) -> list[str]:
 
 @contextmanager
 def running(
-    command: list[str], environ: dict[str, str], port: int, timeout: float = STARTUP_S
+    command: list[str],
+    environ: dict[str, str],
+    port: int,
+    timeout: float = STARTUP_S,
+    cwd: Path = ROOT,
 ) -> Iterator[subprocess.Popen[str]]:
-    """Run a server process until the block ends; fail with its last words if it dies."""
+    """Run a server process until the block ends; fail with its last words if it dies.
+
+    From `cwd`, this checkout unless told otherwise (a bench of another one's code).
+    """
     with tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=environ, stdout=subprocess.DEVNULL, stderr=errors, text=True
+            command, cwd=cwd, env=environ, stdout=subprocess.DEVNULL, stderr=errors, text=True
         )
 
         def said() -> str:

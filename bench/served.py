@@ -3,7 +3,8 @@
 Everything goes to `carambole.asgi.application` unchanged but `GET /bench/commits`,
 which answers when each event this process recorded was committed, by the machine's
 monotonic clock (`{match id: {seq: seconds}}`): the moment its append is announced,
-just after carambole's own live push has been told.
+before carambole's own live push is told (its receiver is connected first, before
+Django is set up), so that no viewer can have it before its commit time.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import threading
 import time
 from typing import Any
 
-from carambole.asgi import application as carambole
 from matches.signals import events_appended
 
 _commits: dict[str, dict[int, float]] = {}
@@ -29,6 +29,8 @@ def _committed(sender: Any, *, match_id: str, seqs: list[int], **kwargs: Any) ->
 
 
 events_appended.connect(_committed, dispatch_uid="bench.served")
+
+from carambole.asgi import application as carambole  # noqa: E402  (after: see above)
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

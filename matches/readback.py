@@ -33,6 +33,15 @@ def event_data(text: Any, seq: int) -> dict[str, Any]:
     return value
 
 
+def unreadable_because(text: Any) -> str | None:
+    """Say why a stored event's data cannot be read (what `verify_chain` reports), or None."""
+    try:
+        value = loads(text)
+    except JSONDecodeError:
+        return "data is not JSON"
+    return None if type(value) is dict else "data is not a JSON object"
+
+
 def events_data(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
     """Return the data of each (seq, data, ...) row, refusing the first one that is no JSON object.
 

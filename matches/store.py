@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
-from orjson import JSONDecodeError, dumps, loads
+from orjson import dumps
 
 from matches.chain import event_hash, header_hash
 from matches.errors import Conflict, Refused, excerpt
 from matches.models import Event, Match
 from matches.notation import ENVELOPE, check_confirmed
-from matches.readback import event_data, events_data
+from matches.readback import event_data, events_data, unreadable_because
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
     from django_stubs_ext import WithAnnotations
@@ -342,7 +342,7 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
         try:
             digest = event_hash(previous or "", event.as_record())
         except Refused:
-            reason = _unreadable_because(event.data_text) or "data cannot be read"
+            reason = unreadable_because(event.data_text) or "data cannot be read"
             problems.append((event.seq, reason))
         except (TypeError, ValueError, RecursionError) as error:
             problems.append((event.seq, f"data cannot be hashed: {error}"))
@@ -390,12 +390,3 @@ def orphaned_events(match_ids: Sequence[str] | None = None) -> dict[str, tuple[i
         rows = rows.filter(match_id__in=match_ids)
     grouped = rows.values("match_id").annotate(n=Count("id"), first=Min("seq"), last=Max("seq"))
     return {row["match_id"]: (row["n"], row["first"], row["last"]) for row in grouped}
-
-
-def _unreadable_because(text: str) -> str | None:
-    """Say why a stored event's data cannot be read, or None when it can."""
-    try:
-        value = loads(text)
-    except JSONDecodeError:
-        return "data is not JSON"
-    return None if type(value) is dict else "data is not a JSON object"

@@ -82,6 +82,12 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     recording = json.loads(results_file.read_text())["recording"]
     assert (recording["shots"], recording["long_events"]) == (20, 200)
     assert "the same into a 200-event match" in done.stdout
+    venue = json.loads(results_file.read_text())["venue"]
+    assert venue["database"] == ("postgresql" if os.getenv("DATABASE_URL") else "sqlite")
+    assert venue["load"]["answers"] > 0 and venue["load"]["errors"] == 0
+    assert venue["stored"]["faults"] == 0
+    assert [venue["live"][k] for k in ("lost", "doubled", "out_of_order")] == [0, 0, 0]
+    assert "(v) the venue: 2 tablets" in done.stdout
     if not everything:
         return
     logins = json.loads(results_file.read_text())["logins"]["scenarios"]

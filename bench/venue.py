@@ -1,0 +1,590 @@
+"""The venue: many referees' tablets recording at once through the HTTP API, while viewers watch.
+
+As the README serves carambole in production: with `DATABASE_URL` (PostgreSQL), two
+uvicorn processes on a database of the bench's own on that server, a redis-server of its
+own (never the user's data) and a Celery worker with its beat; without it, one uvicorn on
+a throwaway SQLite file (the embedded default: standings recomputed eagerly). Each tablet
+has a login of its own, is assigned one match, and records a shot every `pace_s`
+seconds (staggered) through `POST /api/matches/{id}/events` on one of the servers, with an
+`Idempotency-Key`, for `seconds`. Each match is watched by `viewers` thin websocket
+clients split over the servers (`bench.viewers`), so that a shot recorded on one server
+reaches viewers of the other through Redis.
+
+Measured: the time to each answer (p50, p99, max), each shot's commit to its last viewer,
+what was lost, doubled or out of order (in the store and at every viewer), the projector's
+lag behind the log (sampled), this process's own CPU (the load generator: over 30% of a
+core marks the run invalid) and the viewer processes'. Then the rate is stepped up (the
+same tablets, shorter paces) until p99 passes 250 ms: the saturation point. Beside it, in
+the same run and before the load: the raw insert and commit on the same database, and the
+framework's floor (`GET /api/me`, a token and nothing else) on the same servers.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+import psycopg
+
+from bench import fanout, processes
+from bench.database import throwaway_postgres, throwaway_sqlite
+from bench.fanout import OPENED_SEQ, QUIET, Watched, open_matches, percentile, shot_figures
+from bench.processes import free_port, running, uvicorn_command
+from matches import services, store
+from matches.models import Event
+from replay.api.tokens import token_issue
+from replay.projections import projector
+
+P99_TARGET_MS = 100.0  # 50 tablets at a shot every 2 s each
+SATURATED_MS = 250.0  # the p99 past which the rate is the saturation point
+LAG_TARGET_S = 2.0  # the projector's lag at p99
+CPU_LIMIT = 0.30  # of one core: a load generator busier than that measures itself
+SETTLE_S = 2.0  # after the last shot, for its last messages and catch-ups
+SAMPLE_S = 0.25  # between two readings of the projector's lag
+ANSWER_TIMEOUT_S = 30.0
+WARM_UP = 20  # requests and inserts before the floor and the raw insert are timed
+
+
+@dataclass(frozen=True)
+class VenueOptions:
+    tablets: int = 50
+    pace_s: float = 2.0
+    seconds: float = 60.0
+    viewers: int = 100  # per match
+    step_seconds: float = 15.0
+    step_paces: tuple[float, ...] = (1.0, 0.5, 0.33, 0.25, 0.2, 0.15, 0.1, 0.07, 0.05)
+    quiet_samples: int = 200  # floor and raw insert, before the load
+    database_url: str | None = None  # PostgreSQL's; None: the embedded default
+    served_from: Path = processes.ROOT  # the checkout the servers run (a before/after)
+
+
+@dataclass
+class Answer:
+    match: str
+    seq: int
+    sent: float
+    took: float
+    status: int
+
+
+@dataclass
+class Tablet:
+    """One referee's tablet: its match, its login's token, its server, its own connection."""
+
+    match: str
+    key: str
+    port: int
+    seq: int = OPENED_SEQ
+    answers: list[Answer] = field(default_factory=list)
+    retries: int = 0
+    _connection: http.client.HTTPConnection | None = None
+
+    def shot(self) -> None:
+        """Record one shot, resending it with the same key until it is answered."""
+        body = json.dumps({"expected_seq": self.seq, "event": {"type": "shot", **QUIET}})
+        headers = {
+            "Content-Type": "application/json",
+            "Authorization": f"Token {self.key}",
+            "Idempotency-Key": uuid.uuid4().hex,
+        }
+        sent = time.perf_counter()
+        while True:
+            if self._connection is None:
+                self._connection = http.client.HTTPConnection(
+                    "127.0.0.1", self.port, timeout=ANSWER_TIMEOUT_S
+                )
+            try:
+                self._connection.request("POST", f"/api/matches/{self.match}/events", body, headers)
+                answer = self._connection.getresponse()
+                answer.read()
+                break
+            except OSError:
+                self._connection.close()
+                self._connection = None
+                self.retries += 1
+                if time.perf_counter() - sent > 3 * ANSWER_TIMEOUT_S:
+                    self.answers.append(Answer(self.match, self.seq + 1, sent, 0.0, 0))
+                    return
+        took = time.perf_counter() - sent
+        self.answers.append(Answer(self.match, self.seq + 1, sent, took, answer.status))
+        if answer.status == 201:
+            self.seq += 1
+
+    def record(self, start: float, until: float, pace_s: float) -> None:
+        """Record a shot every `pace_s` from `start` (monotonic) until `until`."""
+        due = start
+        while due < until:
+            pause = due - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            self.shot()
+            due += pace_s
+
+
+def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
+    """Serve carambole as in production, record from every tablet, watch; return the figures."""
+    fanout._allow_files(options.tablets * options.viewers * 2 + 1024)
+    with ExitStack() as stack:
+        database_url, vendor = _database(stack, options.database_url)
+        redis_url = _own_redis(stack) if vendor == "postgresql" else None
+        matches = open_matches("venue", options.tablets)
+        keys = _referees(matches)
+        environ = processes.served_environ(database_url, redis_url, LOG_LEVEL="WARNING")
+        ports = [
+            stack.enter_context(_server(environ, options.served_from))
+            for _ in range(2 if redis_url else 1)
+        ]
+        if redis_url:
+            stack.enter_context(_worker(environ, options.served_from))
+        print(f"venue: floor and raw insert ({vendor})", file=log)
+        quiet = _quiet(ports[0], keys[0], database_url, vendor, options.quiet_samples)
+        tablets = [
+            Tablet(match, key, ports[number % len(ports)])
+            for number, (match, key) in enumerate(zip(matches, keys, strict=True))
+        ]
+        print(
+            f"venue: {len(tablets) * options.viewers} viewers of {len(tablets)} matches",
+            file=log,
+        )
+        viewers = _watching(stack, ports, matches, options.viewers)
+        viewer_pids = [process.pid for group in viewers for process in group.processes]
+        print(
+            f"venue: {options.tablets} tablets, a shot every {options.pace_s} s each, "
+            f"for {options.seconds} s",
+            file=log,
+        )
+        with _lag_sampled() as lags, _cpu(viewer_pids) as cpu:
+            _record(tablets, options.pace_s, options.seconds)
+            time.sleep(SETTLE_S)
+        load = _answers(tablets)
+        recorded_seqs = {t.match: list(range(OPENED_SEQ + 1, t.seq + 1)) for t in tablets}
+        steps = []
+        for pace in options.step_paces:
+            rate = options.tablets / pace
+            print(f"venue: stepping up, {rate:.0f} shots a second", file=log)
+            step = _step(tablets, pace, options.step_seconds)
+            steps.append(step)
+            if step["p99_ms"] > SATURATED_MS or step["errors"]:
+                break
+        time.sleep(SETTLE_S)
+        reports = _reports(viewers)
+        commits = _commit_times(ports)
+        began = {
+            (name, seq): commits[name][seq]
+            for name, seqs in recorded_seqs.items()
+            for seq in seqs
+            if seq in commits.get(name, {})
+        }
+        watched = Watched(
+            dict.fromkeys(matches, options.viewers), dict.fromkeys(matches, OPENED_SEQ)
+        )
+        live = shot_figures(watched, reports, recorded_seqs, began)
+        stored = _stored_faults(tablets)
+    figures = {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "database": vendor,
+        "servers": len(ports),
+        "worker": bool(redis_url),
+        "options": {**asdict(options), "served_from": str(options.served_from)}
+        | {"database_url": bool(options.database_url)},
+        "quiet": quiet,
+        "load": load,
+        "load_cpu": cpu.figures(),
+        "valid": cpu.share <= CPU_LIMIT,
+        "live": live,
+        "stored": stored,
+        "projector_lag": _lag_figures(lags),
+        "steps": steps,
+        "saturation": _saturation(steps, load, options),
+    }
+    figures["targets"] = {
+        "p99_ms": P99_TARGET_MS,
+        "p99_met": load["p99_ms"] <= P99_TARGET_MS and not stored["faults"],
+        "lag_p99_s": LAG_TARGET_S,
+        "lag_met": figures["projector_lag"]["p99_s"] <= LAG_TARGET_S,
+    }
+    return figures
+
+
+# -- The setup -------------------------------------------------------------------------------
+
+
+def _database(stack: ExitStack, database_url: str | None) -> tuple[str, str]:
+    """Enter a throwaway database: PostgreSQL's beside `database_url`, or a SQLite file."""
+    if database_url and database_url.startswith(("postgres://", "postgresql://")):
+        return stack.enter_context(throwaway_postgres(database_url)), "postgresql"
+    directory = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="carambole-venue-")))
+    path = directory / "venue.sqlite3"
+    stack.enter_context(throwaway_sqlite(path))
+    return f"sqlite:///{path}", "sqlite"
+
+
+def _own_redis(stack: ExitStack) -> str:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("the venue on PostgreSQL needs redis-server on the PATH")
+    port = free_port()
+    stack.enter_context(running(processes.redis_server_command(binary, port), {}, port))
+    return f"redis://127.0.0.1:{port}/0"
+
+
+def _referees(matches: list[str]) -> list[str]:
+    """Give each match a referee of its own; return their tokens' keys, in the same order."""
+    keys = []
+    for number, match in enumerate(matches):
+        username = f"venue-referee-{number}"
+        keys.append(token_issue(username).key)
+        services.referee_assign(match_id=match, username=username, by="bench")
+    return keys
+
+
+@contextmanager
+def _server(environ: dict[str, str], served_from: Path) -> Iterator[int]:
+    port = free_port()
+    command = [*uvicorn_command(port, *fanout.SERVE), "bench.served:application"]
+    with running(command, environ, port, cwd=served_from):
+        yield port
+
+
+@contextmanager
+def _worker(environ: dict[str, str], served_from: Path) -> Iterator[None]:
+    with tempfile.TemporaryDirectory(prefix="carambole-venue-beat-") as directory:
+        command = processes.celery_worker_command(Path(directory) / "schedule")
+        worker = subprocess.Popen(
+            command,
+            cwd=served_from,
+            env=environ,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            yield
+        finally:
+            processes.stop(worker)
+
+
+def _watching(
+    stack: ExitStack, ports: list[int], matches: list[str], per_match: int
+) -> list[fanout.Viewers]:
+    """Open every match's viewers, split over the servers (a viewer process for each)."""
+    groups = []
+    for number, port in enumerate(ports):
+        share = {
+            match: per_match // len(ports) + (number < per_match % len(ports)) for match in matches
+        }
+        watched = Watched(share, dict.fromkeys(matches, OPENED_SEQ), client="thin")
+        paths = watched.paths("/ws/matches/{name}/?after={after}")
+        groups.append(stack.enter_context(fanout.viewers_of(port, paths, "thin", 1)))
+    return groups
+
+
+def _reports(groups: list[fanout.Viewers]) -> list[dict[str, Any]]:
+    return [report for group in groups for report in group.report()]
+
+
+# -- The measurements ------------------------------------------------------------------------
+
+
+def _quiet(port: int, key: str, database_url: str, vendor: str, samples: int) -> dict[str, Any]:
+    """Time the framework's floor and the raw insert + commit, interleaved, before the load."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_TIMEOUT_S)
+    headers = {"Authorization": f"Token {key}"}
+    floor, raw = [], []
+    with _raw_inserts(database_url, vendor) as insert:
+        for number in range(WARM_UP + samples):
+            started = time.perf_counter()
+            connection.request("GET", "/api/me", headers=headers)
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status != 200:
+                raise RuntimeError(f"GET /api/me answered {answer.status}")
+            took = time.perf_counter() - started
+            started = time.perf_counter()
+            insert()
+            if number >= WARM_UP:  # the first few open connections and fill caches
+                floor.append(took)
+                raw.append(time.perf_counter() - started)
+    connection.close()
+    return {
+        "samples": samples,
+        "floor_p50_ms": _ms(statistics.median(floor)),
+        "floor_p99_ms": _ms(percentile(floor, 99)),
+        "raw_p50_ms": _ms(statistics.median(raw)),
+        "raw_p99_ms": _ms(percentile(raw, 99)),
+    }
+
+
+@contextmanager
+def _raw_inserts(database_url: str, vendor: str) -> Iterator[Callable[[], None]]:
+    """Yield a bare insert of one row and its commit, on the bench's database."""
+    create = "CREATE TABLE IF NOT EXISTS bench_row (id {} PRIMARY KEY, data TEXT)"
+    if vendor == "postgresql":
+        with psycopg.connect(database_url, autocommit=True) as connection:
+            connection.execute(create.format("BIGSERIAL"))
+
+            def insert_pg() -> None:
+                with connection.transaction():
+                    connection.execute(
+                        "INSERT INTO bench_row (data) VALUES (%s)", ['{"type": "shot"}']
+                    )
+
+            yield insert_pg
+        return
+    with sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None) as lite:
+        lite.execute("PRAGMA synchronous=NORMAL")
+        lite.execute(create.format("INTEGER"))
+
+        def insert_lite() -> None:
+            lite.execute("BEGIN IMMEDIATE")
+            lite.execute("INSERT INTO bench_row (data) VALUES (?)", ['{"type": "shot"}'])
+            lite.execute("COMMIT")
+
+        yield insert_lite
+
+
+def _record(tablets: list[Tablet], pace_s: float, seconds: float) -> None:
+    """Every tablet records a shot every `pace_s`, staggered over one pace, for `seconds`."""
+    start = time.monotonic() + 0.5
+    until = start + seconds
+    threads = [
+        threading.Thread(
+            target=tablet.record, args=(start + pace_s * n / len(tablets), until, pace_s)
+        )
+        for n, tablet in enumerate(tablets)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def _answers(tablets: list[Tablet], since: int = 0) -> dict[str, Any]:
+    """Return the answers' figures: times (p50, p99, max), rate, errors and retries."""
+    answers = [a for tablet in tablets for a in tablet.answers[since:]]
+    ok = [a.took for a in answers if a.status == 201]
+    span = max((a.sent + a.took for a in answers), default=0) - min(
+        (a.sent for a in answers), default=0
+    )
+    return {
+        "answers": len(answers),
+        "errors": sum(1 for a in answers if a.status != 201),
+        "retries": sum(tablet.retries for tablet in tablets),
+        "rate_per_s": round(len(ok) / span, 1) if span > 0 else 0.0,
+        "p50_ms": _ms(statistics.median(ok)) if ok else 0.0,
+        "p99_ms": _ms(percentile(ok, 99)) if ok else 0.0,
+        "max_ms": _ms(max(ok)) if ok else 0.0,
+    }
+
+
+def _step(tablets: list[Tablet], pace_s: float, seconds: float) -> dict[str, Any]:
+    marks = [len(tablet.answers) for tablet in tablets]
+    _record(tablets, pace_s, seconds)
+    answers = [
+        a for tablet, mark in zip(tablets, marks, strict=True) for a in tablet.answers[mark:]
+    ]
+    ok = [a.took for a in answers if a.status == 201]
+    return {
+        "offered_per_s": round(len(tablets) / pace_s, 1),
+        "rate_per_s": round(len(ok) / seconds, 1),
+        "errors": sum(1 for a in answers if a.status != 201),
+        "p50_ms": _ms(statistics.median(ok)) if ok else 0.0,
+        "p99_ms": _ms(percentile(ok, 99)) if ok else 0.0,
+        "max_ms": _ms(max(ok)) if ok else 0.0,
+    }
+
+
+def _saturation(
+    steps: list[dict[str, Any]], load: dict[str, Any], options: VenueOptions
+) -> dict[str, Any]:
+    """The highest rate answered within 250 ms at p99, and the first step past it."""
+    held = [{"rate_per_s": load["rate_per_s"], "p99_ms": load["p99_ms"]}] + [
+        step for step in steps if step["p99_ms"] <= SATURATED_MS and not step["errors"]
+    ]
+    over = [step for step in steps if step["p99_ms"] > SATURATED_MS or step["errors"]]
+    return {
+        "rate_per_s": max(step["rate_per_s"] for step in held),
+        "first_over": over[0] if over else None,
+        "reached": bool(over),  # else the last step still held: the point is beyond it
+    }
+
+
+@contextmanager
+def _lag_sampled() -> Iterator[list[float]]:
+    """Sample the projector's lag behind the log (the age of its oldest unread event)."""
+    lags: list[float] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(SAMPLE_S):
+            position = projector.position()
+            oldest = (
+                Event.objects.filter(id__gt=position).order_by("id").values_list("at", flat=True)
+            ).first()
+            now = datetime.now(UTC)
+            lags.append(0.0 if oldest is None else (now - store.parse_time(oldest)).total_seconds())
+
+    thread = threading.Thread(target=sample)
+    thread.start()
+    try:
+        yield lags
+    finally:
+        done.set()
+        thread.join()
+
+
+def _lag_figures(lags: list[float]) -> dict[str, Any]:
+    return {
+        "samples": len(lags),
+        "p50_s": round(percentile(lags, 50), 2) if lags else 0.0,
+        "p99_s": round(percentile(lags, 99), 2) if lags else 0.0,
+        "max_s": round(max(lags), 2) if lags else 0.0,
+    }
+
+
+class _Cpu:
+    """This process's CPU over a stretch of time, and the viewer processes', as shares of a core."""
+
+    def __init__(self) -> None:
+        self.share = 0.0
+        self.seconds = 0.0
+        self.viewers_share = 0.0
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "seconds": round(self.seconds, 2),
+            "share_of_a_core": round(self.share, 3),
+            "viewers_share_of_a_core": round(self.viewers_share, 3),
+            "limit": CPU_LIMIT,
+        }
+
+
+@contextmanager
+def _cpu(viewer_pids: list[int]) -> Iterator[_Cpu]:
+    cpu = _Cpu()
+    before, started = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+    viewers_before = _cpu_seconds(viewer_pids)
+    try:
+        yield cpu
+    finally:
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        wall = max(time.monotonic() - started, 1e-9)
+        cpu.seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        cpu.share = cpu.seconds / wall
+        cpu.viewers_share = (_cpu_seconds(viewer_pids) - viewers_before) / wall
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """Return the CPU seconds these processes used so far (Linux's /proc)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _commit_times(ports: list[int]) -> dict[str, dict[int, float]]:
+    times: dict[str, dict[int, float]] = {}
+    for port in ports:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_TIMEOUT_S)
+        connection.request("GET", "/bench/commits")
+        for name, seqs in json.loads(connection.getresponse().read()).items():
+            times.setdefault(name, {}).update({int(seq): t for seq, t in seqs.items()})
+        connection.close()
+    return times
+
+
+def _stored_faults(tablets: list[Tablet]) -> dict[str, Any]:
+    """Check the store: every match's log is 1..n, one event per 201, nothing doubled."""
+    lost = doubled = gaps = 0
+    for tablet in tablets:
+        seqs = list(
+            Event.objects.filter(match_id=tablet.match).order_by("id").values_list("seq", flat=True)
+        )
+        gaps += seqs != list(range(1, len(seqs) + 1))
+        answered = sum(1 for a in tablet.answers if a.status == 201)
+        lost += max(OPENED_SEQ + answered - len(seqs), 0)
+        doubled += max(len(seqs) - OPENED_SEQ - answered, 0)
+    return {"lost": lost, "doubled": doubled, "out_of_order": gaps, "faults": lost + doubled + gaps}
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+# -- The table -------------------------------------------------------------------------------
+
+
+def table(venue: dict[str, Any]) -> list[str]:
+    """Return the venue's figures as the bench's table prints them."""
+    options, load, quiet = venue["options"], venue["load"], venue["quiet"]
+    targets, lag, live = venue["targets"], venue["projector_lag"], venue["live"]
+    cpu = venue["load_cpu"]
+
+    def met(ok: bool) -> str:
+        return "meets target" if ok else "OVER TARGET"
+
+    setup = (
+        f"{venue['servers']} uvicorn, PostgreSQL, Redis, a Celery worker"
+        if venue["database"] == "postgresql"
+        else "1 uvicorn, SQLite, standings eager (the embedded default)"
+    )
+    lines = [
+        f"(v) the venue: {options['tablets']} tablets, a shot every {options['pace_s']} s each, "
+        f"{options['viewers']} viewers a match, {options['seconds']:.0f} s ({setup})",
+        f"  time to answer         p50 {load['p50_ms']:>7.1f} ms  p99 {load['p99_ms']:>7.1f} ms  "
+        f"max {load['max_ms']:>7.1f} ms  ({load['rate_per_s']} a second; target p99 <= "
+        f"{targets['p99_ms']:.0f} ms: {met(targets['p99_met'])})",
+        f"  commit to last viewer  p50 {live['last_p50_ms']:>7.1f} ms  "
+        f"p99 {live['last_p99_ms']:>7.1f} ms  ({live['viewers']} viewers, {live['samples']} shots)",
+        f"  projector lag          p50 {lag['p50_s']:>7.2f} s   p99 {lag['p99_s']:>7.2f} s   "
+        f"max {lag['max_s']:>7.2f} s   (target p99 <= {targets['lag_p99_s']:.0f} s: "
+        f"{met(targets['lag_met'])})",
+        f"  floor GET /api/me      p50 {quiet['floor_p50_ms']:>7.1f} ms  "
+        f"p99 {quiet['floor_p99_ms']:>7.1f} ms  (quiet, before the load)",
+        f"  raw insert + commit    p50 {quiet['raw_p50_ms']:>7.2f} ms  "
+        f"p99 {quiet['raw_p99_ms']:>7.2f} ms  ({venue['database']})",
+    ]
+    faults = venue["stored"]["faults"] + sum(
+        live[k] for k in ("lost", "doubled", "out_of_order", "closed")
+    )
+    lines.append(
+        f"  lost, doubled, out of order: {faults} (store and viewers); errors {load['errors']}, "
+        f"resent {load['retries']}"
+    )
+    for step in venue["steps"]:
+        lines.append(
+            f"  stepped to {step['offered_per_s']:>5.0f}/s: answered {step['rate_per_s']:>5.1f}/s  "
+            f"p50 {step['p50_ms']:>7.1f} ms  p99 {step['p99_ms']:>7.1f} ms"
+            + (f"  errors {step['errors']}" if step["errors"] else "")
+        )
+    saturation = venue["saturation"]
+    lines.append(
+        f"  saturation: {saturation['rate_per_s']} shots a second held within "
+        f"{SATURATED_MS:.0f} ms at p99" + ("" if saturation["reached"] else " (not reached)")
+    )
+    lines.append(
+        f"  load generator CPU: {cpu['share_of_a_core'] * 100:.0f}% of a core "
+        + ("(valid)" if venue["valid"] else f"(INVALID: over {CPU_LIMIT * 100:.0f}%)")
+        + f"; the viewer processes {cpu['viewers_share_of_a_core'] * 100:.0f}%"
+    )
+    return lines
