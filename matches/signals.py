@@ -6,5 +6,6 @@ loses nothing: the log is the outbox, and whatever listens catches up from it.
 
 from django.dispatch import Signal
 
-# Sent with `match_id` and `seqs` (the `seq` of each event appended), after the commit.
+# Sent with `match_id`, `competition_id` (the match's) and `seqs` (the `seq` of each event
+# appended), after the commit.
 events_appended = Signal()

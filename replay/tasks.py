@@ -27,12 +27,18 @@ logger = logging.getLogger(__name__)
 COMMITTED_UID = "replay.tasks.committed"
 
 
-def committed(sender: Any, *, match_id: str, seqs: Sequence[int], **kwargs: Any) -> None:
+def committed(
+    sender: Any,
+    *,
+    match_id: str,
+    seqs: Sequence[int],
+    competition_id: str | None = None,
+    **kwargs: Any,
+) -> None:
     """Enqueue the recompute of the competition of a match whose log grew (after the commit)."""
     try:
-        competition_id = Match.objects.filter(pk=match_id).values_list("competition_id", flat=True)[
-            0
-        ]
+        if competition_id is None:  # a sender that did not say
+            competition_id = Match.objects.values_list("competition_id", flat=True).get(pk=match_id)
         standings_recompute.apply_async((competition_id,), retry=False)
     except Exception as error:  # the signal is sent robustly: say why here
         logger.warning(

@@ -99,7 +99,9 @@ def events_append(
         match.save(update_fields=["status"])
     seqs = inserted.seqs
     transaction.on_commit(
-        lambda: events_appended.send_robust(sender=Match, match_id=match.pk, seqs=seqs)
+        lambda: events_appended.send_robust(
+            sender=Match, match_id=match.pk, competition_id=match.competition_id, seqs=seqs
+        )
     )
     return seqs
 

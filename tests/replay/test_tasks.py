@@ -102,3 +102,21 @@ def test_an_enqueue_the_broker_refuses_loses_nothing_the_sweep_catches_up(monkey
     assert tasks.projector_sweep() > 0
     assert standings_get("cup")["version"] == amendment
     assert tasks.projector_sweep() == 0
+
+
+def test_a_commit_enqueues_the_recompute_of_its_competition_without_asking_the_database(
+    monkeypatch, django_assert_num_queries
+):
+    cup = league()
+    enqueued = []
+    monkeypatch.setattr(
+        tasks.standings_recompute, "apply_async", lambda args, **options: enqueued.append(args)
+    )
+
+    with django_assert_num_queries(0):
+        tasks.committed(None, match_id=cup[0], competition_id="cup", seqs=[1])
+    tasks.committed(None, match_id=cup[0], seqs=[1])  # a sender that does not say: looked up
+    win(cup[0], "B")  # the append says
+
+    assert enqueued[:2] == [("cup",), ("cup",)]
+    assert set(enqueued) == {("cup",)}
