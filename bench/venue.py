@@ -47,6 +47,7 @@ from bench import fanout, processes
 from bench.database import throwaway_postgres, throwaway_sqlite
 from bench.fanout import OPENED_SEQ, QUIET, Watched, open_matches, percentile, shot_figures
 from bench.processes import free_port, running, uvicorn_command
+from bench.recording import P50_RAW_TIMES, P99_RAW_TIMES
 from matches import services, store
 from matches.models import Event
 from replay.api.tokens import token_issue
@@ -94,6 +95,7 @@ class Tablet:
     seq: int = OPENED_SEQ
     answers: list[Answer] = field(default_factory=list)
     retries: int = 0
+    recorded: int = 0  # shots answered 201, all along
     _connection: http.client.HTTPConnection | None = None
 
     def shot(self) -> None:
@@ -126,6 +128,7 @@ class Tablet:
         self.answers.append(Answer(self.match, self.seq + 1, sent, took, answer.status))
         if answer.status == 201:
             self.seq += 1
+            self.recorded += 1
 
     def record(self, start: float, until: float, pace_s: float) -> None:
         """Record a shot every `pace_s` from `start` (monotonic) until `until`."""
@@ -153,17 +156,18 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
         ]
         if redis_url:
             stack.enter_context(_worker(environ, options.served_from))
-        print(f"venue: floor and raw insert ({vendor})", file=log)
-        quiet = _quiet(ports[0], keys[0], database_url, vendor, options.quiet_samples)
         tablets = [
             Tablet(match, key, ports[number % len(ports)])
             for number, (match, key) in enumerate(zip(matches, keys, strict=True))
         ]
+        print(f"venue: one tablet alone, the floor and the raw insert ({vendor})", file=log)
+        quiet = _quiet(tablets[0], database_url, vendor, options.quiet_samples)
         print(
             f"venue: {len(tablets) * options.viewers} viewers of {len(tablets)} matches",
             file=log,
         )
-        viewers = _watching(stack, ports, matches, options.viewers)
+        after = {tablet.match: tablet.seq for tablet in tablets}
+        viewers = _watching(stack, ports, after, options.viewers)
         viewer_pids = [process.pid for group in viewers for process in group.processes]
         print(
             f"venue: {options.tablets} tablets, a shot every {options.pace_s} s each, "
@@ -174,7 +178,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
             _record(tablets, options.pace_s, options.seconds)
             time.sleep(SETTLE_S)
         load = _answers(tablets)
-        recorded_seqs = {t.match: list(range(OPENED_SEQ + 1, t.seq + 1)) for t in tablets}
+        recorded_seqs = {t.match: list(range(after[t.match] + 1, t.seq + 1)) for t in tablets}
         steps = []
         for pace in options.step_paces:
             rate = options.tablets / pace
@@ -192,9 +196,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
             for seq in seqs
             if seq in commits.get(name, {})
         }
-        watched = Watched(
-            dict.fromkeys(matches, options.viewers), dict.fromkeys(matches, OPENED_SEQ)
-        )
+        watched = Watched(dict.fromkeys(matches, options.viewers), after)
         live = shot_figures(watched, reports, recorded_seqs, began)
         stored = _stored_faults(tablets)
     figures = {
@@ -281,15 +283,15 @@ def _worker(environ: dict[str, str], served_from: Path) -> Iterator[None]:
 
 
 def _watching(
-    stack: ExitStack, ports: list[int], matches: list[str], per_match: int
+    stack: ExitStack, ports: list[int], after: dict[str, int], per_match: int
 ) -> list[fanout.Viewers]:
-    """Open every match's viewers, split over the servers (a viewer process for each)."""
+    """Open every match's viewers after its seq, split over the servers (a process each)."""
     groups = []
     for number, port in enumerate(ports):
         share = {
-            match: per_match // len(ports) + (number < per_match % len(ports)) for match in matches
+            match: per_match // len(ports) + (number < per_match % len(ports)) for match in after
         }
-        watched = Watched(share, dict.fromkeys(matches, OPENED_SEQ), client="thin")
+        watched = Watched(share, after, client="thin")
         paths = watched.paths("/ws/matches/{name}/?after={after}")
         groups.append(stack.enter_context(fanout.viewers_of(port, paths, "thin", 1)))
     return groups
@@ -302,10 +304,11 @@ def _reports(groups: list[fanout.Viewers]) -> list[dict[str, Any]]:
 # -- The measurements ------------------------------------------------------------------------
 
 
-def _quiet(port: int, key: str, database_url: str, vendor: str, samples: int) -> dict[str, Any]:
-    """Time the framework's floor and the raw insert + commit, interleaved, before the load."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=ANSWER_TIMEOUT_S)
-    headers = {"Authorization": f"Token {key}"}
+def _quiet(tablet: Tablet, database_url: str, vendor: str, samples: int) -> dict[str, Any]:
+    """Time one tablet recording alone, the framework's floor and the raw insert + commit,
+    interleaved, before the load."""
+    connection = http.client.HTTPConnection("127.0.0.1", tablet.port, timeout=ANSWER_TIMEOUT_S)
+    headers = {"Authorization": f"Token {tablet.key}"}
     floor, raw = [], []
     with _raw_inserts(database_url, vendor) as insert:
         for number in range(WARM_UP + samples):
@@ -318,17 +321,34 @@ def _quiet(port: int, key: str, database_url: str, vendor: str, samples: int) ->
             took = time.perf_counter() - started
             started = time.perf_counter()
             insert()
+            inserted = time.perf_counter() - started
+            tablet.shot()
             if number >= WARM_UP:  # the first few open connections and fill caches
                 floor.append(took)
-                raw.append(time.perf_counter() - started)
+                raw.append(inserted)
     connection.close()
-    return {
+    alone = [a.took for a in tablet.answers[WARM_UP:] if a.status == 201]
+    if len(alone) != samples:
+        raise RuntimeError(f"recording alone: {samples - len(alone)} shots not answered 201")
+    tablet.answers.clear()
+    figures = {
         "samples": samples,
+        "alone_p50_ms": _ms(statistics.median(alone)),
+        "alone_p99_ms": _ms(percentile(alone, 99)),
         "floor_p50_ms": _ms(statistics.median(floor)),
         "floor_p99_ms": _ms(percentile(floor, 99)),
         "raw_p50_ms": _ms(statistics.median(raw)),
         "raw_p99_ms": _ms(percentile(raw, 99)),
     }
+    figures["alone_p50_target_ms"] = round(
+        figures["floor_p50_ms"] + P50_RAW_TIMES * figures["raw_p50_ms"], 1
+    )
+    figures["alone_p99_target_ms"] = round(
+        figures["floor_p99_ms"] + P99_RAW_TIMES * figures["raw_p99_ms"], 1
+    )
+    figures["alone_p50_met"] = figures["alone_p50_ms"] <= figures["alone_p50_target_ms"]
+    figures["alone_p99_met"] = figures["alone_p99_ms"] <= figures["alone_p99_target_ms"]
+    return figures
 
 
 @contextmanager
@@ -521,9 +541,8 @@ def _stored_faults(tablets: list[Tablet]) -> dict[str, Any]:
             Event.objects.filter(match_id=tablet.match).order_by("id").values_list("seq", flat=True)
         )
         gaps += seqs != list(range(1, len(seqs) + 1))
-        answered = sum(1 for a in tablet.answers if a.status == 201)
-        lost += max(OPENED_SEQ + answered - len(seqs), 0)
-        doubled += max(len(seqs) - OPENED_SEQ - answered, 0)
+        lost += max(OPENED_SEQ + tablet.recorded - len(seqs), 0)
+        doubled += max(len(seqs) - OPENED_SEQ - tablet.recorded, 0)
     return {"lost": lost, "doubled": doubled, "out_of_order": gaps, "faults": lost + doubled + gaps}
 
 
@@ -559,6 +578,11 @@ def table(venue: dict[str, Any]) -> list[str]:
         f"  projector lag          p50 {lag['p50_s']:>7.2f} s   p99 {lag['p99_s']:>7.2f} s   "
         f"max {lag['max_s']:>7.2f} s   (target p99 <= {targets['lag_p99_s']:.0f} s: "
         f"{met(targets['lag_met'])})",
+        f"  one tablet alone       p50 {quiet['alone_p50_ms']:>7.1f} ms  "
+        f"p99 {quiet['alone_p99_ms']:>7.1f} ms  (targets: floor + {P50_RAW_TIMES}x raw = "
+        f"{quiet['alone_p50_target_ms']:.1f} ms, {met(quiet['alone_p50_met'])}; "
+        f"floor + {P99_RAW_TIMES}x raw = {quiet['alone_p99_target_ms']:.1f} ms, "
+        f"{met(quiet['alone_p99_met'])})",
         f"  floor GET /api/me      p50 {quiet['floor_p50_ms']:>7.1f} ms  "
         f"p99 {quiet['floor_p99_ms']:>7.1f} ms  (quiet, before the load)",
         f"  raw insert + commit    p50 {quiet['raw_p50_ms']:>7.2f} ms  "
