@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import os
 import resource
 import shutil
@@ -214,7 +215,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
         "stored": stored,
         "projector_lag": _lag_figures(lags),
         "steps": steps,
-        "saturation": _saturation(steps, load, options),
+        "saturation": _saturation(steps, load),
     }
     figures["targets"] = {
         "p99_ms": P99_TARGET_MS,
@@ -316,9 +317,9 @@ def _quiet(tablet: Tablet, database_url: str, vendor: str, samples: int) -> dict
             connection.request("GET", "/api/me", headers=headers)
             answer = connection.getresponse()
             answer.read()
-            if answer.status != 200:
+            if answer.status not in (200, 404):
                 raise RuntimeError(f"GET /api/me answered {answer.status}")
-            took = time.perf_counter() - started
+            took = time.perf_counter() - started if answer.status == 200 else math.nan
             started = time.perf_counter()
             insert()
             inserted = time.perf_counter() - started
@@ -430,16 +431,13 @@ def _step(tablets: list[Tablet], pace_s: float, seconds: float) -> dict[str, Any
     }
 
 
-def _saturation(
-    steps: list[dict[str, Any]], load: dict[str, Any], options: VenueOptions
-) -> dict[str, Any]:
+def _saturation(steps: list[dict[str, Any]], load: dict[str, Any]) -> dict[str, Any]:
     """The highest rate answered within 250 ms at p99, and the first step past it."""
-    held = [{"rate_per_s": load["rate_per_s"], "p99_ms": load["p99_ms"]}] + [
-        step for step in steps if step["p99_ms"] <= SATURATED_MS and not step["errors"]
-    ]
+    held = [load] if load["p99_ms"] <= SATURATED_MS and not load["errors"] else []
+    held += [step for step in steps if step["p99_ms"] <= SATURATED_MS and not step["errors"]]
     over = [step for step in steps if step["p99_ms"] > SATURATED_MS or step["errors"]]
     return {
-        "rate_per_s": max(step["rate_per_s"] for step in held),
+        "rate_per_s": max((step["rate_per_s"] for step in held), default=0.0),
         "first_over": over[0] if over else None,
         "reached": bool(over),  # else the last step still held: the point is beyond it
     }
