@@ -51,7 +51,10 @@ def throwaway_sqlite(path: Path) -> Iterator[None]:
 
 
 def _swap(database: dict) -> None:
-    connections[DEFAULT_DB_ALIAS].close()
+    connection = connections[DEFAULT_DB_ALIAS]
+    connection.close()
+    if hasattr(connection, "close_pool"):  # a pool is kept by alias: it would outlive the swap
+        connection.close_pool()
     del connections[DEFAULT_DB_ALIAS]
     connections.settings[DEFAULT_DB_ALIAS] = database
 
