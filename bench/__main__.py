@@ -171,6 +171,7 @@ def main(argv: list[str] | None = None) -> None:
                 viewers=2 if options.quick else options.venue_viewers,
                 step_seconds=2.0 if options.quick else 15.0,
                 step_paces=(1.0,) if options.quick else VenueOptions.step_paces,
+                down_paces=(4.0,) if options.quick else VenueOptions.down_paces,
                 quiet_samples=10 if options.quick else 200,
                 database_url=settings.DATABASE_URL,
                 served_from=(options.served_from or ROOT).resolve(),

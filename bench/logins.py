@@ -38,7 +38,8 @@ from django.contrib.auth import get_user_model
 from bench.database import throwaway_sqlite
 from bench.fanout import SERVE, STARTUP_S, percentile, served_environ
 from bench.processes import free_port, running, uvicorn_command
-from bench.recording import QUIET, _opened_match
+from bench.recording import QUIET, opened_match
+from replay.api.tokens import token_issue
 
 TARGET = 1.5  # the referee's p99 under attack / its p99 idle
 MATCH = "bench-logins"
@@ -72,7 +73,8 @@ def run_logins(options: LoginsOptions, log: TextIO = sys.stderr) -> dict[str, An
     results: dict[str, Any] = {}
     try:
         with throwaway_sqlite(path):
-            key = _opened_match(MATCH)
+            key = token_issue(REFEREE).key
+            opened_match(MATCH, OPENED_SEQ)
             referee = get_user_model().objects.get(username=REFEREE)
             referee.set_password(secrets.token_urlsafe(16))  # the real hasher, as deployed
             referee.save()

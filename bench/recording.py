@@ -42,8 +42,8 @@ P50_RAW_TIMES, P99_RAW_TIMES, LENGTH_TARGET = 4, 10, 1.3
 def measure_recording(path: Path, shots: int, long_events: int = LONG) -> dict[str, Any]:
     """Time `shots` shots recorded through the API, with as many raw inserts and floors."""
     token = token_issue("bench-referee").key
-    shorts = [_opened_match(f"bench-short-{n}", SHORT) for n in range(-(-shots // SHOTS_PER_SHORT))]
-    long_match = _opened_match("bench-long", long_events)
+    shorts = [opened_match(f"bench-short-{n}", SHORT) for n in range(-(-shots // SHOTS_PER_SHORT))]
+    long_match = opened_match("bench-long", long_events)
     client = Client(HTTP_AUTHORIZATION=f"Token {token}")
     seqs = dict.fromkeys([*shorts, long_match], 0)
     for match_id in seqs:
@@ -132,7 +132,7 @@ def _record(client: Client, match_id: str, seq: int) -> int:
     return seq + 1
 
 
-def _opened_match(match_id: str, events: int) -> str:
+def opened_match(match_id: str, events: int) -> str:
     """Create a match of `events` events (quiet shots after the opening) for the referee."""
     if not Competition.objects.filter(pk="bench-live").exists():
         services.competition_create(id="bench-live", name="Bench")

@@ -390,7 +390,13 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"PlayerEnum": "matches.rules.PLAYERS"},
+    "ENUM_NAME_OVERRIDES": {
+        "PlayerEnum": "matches.rules.PLAYERS",
+        # A match state's status (in the state, the scoreboard, a recorded event's answer)
+        # and a listed match's (which may also be "scheduled").
+        "MatchStatusEnum": "replay.api.schema.STATUSES",
+        "ListedStatusEnum": "replay.queries.listing.STATUSES",
+    },
     # Swagger UI from the project's own static files: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

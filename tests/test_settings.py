@@ -59,6 +59,25 @@ def test_postgres_url_gives_postgresql_with_each_part_and_the_connection_setting
     assert str(database["PORT"]) == "6543"
     assert database["CONN_MAX_AGE"] == 60
     assert database["CONN_HEALTH_CHECKS"] is True
+    assert "pool" not in database.get("OPTIONS", {})  # persistent connections instead
+
+
+def test_postgres_connections_are_pooled_by_default_as_many_as_db_pool_size(monkeypatch):
+    monkeypatch.delenv("DB_CONN_MAX_AGE", raising=False)
+    monkeypatch.setenv("DB_POOL_SIZE", "4")
+
+    database = database_from_url("postgres://ref@db.example/carambole")
+
+    assert database["CONN_MAX_AGE"] == 0
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10}
+
+
+def test_a_pool_of_no_connections_is_refused_naming_the_variable(monkeypatch):
+    monkeypatch.delenv("DB_CONN_MAX_AGE", raising=False)
+    monkeypatch.setenv("DB_POOL_SIZE", "0")
+
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_SIZE=0 must be at least 1"):
+        database_from_url("postgres://ref@db.example/carambole")
 
 
 def test_postgresql_scheme_is_accepted_and_port_and_password_may_be_omitted():
