@@ -11,7 +11,6 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@signals.worker_process_init.connect
 def _own_connection_pools(**kwargs: object) -> None:
     """A pool process starts with none of its parent's database pools.
 
@@ -20,4 +19,7 @@ def _own_connection_pools(**kwargs: object) -> None:
     """
     from django.db.backends.postgresql.base import DatabaseWrapper
 
-    DatabaseWrapper._connection_pools.clear()
+    getattr(DatabaseWrapper, "_connection_pools").clear()  # noqa: B009  (Django's own, untyped)
+
+
+signals.worker_process_init.connect(_own_connection_pools, weak=False)
