@@ -19,6 +19,8 @@ class Task(Generic[_P, _R]):
 
 class Celery:
     def __init__(self, main: str | None = None, **kwargs: Any) -> None: ...
+    @property
+    def conf(self) -> Any: ...  # the settings, read by name (task_always_eager, ...)
     def config_from_object(
         self, obj: object, silent: bool = False, force: bool = False, namespace: str | None = None
     ) -> None: ...
