@@ -16,14 +16,14 @@ import sys
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
+from bench import processes
 from matches.management.commands.run_demo import address_taken
-from tests.support.servers import ROOT, free_port, wait_for_port
+from tests.support.servers import ROOT, free_port
 
 # Migrating a new database and loading the demo before serving: minutes on a loaded machine.
 MIGRATE_AND_DEMO_S = 600.0
@@ -72,24 +72,10 @@ def manage(env: dict[str, str], *arguments: str) -> subprocess.CompletedProcess:
     )
 
 
-@contextmanager
-def running(env: dict[str, str], port: int, log: Path) -> Iterator[subprocess.Popen]:
+def running(env: dict[str, str], port: int) -> AbstractContextManager[subprocess.Popen[str]]:
     """Run `manage.py run_demo --port PORT` until the test is done with it."""
-    with log.open("a") as output:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "run_demo", "--port", str(port), "--matches", "1"],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, process, "run_demo", log.read_text, timeout=MIGRATE_AND_DEMO_S)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    command = [sys.executable, "manage.py", "run_demo", "--port", str(port), "--matches", "1"]
+    return processes.running(command, env, port, timeout=MIGRATE_AND_DEMO_S)
 
 
 def stopped_by_sigterm(process: subprocess.Popen) -> int:
@@ -118,11 +104,9 @@ def console_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/referee/matches/demo-live-1/"
 
 
-def test_a_second_run_is_refused_sigterm_frees_the_port_and_the_referee_stays_logged_in(
-    environ, tmp_path
-):
+def test_a_second_run_is_refused_sigterm_frees_the_port_and_the_referee_stays_logged_in(environ):
     port = free_port()
-    with running(environ, port, tmp_path / "run.log") as served:
+    with running(environ, port) as served:
         second = manage(environ, "run_demo", "--port", str(port), "--matches", "1")
         referee = logged_in_opener(port, "demo-referee", "demo-referee-pass")
         assert referee.open(console_url(port), timeout=30).url == console_url(port)
@@ -134,27 +118,17 @@ def test_a_second_run_is_refused_sigterm_frees_the_port_and_the_referee_stays_lo
     assert f"make run PORT={port + 1}" in second.stderr
     assert "demo match" not in second.stdout
 
-    with running(environ, port, tmp_path / "run.log"):  # the port is free again
+    with running(environ, port):  # the port is free again
         answer = referee.open(console_url(port), timeout=30)
 
     assert answer.url == console_url(port), "the restart sent the referee to the login page"
     assert "demo-live-1" in answer.read().decode()
 
 
-def test_make_run_serves_on_the_port_it_is_given_and_a_sigterm_to_make_stops_it(environ, tmp_path):
+def test_make_run_serves_on_the_port_it_is_given_and_a_sigterm_to_make_stops_it(environ):
     port = free_port()
-    with (tmp_path / "make.log").open("a") as output:
-        make = subprocess.Popen(
-            ["make", "--no-print-directory", "run", f"PORT={port}"],
-            cwd=ROOT,
-            env=environ,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(
-            port, make, "make run", (tmp_path / "make.log").read_text, timeout=MIGRATE_AND_DEMO_S
-        )
+    command = ["make", "--no-print-directory", "run", f"PORT={port}"]
+    with processes.running(command, environ, port, timeout=MIGRATE_AND_DEMO_S) as make:
         make.send_signal(signal.SIGTERM)
         make.wait(timeout=STOP_S)
         # make passed the signal on: nothing serves on the port any more.
@@ -162,7 +136,3 @@ def test_make_run_serves_on_the_port_it_is_given_and_a_sigterm_to_make_stops_it(
         while address_taken("127.0.0.1", port) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not address_taken("127.0.0.1", port), "the server outlived make"
-    finally:
-        if make.poll() is None:
-            make.kill()
-            make.wait()
