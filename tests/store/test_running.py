@@ -13,7 +13,8 @@ from matches.errors import Refused
 from matches.fold import fold
 from matches.render import SCOREBOARD, render
 from matches.services import running
-from tests.support.cast import BY, CAROM_A, MISS, QUIET, new_match, open_game, play
+from tests.support.cast import BY, CAROM_A, QUIET, new_match, open_game, play
+from tests.support.random_play import KINDS, SHOTS, act, as_b
 
 
 @pytest.fixture(autouse=True)
@@ -43,23 +44,6 @@ def appended_elsewhere(match_id):
 def kept_state(match_id):
     kept = running._kept.get(match_id)
     return None if kept is None else render(kept.state)
-
-
-def as_b(facts):
-    swap = {"white": "yellow", "yellow": "white"}
-    return {
-        "contacts": [
-            {**c, "ball": swap.get(c["ball"], c["ball"]), "hit": swap.get(c["hit"], c["hit"])}
-            for c in facts["contacts"]
-        ]
-    }
-
-
-SHOTS = {"quiet": QUIET, "carom": CAROM_A, "miss": MISS}
-
-
-def facts_for(player, kind):
-    return SHOTS[kind] if player == "A" else as_b(SHOTS[kind])
 
 
 def test_a_committed_append_keeps_the_match_folded_to_its_new_head(
@@ -158,57 +142,13 @@ def test_no_more_matches_are_kept_than_the_limit(
 
 actions = st.lists(
     st.tuples(
-        st.sampled_from(["shot", "amend", "retract", "next game", "wrong player"]),
+        st.sampled_from(KINDS),
         st.integers(0, 20),
         st.sampled_from(sorted(SHOTS)),
         st.booleans(),  # appended by another process: this one does not keep its state
     ),
     max_size=25,
 )
-
-
-def act(match, action):
-    """Record what an action asks for; return the answer, or None if it was not legal."""
-    kind, pick, shot, _ = action
-    head = store.head(match)[0]
-    state = stored_fold(match)
-    shots = [s for s in state["shots"] if not s["retracted"]]
-    due = state["next"]["player"] if state["next"] else None
-    try:
-        if kind == "shot" and due:
-            return services.shot_record(
-                match_id=match.id, expected_seq=head, by=BY, facts=facts_for(due, shot)
-            )
-        if kind == "wrong player" and due:
-            other = {"A": "B", "B": "A"}[due]
-            return services.shot_record(
-                match_id=match.id, expected_seq=head, by=BY, facts=QUIET, player=other
-            )
-        if kind == "amend" and shots:
-            target = shots[pick % len(shots)]
-            return services.ruling_amend(
-                match_id=match.id,
-                expected_seq=head,
-                by=BY,
-                shot=target["seq"],
-                facts=facts_for(target["player"], shot),
-                reason="video review",
-            )
-        if kind == "retract" and shots:
-            return services.shot_retract(
-                match_id=match.id, expected_seq=head, by=BY, shot=shots[-1]["seq"], reason="typo"
-            )
-        if kind == "next game" and state["next"]:
-            return services.game_start(
-                match_id=match.id,
-                expected_seq=head,
-                by=BY,
-                game=state["next"]["game"],
-                breaker=state["next"]["player"],
-            )
-    except Refused:
-        pass  # not legal at this point of the match: the log stays as it was
-    return None
 
 
 @settings(
@@ -231,10 +171,10 @@ def test_every_answer_and_kept_state_equals_the_fold_of_the_log(
             elsewhere = action[3]
             if elsewhere:
                 with appended_elsewhere(match.id):
-                    recorded = act(match, action)
+                    recorded = act(match, *action[:3])
             else:
                 with django_capture_on_commit_callbacks(execute=True):
-                    recorded = act(match, action)
+                    recorded = act(match, *action[:3])
             state = stored_fold(match)
             if recorded is not None:
                 assert recorded.seq == state["seq"]
