@@ -37,6 +37,7 @@ logger = logging.getLogger(__name__)
 CHUNK = 100  # events per read of the store; a long catch-up goes out a chunk at a time
 FAN_OUT_STEP = 64  # viewers handed a message between two turns of the event loop
 CLOCK_SECONDS = 1.0  # how often the clock looks for viewers that do not keep up
+CHANNEL_PREFIX = "live"  # of every hub's channel on the layer
 LAYER_SECONDS = 2.0  # the longest a hub waits for the channel layer
 RETRY_SECONDS = (0.5, 10.0)  # the first and the longest pause after the layer failed
 
@@ -310,6 +311,7 @@ class Hub:
         if self.layer is not None:
             # Group membership expires, and a restarted Redis has forgotten it.
             await self._join_all()
+            _drop_strays(self.layer)
 
     def _drop_laggards(self, now: float) -> None:
         for feed in list(self.feeds.values()):
@@ -325,7 +327,7 @@ class Hub:
     async def _listen(self) -> None:
         """Hear other processes' notices on this hub's channel."""
         assert self.layer is not None
-        self.channel = await self.layer.new_channel(prefix="live")
+        self.channel = await self.layer.new_channel(prefix=CHANNEL_PREFIX)
         await self._join_all()
         pause = RETRY_SECONDS[0]
         while True:
@@ -418,14 +420,30 @@ class Hub:
             await asyncio.wait(others, timeout=LAYER_SECONDS)
         # The layer's connections on this loop are the layer's to keep (the next hub's, the
         # standings sockets'): channels_redis closes them when the loop closes. But it keeps
-        # the buffer of a channel whose receive was cancelled while reading Redis: one for
-        # each hub that ever listened, unless dropped here.
-        buffers = getattr(self.layer, "receive_buffer", None)
-        if isinstance(buffers, dict) and self.channel:
-            buffers.pop(self.channel, None)
+        # the buffer of a channel whose receive was cancelled while reading Redis, and of a
+        # stopped hub's channel that a late notice reached: dropped here.
+        if self.layer is not None:
+            _drop_strays(self.layer)
         for executor in (self.feed_thread, self.catch_up_thread):
             executor.submit(connections.close_all)
             executor.shutdown(wait=False)
+
+
+def _drop_strays(layer: BaseChannelLayer) -> None:
+    """Drop the layer's buffers of hub channels that no running hub listens on.
+
+    Every hub of the process shares the layer, so one Redis list: a notice to a stopped
+    hub's channel (a commit's, sent as the hub stopped; a group it was still in) is read by
+    the next hub's receive and kept in a buffer of its own, with nobody to read it.
+    """
+    buffers = getattr(layer, "receive_buffer", None)
+    if not isinstance(buffers, dict):
+        return
+    with _hubs_lock:
+        listening = {hub.channel for hub in _hubs.values() if hub.layer is layer}
+    for channel in list(buffers):
+        if channel.startswith(f"{CHANNEL_PREFIX}.") and channel not in listening:
+            buffers.pop(channel, None)
 
 
 def _with_connection(read: Callable[..., T], *args: Any) -> T:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
 from django.db import connections
@@ -29,6 +30,7 @@ from replay.live import hub as live_hub
 from replay.live import resumes as live_resumes
 from replay.live import viewer as live_viewer
 from replay.live.hub import stop_hubs_here
+from replay.live.notices import notice
 from replay.live.stream import Stream
 from tests.support.cast import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
 
@@ -645,6 +647,50 @@ def test_a_hub_started_again_and_again_on_one_event_loop_keeps_no_channel_layer_
         assert counts == counts[:1] * 5  # none more each time
         buffers = [channel for layer in layers() for channel in layer.receive_buffer]
         assert not [channel for channel in buffers if channel.startswith("live.")]
+
+    watching(scenario)
+
+
+def test_a_notice_that_reaches_a_stopped_hubs_channel_is_not_kept_by_the_next_hub(
+    settings, redis_url
+):
+    """Every hub of the process reads one Redis list: a late notice to a stopped hub's
+    channel was kept in a buffer of its own by the next hub, for as long as the process."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": "live-strays"},
+        }
+    }
+    match_id, head = a_match_with_shots(1)
+
+    async def until(condition: Callable[[], Any], what: str, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0.01)
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        viewer = await watch(match_id, after=head)
+        await all_live(match_id, 1)
+        first = live_hub.hub_here()
+        await until(lambda: first.channel, "the hub never listened", WAIT_S)
+        await viewer.disconnect()
+        await until(lambda: not live_hub.hubs_of(loop), "the hub did not stop", HUB_STOP_S)
+        layer = get_channel_layer()
+        await layer.send(first.channel, notice(match_id, head))  # late: nobody listens
+
+        viewer = await watch(match_id, after=head)
+        await all_live(match_id, 1)
+        await until(
+            lambda: first.channel in layer.receive_buffer,
+            "the next hub never read the late notice",
+            WAIT_S,
+        )
+        await viewer.disconnect()
+        await until(lambda: not live_hub.hubs_of(loop), "the hub did not stop", HUB_STOP_S)
+        assert not [channel for channel in layer.receive_buffer if channel.startswith("live.")]
 
     watching(scenario)
 
