@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from replay.models import MatchSummary
 from replay.presentation.compare import STATUS_NAMES
 from replay.queries.player_keys import player_key
 from replay.queries.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
@@ -38,25 +37,31 @@ CSV_COLUMNS = {
 }
 
 
-def line(summary: MatchSummary) -> dict[str, Any]:
-    """Return one row of the archive as the page shows it."""
-    a, b = summary.player_a, summary.player_b
+def line(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """Return one row of the archive as the page shows it (a row of `page_of`)."""
     return {
-        "match": summary.match_id,
-        "competition": summary.competition,
-        "stage": summary.stage,
-        "date": summary.date,
+        "match": summary["match_id"],
+        "competition": {"id": summary["competition_id"], "name": summary["competition__name"]},
+        "stage": summary["stage"],
+        "date": summary["date"],
         "players": [
-            {"side": "A", "name": summary.player_a_name, "key": player_key(a.federation_id, a.pk)},
-            {"side": "B", "name": summary.player_b_name, "key": player_key(b.federation_id, b.pk)},
+            {
+                "side": side,
+                "name": summary[f"player_{side.lower()}_name"],
+                "key": player_key(
+                    summary[f"player_{side.lower()}__federation_id"],
+                    summary[f"player_{side.lower()}_id"],
+                ),
+            }
+            for side in "AB"
         ],
-        "games_won": (summary.games_won_a, summary.games_won_b),
-        "points": (summary.points_a, summary.points_b),
-        "winner": summary.winner,
-        "status": summary.status,
-        "status_name": STATUS_NAMES.get(summary.status, summary.status),
-        "needs_review": summary.needs_review,
-        "amendments": summary.amendments,
+        "games_won": (summary["games_won_a"], summary["games_won_b"]),
+        "points": (summary["points_a"], summary["points_b"]),
+        "winner": summary["winner"],
+        "status": summary["status"],
+        "status_name": STATUS_NAMES.get(summary["status"], summary["status"]),
+        "needs_review": summary["needs_review"],
+        "amendments": summary["amendments"],
     }
 
 
