@@ -7,7 +7,8 @@ role may create databases, as CI's does), dropped at the end whatever happened.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -84,3 +85,32 @@ def throwaway_postgres(url: str) -> Iterator[str]:
             server.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+@contextmanager
+def raw_inserts(database_url: str, vendor: str) -> Iterator[Callable[[], None]]:
+    """Yield a bare insert of one row and its commit on a database (`sqlite:///FILE` or
+    PostgreSQL's URL): the raw baseline the recording is measured against."""
+    create = "CREATE TABLE IF NOT EXISTS bench_row (id {} PRIMARY KEY, data TEXT)"
+    if vendor == "postgresql":
+        with psycopg.connect(database_url, autocommit=True) as connection:
+            connection.execute(create.format("BIGSERIAL"))
+
+            def insert_pg() -> None:
+                with connection.transaction():
+                    connection.execute(
+                        "INSERT INTO bench_row (data) VALUES (%s)", ['{"type": "shot"}']
+                    )
+
+            yield insert_pg
+        return
+    with sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None) as lite:
+        lite.execute("PRAGMA synchronous=NORMAL")
+        lite.execute(create.format("INTEGER"))
+
+        def insert_lite() -> None:
+            lite.execute("BEGIN IMMEDIATE")
+            lite.execute("INSERT INTO bench_row (data) VALUES (?)", ['{"type": "shot"}'])
+            lite.execute("COMMIT")
+
+        yield insert_lite

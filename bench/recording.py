@@ -13,7 +13,6 @@ after a restart, or after another process appended: the whole log is folded once
 from __future__ import annotations
 
 import gc
-import sqlite3
 import statistics
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from typing import Any
 
 from django.test import Client
 
+from bench.database import raw_inserts
 from matches import services
 from matches.models import Competition
 from matches.services import running
@@ -61,17 +61,7 @@ def measure_recording(path: Path, shots: int, long_events: int = LONG) -> dict[s
             raise RuntimeError(f"GET /api/me answered {answer.status_code}")
 
     timed: dict[str, list[float]] = {"api": [], "long": [], "raw": [], "floor": []}
-    with sqlite3.connect(path, isolation_level=None) as connection:
-        connection.execute("PRAGMA synchronous=NORMAL")
-        connection.execute(
-            "CREATE TABLE IF NOT EXISTS bench_row (id INTEGER PRIMARY KEY, data TEXT)"
-        )
-
-        def raw() -> None:
-            connection.execute("BEGIN IMMEDIATE")
-            connection.execute("INSERT INTO bench_row (data) VALUES (?)", ['{"type": "shot"}'])
-            connection.execute("COMMIT")
-
+    with raw_inserts(f"sqlite:///{path}", "sqlite") as raw:
         gc.collect()
         for number in range(shots):
             short = shorts[number // SHOTS_PER_SHORT]

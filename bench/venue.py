@@ -27,7 +27,6 @@ import math
 import os
 import resource
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -35,17 +34,15 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import psycopg
-
 from bench import fanout, processes
-from bench.database import throwaway_postgres, throwaway_sqlite
+from bench.database import raw_inserts, throwaway_postgres, throwaway_sqlite
 from bench.fanout import OPENED_SEQ, QUIET, Watched, open_matches, percentile, shot_figures
 from bench.processes import free_port, running, uvicorn_command
 from bench.recording import P50_RAW_TIMES, P99_RAW_TIMES
@@ -321,7 +318,7 @@ def _quiet(tablet: Tablet, database_url: str, vendor: str, samples: int) -> dict
     connection = http.client.HTTPConnection("127.0.0.1", tablet.port, timeout=ANSWER_TIMEOUT_S)
     headers = {"Authorization": f"Token {tablet.key}"}
     floor, raw = [], []
-    with _raw_inserts(database_url, vendor) as insert:
+    with raw_inserts(database_url, vendor) as insert:
         for number in range(WARM_UP + samples):
             started = time.perf_counter()
             connection.request("GET", "/api/me", headers=headers)
@@ -362,34 +359,6 @@ def _quiet(tablet: Tablet, database_url: str, vendor: str, samples: int) -> dict
     return figures
 
 
-@contextmanager
-def _raw_inserts(database_url: str, vendor: str) -> Iterator[Callable[[], None]]:
-    """Yield a bare insert of one row and its commit, on the bench's database."""
-    create = "CREATE TABLE IF NOT EXISTS bench_row (id {} PRIMARY KEY, data TEXT)"
-    if vendor == "postgresql":
-        with psycopg.connect(database_url, autocommit=True) as connection:
-            connection.execute(create.format("BIGSERIAL"))
-
-            def insert_pg() -> None:
-                with connection.transaction():
-                    connection.execute(
-                        "INSERT INTO bench_row (data) VALUES (%s)", ['{"type": "shot"}']
-                    )
-
-            yield insert_pg
-        return
-    with sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None) as lite:
-        lite.execute("PRAGMA synchronous=NORMAL")
-        lite.execute(create.format("INTEGER"))
-
-        def insert_lite() -> None:
-            lite.execute("BEGIN IMMEDIATE")
-            lite.execute("INSERT INTO bench_row (data) VALUES (?)", ['{"type": "shot"}'])
-            lite.execute("COMMIT")
-
-        yield insert_lite
-
-
 def _record(tablets: list[Tablet], pace_s: float, seconds: float) -> None:
     """Every tablet records a shot every `pace_s`, staggered over one pace, for `seconds`."""
     start = time.monotonic() + 0.5
@@ -406,21 +375,13 @@ def _record(tablets: list[Tablet], pace_s: float, seconds: float) -> None:
         thread.join()
 
 
-def _answers(tablets: list[Tablet], since: int = 0) -> dict[str, Any]:
+def _answers(tablets: list[Tablet]) -> dict[str, Any]:
     """Return the answers' figures: times (p50, p99, max), rate, errors and retries."""
-    answers = [a for tablet in tablets for a in tablet.answers[since:]]
-    ok = [a.took for a in answers if a.status == 201]
-    span = max((a.sent + a.took for a in answers), default=0) - min(
-        (a.sent for a in answers), default=0
-    )
+    answers = [a for tablet in tablets for a in tablet.answers]
     return {
         "answers": len(answers),
-        "errors": sum(1 for a in answers if a.status != 201),
+        **_timing(answers),
         "retries": sum(tablet.retries for tablet in tablets),
-        "rate_per_s": round(len(ok) / span, 1) if span > 0 else 0.0,
-        "p50_ms": _ms(statistics.median(ok)) if ok else 0.0,
-        "p99_ms": _ms(percentile(ok, 99)) if ok else 0.0,
-        "max_ms": _ms(max(ok)) if ok else 0.0,
     }
 
 
@@ -430,12 +391,16 @@ def _step(tablets: list[Tablet], pace_s: float, seconds: float) -> dict[str, Any
     answers = [
         a for tablet, mark in zip(tablets, marks, strict=True) for a in tablet.answers[mark:]
     ]
+    return {"offered_per_s": round(len(tablets) / pace_s, 1), **_timing(answers)}
+
+
+def _timing(answers: list[Answer]) -> dict[str, Any]:
+    """Return the rate answered, the errors and the times to a 201 (p50, p99, max)."""
     ok = [a.took for a in answers if a.status == 201]
     span = max((a.sent + a.took for a in answers), default=0) - min(
         (a.sent for a in answers), default=0
     )
     return {
-        "offered_per_s": round(len(tablets) / pace_s, 1),
         "rate_per_s": round(len(ok) / span, 1) if span > 0 else 0.0,
         "errors": sum(1 for a in answers if a.status != 201),
         "p50_ms": _ms(statistics.median(ok)) if ok else 0.0,
