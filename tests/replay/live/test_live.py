@@ -92,18 +92,28 @@ async def closed_with(viewer: WebsocketCommunicator) -> int:
             return output.get("code", 1000)
 
 
+async def until(condition: Callable[[], Any], what: str, seconds: float = WAIT_S) -> None:
+    """Return once `condition()` is truthy, on the event loop; fail after `seconds`.
+
+    A liveness limit, not a speed: what must come comes within it on a loaded machine too.
+    """
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.01)
+
+
 async def all_live(match_id: str, count: int) -> None:
     """Wait until this loop's hub pushes a match to `count` viewers, each past its catch-up.
 
     A socket is accepted before its catch-up: a viewer that cannot read proves nothing else.
     """
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
+
+    def live() -> bool:
         feed = live_hub.hub_here().feeds.get(match_id)
-        if feed is not None and sum(viewer.live for viewer in feed.viewers) == count:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"{count} viewers of {match_id} never all went live")
+        return feed is not None and sum(viewer.live for viewer in feed.viewers) == count
+
+    await until(live, f"{count} viewers of {match_id} never all went live")
 
 
 def wait_for(condition: Callable[[], Any], what: str) -> None:
@@ -113,6 +123,18 @@ def wait_for(condition: Callable[[], Any], what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {WAIT_S} s for {what}")
         time.sleep(0.01)
+
+
+async def hubs_stopped(loop: asyncio.AbstractEventLoop) -> None:
+    """Wait until a loop's hub has stopped and let go of the layer (nobody watches)."""
+    await until(
+        lambda: not live_hub.hubs_of(loop), "the hub did not stop once nobody watched", HUB_STOP_S
+    )
+
+
+def live_buffers(layer: RedisChannelLayer) -> list[str]:
+    """Return the hub channels a layer keeps a buffer of."""
+    return [c for c in layer.receive_buffer if c.startswith(f"{live_hub.CHANNEL_PREFIX}.")]
 
 
 def seqs(messages: list[dict[str, Any]]) -> list[int]:
@@ -623,15 +645,6 @@ def test_a_hub_started_again_and_again_on_one_event_loop_keeps_no_channel_layer_
     }
     match_id, head = a_match_with_shots(1)
 
-    async def stopped() -> None:
-        loop = asyncio.get_running_loop()
-        # A liveness limit, not a speed: a hub stops within moments, a loaded machine's too.
-        deadline = time.monotonic() + HUB_STOP_S
-        # Stopped once it has let go of the layer, not when a new one could start.
-        while live_hub.hubs_of(loop):
-            assert time.monotonic() < deadline, "the hub did not stop once nobody watched"
-            await asyncio.sleep(0.01)
-
     def layers() -> list[RedisChannelLayer]:
         gc.collect()
         return [found for found in gc.get_objects() if isinstance(found, RedisChannelLayer)]
@@ -642,11 +655,10 @@ def test_a_hub_started_again_and_again_on_one_event_loop_keeps_no_channel_layer_
             viewer = await watch(match_id, after=head)
             await all_live(match_id, 1)
             await viewer.disconnect()
-            await stopped()  # nobody watches: the hub let go of everything
+            await hubs_stopped(asyncio.get_running_loop())  # it let go of everything
             counts.append(len(layers()))
         assert counts == counts[:1] * 5  # none more each time
-        buffers = [channel for layer in layers() for channel in layer.receive_buffer]
-        assert not [channel for channel in buffers if channel.startswith("live.")]
+        assert not [channel for layer in layers() for channel in live_buffers(layer)]
 
     watching(scenario)
 
@@ -664,33 +676,25 @@ def test_a_notice_that_reaches_a_stopped_hubs_channel_is_not_kept_by_the_next_hu
     }
     match_id, head = a_match_with_shots(1)
 
-    async def until(condition: Callable[[], Any], what: str, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while not condition():
-            assert time.monotonic() < deadline, what
-            await asyncio.sleep(0.01)
-
     async def scenario():
         loop = asyncio.get_running_loop()
         viewer = await watch(match_id, after=head)
         await all_live(match_id, 1)
         first = live_hub.hub_here()
-        await until(lambda: first.channel, "the hub never listened", WAIT_S)
+        await until(lambda: first.channel, "the hub never listened")
         await viewer.disconnect()
-        await until(lambda: not live_hub.hubs_of(loop), "the hub did not stop", HUB_STOP_S)
+        await hubs_stopped(loop)
         layer = get_channel_layer()
         await layer.send(first.channel, notice(match_id, head))  # late: nobody listens
 
         viewer = await watch(match_id, after=head)
         await all_live(match_id, 1)
         await until(
-            lambda: first.channel in layer.receive_buffer,
-            "the next hub never read the late notice",
-            WAIT_S,
+            lambda: first.channel in layer.receive_buffer, "the next hub never read the notice"
         )
         await viewer.disconnect()
-        await until(lambda: not live_hub.hubs_of(loop), "the hub did not stop", HUB_STOP_S)
-        assert not [channel for channel in layer.receive_buffer if channel.startswith("live.")]
+        await hubs_stopped(loop)
+        assert not live_buffers(layer)
 
     watching(scenario)
 
