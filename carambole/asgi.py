@@ -3,12 +3,16 @@
 import os
 import sys
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "carambole.settings")
 
 # Django must be set up before the routing imports consumers and models.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from carambole.handler import OneHopHandler  # noqa: E402
+
+django_asgi_app = OneHopHandler()
 
 from carambole.serving import refuse_insecure_serving  # noqa: E402
 

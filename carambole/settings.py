@@ -253,6 +253,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(PROJECTOR_SWEEP_SECONDS),
     }
 }
+# A server process enqueues a competition's recompute this long after the first commit that
+# wants it, once for every commit of that competition meanwhile (a hall's tables record
+# a shot a second between them: one task each was most of a worker's CPU).
+STANDINGS_ENQUEUE_GATHER_MS = envint("STANDINGS_ENQUEUE_GATHER_MS", "200")
+if STANDINGS_ENQUEUE_GATHER_MS < 0:
+    raise ImproperlyConfigured(
+        f"STANDINGS_ENQUEUE_GATHER_MS={STANDINGS_ENQUEUE_GATHER_MS} must be at least 0"
+    )
 # Tests of a worker lost mid-task: each recompute waits this long before it starts.
 PROJECTOR_TASK_PAUSE_SECONDS = envint("PROJECTOR_TASK_PAUSE_SECONDS", "0")
 

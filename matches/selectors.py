@@ -51,6 +51,16 @@ def assigned_referee(match: Match) -> Any:
     return latest.user if latest is not None else None
 
 
+def assigned_referee_id(match: Match) -> Any:
+    """Return the primary key of the login assigned to record a match, or None (one row read)."""
+    return (
+        Assignment.objects.filter(match=match)
+        .order_by("-pk")
+        .values_list("user_id", flat=True)
+        .first()
+    )
+
+
 def events_after(match: Match, after: int = 0) -> list[dict[str, Any]]:
     """Return a match's events after `seq` `after` as a record writes them (seq, at, by, hash)."""
     return [event.as_record() for event in store.load_events(match, after)]

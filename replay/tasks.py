@@ -3,8 +3,9 @@
 `committed` hears each committed append and has the recompute of the match's
 competition enqueued. Not on the request's path: publishing to the broker cost a
 recorded shot a third of its time, so a thread of the process's own enqueues, each
-competition once however many of its commits came while it was busy (one recompute
-catches up all of them). Embedded (tasks eager), the recompute runs at once, as before.
+competition once however many of its commits came while it was busy or in the
+`STANDINGS_ENQUEUE_GATHER_MS` after the first (one recompute catches up all of them).
+Embedded (tasks eager), the recompute runs at once, as before.
 A lost enqueue loses nothing: when Redis is down it fails at once, and
 `projector_sweep` (Celery beat, or a worker's `-B`) finds the cursor behind the log and
 catches up when Redis is back, as it does for an enqueue lost with its process.
@@ -92,6 +93,9 @@ class Enqueuer:
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: bool(self._wanted))
+            # The commits of the next moments want the same recomputes: one task for all.
+            time.sleep(settings.STANDINGS_ENQUEUE_GATHER_MS / 1000)
+            with self._changed:
                 # Wanted from here on is wanted again: a commit after this turn began
                 # gets a recompute of its own.
                 turn, self._wanted, self._busy = self._wanted, set(), True

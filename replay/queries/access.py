@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.selectors import assigned_referee
+from matches.selectors import assigned_referee_id
 
 
 def is_staff(user: Any) -> bool:
@@ -15,5 +15,7 @@ def may_record(user: Any, match: Any) -> bool:
     """Return whether a login may record a match: staff, or the referee assigned to it."""
     if is_staff(user):
         return True
-    assigned = assigned_referee(match)
-    return assigned is not None and user.is_authenticated and assigned.pk == user.pk
+    if not user.is_authenticated:
+        return False
+    assigned = assigned_referee_id(match)
+    return assigned is not None and assigned == user.pk

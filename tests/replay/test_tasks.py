@@ -148,6 +148,21 @@ def test_commits_while_the_enqueuer_is_busy_are_enqueued_once_after_it(monkeypat
     assert enqueued == [("cup",), ("cup",), ("league",)]
 
 
+def test_commits_in_the_moments_after_the_first_are_enqueued_once_with_it(monkeypatch, settings):
+    """Tables recording together want the same recompute: one task for the moment's commits."""
+    settings.STANDINGS_ENQUEUE_GATHER_MS = 1000
+    enqueued = []
+    monkeypatch.setattr(
+        tasks.standings_recompute, "apply_async", lambda args, **options: enqueued.append(args)
+    )
+    with eager(False):
+        for seq in range(1, 11):  # ten tables' shots within the moment
+            tasks.committed(None, match_id=f"m{seq}", competition_id="cup", seqs=[seq])
+        assert tasks.enqueuer.flush(WAIT_S)
+
+    assert enqueued == [("cup",)]
+
+
 def test_with_tasks_eager_a_commit_recomputes_before_the_request_answers(monkeypatch):
     enqueued = []
     monkeypatch.setattr(
