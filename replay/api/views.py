@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -165,7 +166,11 @@ class EventsView(APIView):
         },
     )
     def post(self, request: Request, id: str) -> Response:
-        self.check_object_permissions(request, match_get(id))
+        try:  # by the match's id: its referee's assignment is one row, the match is not read
+            self.check_object_permissions(request, id)
+        except PermissionDenied:
+            match_get(id)  # a match that does not exist is a 404, not a 403
+            raise
         body = checked(EventBody, request.data)
         recorded = services.event_record(
             match_id=id,
