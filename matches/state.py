@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from matches.header import Header
@@ -102,6 +102,10 @@ def new_stats() -> dict[str, Any]:
     }
 
 
+def _copied_stats(counted: Mapping[str, Any]) -> dict[str, Any]:
+    return {**counted, "caroms": dict(counted["caroms"]), "pins": dict(counted["pins"])}
+
+
 @dataclass(eq=False)
 class MatchState:
     """Where a match stands after events 1 to `seq`, with the corrections known to the fold."""
@@ -137,6 +141,31 @@ class MatchState:
 
     def __post_init__(self) -> None:
         self.ruleset = self.header.ruleset  # read on every shot: a field, not a property
+
+    def copy(self) -> MatchState:
+        """Return a copy to fold on from, this state left as it is.
+
+        The header, the corrections and the memo of rulings are shared, as every fold of a
+        match shares them. An entry of `shots`, `lags`, `outside_fouls` or `intermissions`
+        is never changed once added, so those lists are copied, not their entries; what
+        the fold changes in place (the games, the stats, the positions) is copied.
+        """
+        return replace(
+            self,
+            events=list(self.events),
+            lags=list(self.lags),
+            late_starts=dict(self.late_starts),
+            games=[
+                replace(game, score=dict(game.score), recorded_score=dict(game.recorded_score))
+                for game in self.games
+            ],
+            positions=dict(self.positions),
+            shots=list(self.shots),
+            shot_index=dict(self.shot_index),
+            outside_fouls=list(self.outside_fouls),
+            intermissions=list(self.intermissions),
+            stats={player: _copied_stats(counted) for player, counted in self.stats.items()},
+        )
 
     @property
     def game(self) -> Game | None:

@@ -24,20 +24,62 @@ from matches.store import StoredEvent, fact_of
 
 
 def frames(
-    header: Header, events: Sequence[Mapping[str, Any]], view: str
+    header: Header, events: Sequence[Mapping[str, Any]]
 ) -> tuple[list[dict[str, Any]], MatchState]:
-    """Return the scoreboard before any event and after each one, and the last state.
-
-    One fold: amended, every correction is known from the start; live, each one is
-    learnt when it was recorded (the fold then folds the match again from its start).
-    """
-    corrections = Corrections.of(events) if view == "amended" else Corrections()
-    state = MatchState(header, corrections)
+    """Return the scoreboard before any event and after each one as amended, and the last
+    state: one fold with every correction known from the start."""
+    state = MatchState(header, Corrections.of(events))
     shown = [board(state)]
     for event in events:
         state = evolve(state, event)
         shown.append(board(state))
     return shown, state
+
+
+def seen_live(
+    header: Header, events: Sequence[Mapping[str, Any]], amended: Sequence[dict[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """Return the scoreboards as seen live where they differ from `amended`, by `seq`.
+
+    Live, each correction is learnt when it was recorded. Before the first shot a
+    correction names, and from the last correction on, the match as seen live is the
+    match as amended: only the boards between are made. A new correction changes the
+    shot it names and what followed, nothing before, so the fold goes back to a copy of
+    the state kept at the start of that shot's game (a correction names a recent shot: a
+    few events folded again, not the whole match). The games before such a copy are over
+    and no shot of theirs is corrected: their score as first recorded, which the fold
+    keeps once an amendment is known, is their score, kept or not.
+    """
+    named = [
+        (seq, event["shot"])
+        for seq, event in enumerate(events, start=1)
+        if event["type"] in CORRECTIONS
+    ]
+    if not named:
+        return {}
+    first, last = min(shot for _, shot in named), max(seq for seq, _ in named)
+    corrections = Corrections()
+    state = MatchState(header, corrections)
+    kept: list[MatchState] = []  # a copy at each game's start, the corrections known then
+    seen = {}
+    for seq, event in enumerate(events[:last], start=1):
+        if event["type"] in CORRECTIONS and corrections.note(seq, event):
+            while kept and kept[-1].seq >= event["shot"]:
+                kept.pop()  # its fold took in the shot corrected
+            state = kept[-1].copy() if kept else MatchState(header, corrections)
+            for again in events[state.seq : seq]:
+                if again["type"] == "game_started":
+                    kept.append(state.copy())
+                state = evolve(state, again)  # the correction itself is known: no refold
+        else:
+            if event["type"] == "game_started":
+                kept.append(state.copy())
+            state = evolve(state, event)
+        if first <= seq < last:
+            shown = board(state)
+            if shown != amended[seq]:
+                seen[seq] = shown
+    return seen
 
 
 def marks(shot: Mapping[str, Any], ruleset: Ruleset = DEFAULT_RULESET) -> list[str]:
@@ -62,10 +104,8 @@ def match_timeline(match: Match) -> dict[str, Any]:
     header = match.header()
     facts = [fact_of(entry.data) for entry in logged]
     with folding():
-        amended, final = frames(header, facts, "amended")
-        corrected = any(fact["type"] in CORRECTIONS for fact in facts)
-        # Without a correction the match as seen live is the match as amended: one fold.
-        live = frames(header, facts, "live")[0] if corrected else amended
+        amended, final = frames(header, facts)
+        live = seen_live(header, facts, amended)
     by_seq = {entry.seq: entry for entry in logged}
     return {
         "head": len(logged),
@@ -75,11 +115,7 @@ def match_timeline(match: Match) -> dict[str, Any]:
         ],
         "frames": amended,
         # Only where the match as seen live differs from the match as amended.
-        "live": {
-            str(seq): seen
-            for seq, (seen, now) in enumerate(zip(live, amended, strict=True))
-            if seen is not now and seen != now
-        },
+        "live": {str(seq): seen for seq, seen in live.items()},
         "shots": [_shot(shot, by_seq, header.ruleset) for shot in final.shots],
         "games": _games(final, facts),
         "stats": render(final, detached=False)["stats"],

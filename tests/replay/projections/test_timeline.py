@@ -1,0 +1,94 @@
+"""The replay's scoreboards as seen live: each correction learnt when it was recorded.
+
+They are made only where the match as seen live may differ from the match as amended,
+and go back to a copy of the state kept at the start of the corrected shot's game instead
+of folding the match again from its start; they must be those of the plain fold, every
+correction learnt at its event and the match folded again from event 1, wherever they
+differ from the amended ones.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+
+from matches.fold import decide, evolve
+from matches.readback import folding
+from matches.render import board, render
+from matches.state import MatchState
+from replay.projections.timeline import frames, seen_live
+from tests.support.cast import CAROM_A, MISS
+from tests.support.legal_logs import PROPERTY, header_for, legal_logs
+
+
+def differences(header, events):
+    """What `seen_live` must return: the plain live boards where they differ, by seq."""
+    amended = frames(header, events)[0]
+    plain = refolded_from_the_start(header, events)[0]
+    return amended, {seq: shown for seq, shown in enumerate(plain) if shown != amended[seq]}
+
+
+def refolded_from_the_start(header, events):
+    """The frames as seen live the plain way: `evolve` folds from event 1 at each correction."""
+    state = MatchState(header)
+    shown = [board(state)]
+    for event in events:
+        state = evolve(state, event)
+        shown.append(board(state))
+    return shown, state
+
+
+def logged(header, *events):
+    """Return events as the log stores them, each decided in the match as it stands."""
+    state, stored = MatchState(header), []
+    for event in events:
+        checked = decide(state, event)
+        state = evolve(state, checked)
+        stored.append(checked)
+    return stored
+
+
+def test_amending_the_shot_that_won_a_game_once_the_next_began_is_seen_live_from_that_shot():
+    header = header_for({"target": 4, "best_of": 3})
+    events = logged(
+        header,
+        {"type": "game_started", "game": 1, "breaker": "A"},
+        {"type": "shot", **CAROM_A},  # seq 2: 4 points, the game won
+        {"type": "game_started", "game": 2, "breaker": "B"},
+        {"type": "shot_amended", "shot": 2, "facts": MISS, "reason": "no carom"},
+    )
+    with folding():
+        amended, expected = differences(header, events)
+        seen = seen_live(header, events, amended)
+
+    assert seen == expected
+    assert seen[3]["games"][0]["winner"] == "A"  # as recorded, until the amendment
+    assert amended[3]["games"][0]["winner"] is None
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_the_live_boards_equal_those_of_the_match_folded_again_at_each_correction(log):
+    header, events = log
+    with folding():
+        amended, expected = differences(header, events)
+        seen = seen_live(header, events, amended)
+
+    assert seen == expected
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_a_copy_folds_on_as_the_fold_from_the_start_and_leaves_what_it_copies_as_it_was(log):
+    header, events = log
+    half = len(events) // 2
+    state = MatchState(header)
+    for event in events[:half]:
+        state = evolve(state, event)
+    before = render(state)
+
+    twin = state.copy()
+    for event in events[half:]:
+        twin = evolve(twin, event)
+
+    assert render(twin) == render(refolded_from_the_start(header, events)[1])
+    assert render(state) == before
