@@ -14,7 +14,6 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
-from django.conf import settings
 from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.utils import override_settings
@@ -27,21 +26,15 @@ from carambole.settings import database_from_url
 def throwaway_sqlite(path: Path) -> Iterator[None]:
     """Point the default connection at a new, migrated SQLite file; restore it afterwards.
 
-    DEBUG is off inside, as in production: with it on, Django logs every query.
+    Set up as the embedded default is (its write-ahead log, its IMMEDIATE transactions),
+    whatever database the environment names. DEBUG is off inside, as in production: with
+    it on, Django logs every query.
     """
     original = connections.settings[DEFAULT_DB_ALIAS]
     _swap(
-        connections.configure_settings(
-            {
-                DEFAULT_DB_ALIAS: {
-                    "ENGINE": "django.db.backends.sqlite3",
-                    "NAME": str(path),
-                    "OPTIONS": dict(settings.DATABASES[DEFAULT_DB_ALIAS].get("OPTIONS", {}))
-                    if "sqlite" in original["ENGINE"]
-                    else {"transaction_mode": "IMMEDIATE", "timeout": 20},
-                }
-            }
-        )[DEFAULT_DB_ALIAS]
+        connections.configure_settings({DEFAULT_DB_ALIAS: database_from_url(f"sqlite:///{path}")})[
+            DEFAULT_DB_ALIAS
+        ]
     )
     try:
         with override_settings(DEBUG=False):

@@ -15,13 +15,15 @@ from __future__ import annotations
 import gc
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from django.test import Client
 
 from bench.database import raw_inserts
+from carambole.celery import app
 from matches import services
 from matches.models import Competition
 from matches.services import running
@@ -39,8 +41,29 @@ COLD = 10  # shots timed with nothing kept folded
 P50_RAW_TIMES, P99_RAW_TIMES, LENGTH_TARGET = 4, 10, 1.3
 
 
+@contextmanager
+def embedded_tasks() -> Iterator[None]:
+    """Run tasks in-process, as the embedded default does, whatever the environment names.
+
+    The scenario is the embedded one (its SQLite file, its recompute in the request); with
+    `REDIS_URL` set, each shot's recompute would go to that broker instead, and its
+    threads would share this process with the timed inserts.
+    """
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = was
+
+
 def measure_recording(path: Path, shots: int, long_events: int = LONG) -> dict[str, Any]:
     """Time `shots` shots recorded through the API, with as many raw inserts and floors."""
+    with embedded_tasks():
+        return _measured(path, shots, long_events)
+
+
+def _measured(path: Path, shots: int, long_events: int) -> dict[str, Any]:
     token = token_issue("bench-referee").key
     shorts = [opened_match(f"bench-short-{n}", SHORT) for n in range(-(-shots // SHOTS_PER_SHORT))]
     long_match = opened_match("bench-long", long_events)

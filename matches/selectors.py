@@ -51,8 +51,11 @@ def assigned_referee(match: Match) -> Any:
     return latest.user if latest is not None else None
 
 
-def assigned_referee_id(match: Match) -> Any:
-    """Return the primary key of the login assigned to record a match, or None (one row read)."""
+def assigned_referee_id(match: Match | str) -> Any:
+    """Return the primary key of the login assigned to record a match (or a match's id), or None.
+
+    One row read: the permission to record asks it on every request.
+    """
     return (
         Assignment.objects.filter(match=match)
         .order_by("-pk")

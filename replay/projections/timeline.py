@@ -26,8 +26,10 @@ from matches.store import StoredEvent, fact_of
 def frames(
     header: Header, events: Sequence[Mapping[str, Any]]
 ) -> tuple[list[dict[str, Any]], MatchState]:
-    """Return the scoreboard before any event and after each one as amended, and the last
-    state: one fold with every correction known from the start."""
+    """Return the scoreboard before any event and after each one as amended, and the last state.
+
+    One fold, every correction known from the start.
+    """
     state = MatchState(header, Corrections.of(events))
     shown = [board(state)]
     for event in events:
@@ -61,7 +63,7 @@ def seen_live(
     corrections = Corrections()
     state = MatchState(header, corrections)
     kept: list[MatchState] = []  # a copy at each game's start, the corrections known then
-    seen = {}
+    seen: dict[int, dict[str, Any]] = {}
     for seq, event in enumerate(events[:last], start=1):
         if event["type"] in CORRECTIONS and corrections.note(seq, event):
             while kept and kept[-1].seq >= event["shot"]:

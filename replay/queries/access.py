@@ -12,7 +12,7 @@ def is_staff(user: Any) -> bool:
 
 
 def may_record(user: Any, match: Any) -> bool:
-    """Return whether a login may record a match: staff, or the referee assigned to it."""
+    """Return whether a login may record a match (or a match's id): staff, or its referee."""
     if is_staff(user):
         return True
     if not user.is_authenticated:
