@@ -42,15 +42,15 @@ P50_RAW_TIMES, P99_RAW_TIMES, LENGTH_TARGET = 4, 10, 1.3
 
 
 @contextmanager
-def embedded_tasks() -> Iterator[None]:
-    """Run tasks in-process, as the embedded default does, whatever the environment names.
+def eager(value: bool = True) -> Iterator[None]:
+    """Run tasks in-process (the embedded default) or not, whatever the environment names.
 
-    The scenario is the embedded one (its SQLite file, its recompute in the request); with
-    `REDIS_URL` set, each shot's recompute would go to that broker instead, and its
-    threads would share this process with the timed inserts.
+    The recording scenario is the embedded one (its SQLite file, its recompute in the
+    request); with `REDIS_URL` set, each shot's recompute would go to that broker
+    instead, and its threads would share this process with the timed inserts.
     """
     was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
+    app.conf.task_always_eager = value
     try:
         yield
     finally:
@@ -59,7 +59,7 @@ def embedded_tasks() -> Iterator[None]:
 
 def measure_recording(path: Path, shots: int, long_events: int = LONG) -> dict[str, Any]:
     """Time `shots` shots recorded through the API, with as many raw inserts and floors."""
-    with embedded_tasks():
+    with eager():
         return _measured(path, shots, long_events)
 
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 
 import pytest
 from django.db import connection
 from kombu.exceptions import OperationalError
 
 from bench.amendment import unannounced
-from carambole.celery import app
+from bench.recording import eager
 from matches.models import Event
 from replay import tasks
 from replay.models import StandingsChange
@@ -21,17 +20,6 @@ from tests.support.league import flip, league, win
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
 
 WAIT_S = 60.0  # the longest a test waits for the enqueuing thread (a loaded machine's too)
-
-
-@contextmanager
-def eager(value: bool = True):
-    """Run tasks in-process (the embedded default), whatever this test process was given."""
-    was = app.conf.task_always_eager
-    app.conf.task_always_eager = value
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = was
 
 
 def flipped_unprojected() -> tuple[str, int]:
