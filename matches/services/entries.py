@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches.draws import pairings
 from matches.errors import Refused
 from matches.models import (
     FEDERATION_ID_LENGTH,
@@ -115,20 +116,6 @@ def competition_lock(competition: Competition) -> None:
     """
     locked = Competition.objects.select_for_update(no_key=True).filter(pk=competition.pk)
     list(locked.values_list("pk", flat=True))
-
-
-def pairings(n_players: int) -> list[tuple[int, int, int]]:
-    """Return (round, A, B) for every two of n players by the circle method."""
-    slots: list[int | None] = list(range(n_players)) + ([None] if n_players % 2 else [])
-    rounds = []
-    for round_number in range(1, len(slots)):
-        half = len(slots) // 2
-        for a, b in zip(slots[:half], reversed(slots[half:]), strict=True):
-            if a is not None and b is not None:
-                # Sides alternate, so no one always breaks the lag from the same end.
-                rounds.append((round_number, a, b) if round_number % 2 else (round_number, b, a))
-        slots = [slots[0], slots[-1], *slots[1:-1]]
-    return rounds
 
 
 def _date(value: Any) -> date | None:

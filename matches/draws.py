@@ -1,0 +1,139 @@
+"""The draws of a competition in stages, as pure functions of seeds and counts.
+
+As `competitions.md` settles them: entries drawn into groups in snake order, each group
+a round robin whose rounds come by the circle method; a knockout's places in the standard
+bracket order, its byes to the top seeds; and the qualifiers of a groups stage seeded
+into a knockout A1, B1, C1, ..., A2, B2, ..., two players of one group kept in opposite
+halves where the group count allows (swapped within their rank). Seeds count from 1,
+groups are named A, B, C, ...
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import TypeVar
+
+from matches.errors import Refused
+
+T = TypeVar("T")
+
+GROUP_NAMES = string.ascii_uppercase  # the most groups a stage can have: 26
+
+
+def group_names(groups: int) -> list[str]:
+    """Return the names of a stage's groups: A, B, C, ..."""
+    if not 1 <= groups <= len(GROUP_NAMES):
+        raise Refused(f"must be from 1 to {len(GROUP_NAMES)}", "groups")
+    return list(GROUP_NAMES[:groups])
+
+
+def snake(seeded: Sequence[T], groups: int) -> list[list[T]]:
+    """Draw entries, strongest first, into groups in snake order.
+
+    Seeds 1 to G go into groups A to G, seeds G+1 to 2G into G to A, and so on: the
+    groups' sizes differ by at most one, and each group's entries stay in seed order.
+    """
+    group_names(groups)
+    drawn: list[list[T]] = [[] for _ in range(groups)]
+    for index, entry in enumerate(seeded):
+        turn, place = divmod(index, groups)
+        drawn[place if turn % 2 == 0 else groups - 1 - place].append(entry)
+    return drawn
+
+
+def pairings(n_players: int) -> list[tuple[int, int, int]]:
+    """Return (round, A, B) for every two of n players by the circle method (0-based).
+
+    No one plays twice in a round; with an odd count one rests each round. Sides
+    alternate from round to round, so no one always breaks the lag from the same end.
+    """
+    slots: list[int | None] = list(range(n_players)) + ([None] if n_players % 2 else [])
+    rounds = []
+    for round_number in range(1, len(slots)):
+        half = len(slots) // 2
+        for a, b in zip(slots[:half], reversed(slots[half:]), strict=True):
+            if a is not None and b is not None:
+                rounds.append((round_number, a, b) if round_number % 2 else (round_number, b, a))
+        slots = [slots[0], slots[-1], *slots[1:-1]]
+    return rounds
+
+
+def knockout_size(players: int, size: int | None = None, field: str = "size") -> int:
+    """Return a knockout's places: `size` if it fits the players, else the smallest that does.
+
+    A size is a power of two, at least the players and less than twice their number (a
+    round of byes alone is no round).
+    """
+    if players < 2:
+        raise Refused("a knockout needs at least 2 players", field)
+    if size is None:
+        return 1 << (players - 1).bit_length()
+    if isinstance(size, bool) or not isinstance(size, int) or size < 2 or size & (size - 1):
+        raise Refused("must be a power of two", field)
+    if not players <= size < 2 * players:
+        raise Refused(f"must be at least {players} and less than {2 * players}", field)
+    return size
+
+
+def bracket_order(places: int) -> list[int]:
+    """Return the seeds of a bracket's places in order, each pair a match of round one.
+
+    For 2 places 1, 2; the order for 2n places replaces each seed s of the order for n
+    by s, 2n+1-s (8 places: 1-8, 4-5, 2-7, 3-6): seeds 1 and 2 can meet only in the final.
+    """
+    knockout_size(places, places, "places")
+    order = [1]
+    while len(order) < places:
+        count = 2 * len(order)
+        order = [seed for kept in order for seed in (kept, count + 1 - kept)]
+    return order
+
+
+def first_round(players: int, size: int | None = None) -> list[tuple[int, int | None]]:
+    """Return round one as pairs of seeds, a bye as None: the highest seeds get the byes."""
+    places = knockout_size(players, size)
+    order = bracket_order(places)
+    return [
+        (a, b if b <= players else None) if a < b else (b, a if a <= players else None)
+        for a, b in zip(order[::2], order[1::2], strict=True)
+    ]
+
+
+def qualifiers(groups: int, advance: int, size: int | None = None) -> list[tuple[str, int]]:
+    """Return the qualifiers of a groups stage as (group, place), seed 1 first.
+
+    A1, B1, C1, ..., A2, B2, ... take the seeds in that order, except that a player who
+    would share a half of the bracket with a player of his group seeded before him is
+    swapped with the first later player of his rank for whom the swap leaves fewer such
+    pairs (for 2 groups advancing 2: A1-B2, B1-A2; for 4: A1-C2, D1-B2, B1-D2, C1-A2).
+    """
+    names = group_names(groups)
+    if advance < 1:
+        raise Refused("must be at least 1", "advance")
+    seeded = [(name, place) for place in range(1, advance + 1) for name in names]
+    places = knockout_size(len(seeded), size)
+    order = bracket_order(places)
+    top = set(order[: places // 2])
+
+    def shared(index: int, entry: tuple[str, int]) -> int:
+        """Count the players of this entry's group seeded in an earlier rank in its half."""
+        half = (index + 1) in top
+        return sum(
+            1
+            for earlier, (name, place) in enumerate(seeded[: (entry[1] - 1) * groups])
+            if name == entry[0] and ((earlier + 1) in top) == half
+        )
+
+    for rank in range(2, advance + 1):
+        start = (rank - 1) * groups
+        for index in range(start, start + groups):
+            if not shared(index, seeded[index]):
+                continue
+            for other in range(index + 1, start + groups):
+                before = shared(index, seeded[index]) + shared(other, seeded[other])
+                after = shared(index, seeded[other]) + shared(other, seeded[index])
+                if after < before:
+                    seeded[index], seeded[other] = seeded[other], seeded[index]
+                    break
+    return seeded

@@ -1,0 +1,165 @@
+"""The draws of a competition in stages, as `competitions.md` settles them, in tables of cases."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from matches.draws import (
+    bracket_order,
+    first_round,
+    group_names,
+    knockout_size,
+    pairings,
+    qualifiers,
+    snake,
+)
+from matches.errors import Refused
+
+# -- Groups ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entries", "groups", "drawn"),
+    [
+        (8, 2, [[1, 4, 5, 8], [2, 3, 6, 7]]),
+        (8, 4, [[1, 8], [2, 7], [3, 6], [4, 5]]),
+        (10, 3, [[1, 6, 7], [2, 5, 8], [3, 4, 9, 10]]),
+        (7, 2, [[1, 4, 5], [2, 3, 6, 7]]),
+        (5, 1, [[1, 2, 3, 4, 5]]),
+        (3, 3, [[1], [2], [3]]),
+    ],
+)
+def test_entries_are_drawn_into_groups_in_snake_order(entries, groups, drawn):
+    assert snake(list(range(1, entries + 1)), groups) == drawn
+
+
+@pytest.mark.parametrize("entries", range(2, 65))
+@pytest.mark.parametrize("groups", [1, 2, 3, 4, 8])
+def test_group_sizes_differ_by_at_most_one_and_every_entry_is_drawn_once(entries, groups):
+    drawn = snake(list(range(1, entries + 1)), groups)
+
+    sizes = [len(group) for group in drawn]
+    assert max(sizes) - min(sizes) <= 1
+    assert sorted(seed for group in drawn for seed in group) == list(range(1, entries + 1))
+    assert all(group == sorted(group) for group in drawn)
+
+
+def test_groups_are_named_by_letters_and_a_27th_is_refused():
+    assert group_names(3) == ["A", "B", "C"]
+    with pytest.raises(Refused) as refused:
+        group_names(27)
+    assert refused.value.field == "groups"
+
+
+@pytest.mark.parametrize("players", range(2, 17))
+def test_in_a_groups_rounds_everyone_meets_everyone_once_and_no_one_twice_a_round(players):
+    played = pairings(players)
+
+    assert sorted(tuple(sorted((a, b))) for _, a, b in played) == list(
+        combinations(range(players), 2)
+    )
+    by_round: dict[int, list[int]] = {}
+    for round_number, a, b in played:
+        by_round.setdefault(round_number, []).extend([a, b])
+    assert all(len(seen) == len(set(seen)) for seen in by_round.values())
+    assert len(by_round) == players - 1 + players % 2
+
+
+# -- Knockouts ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("places", "order"),
+    [
+        (2, [1, 2]),
+        (4, [1, 4, 2, 3]),
+        (8, [1, 8, 4, 5, 2, 7, 3, 6]),
+        (16, [1, 16, 8, 9, 4, 13, 5, 12, 2, 15, 7, 10, 3, 14, 6, 11]),
+    ],
+)
+def test_the_bracket_order_is_the_one_the_spec_writes(places, order):
+    assert bracket_order(places) == order
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "places"),
+    [(2, None, 2), (3, None, 4), (5, None, 8), (16, None, 16), (17, None, 32), (6, 8, 8)],
+)
+def test_a_knockout_has_the_smallest_power_of_two_places_unless_told(players, size, places):
+    assert knockout_size(players, size) == places
+
+
+@pytest.mark.parametrize(("players", "size"), [(5, 4), (4, 8), (6, 12), (6, 6), (1, None)])
+def test_a_size_too_small_too_large_or_not_a_power_of_two_is_refused_naming_it(players, size):
+    with pytest.raises(Refused) as refused:
+        knockout_size(players, size, "stages[1].size")
+    assert refused.value.field == "stages[1].size"
+
+
+@pytest.mark.parametrize("players", range(2, 65))
+def test_the_top_seeds_get_the_byes_and_every_seed_plays_its_mirror(players):
+    places = knockout_size(players)
+    matches = first_round(players)
+
+    seeds = [seed for pair in matches for seed in pair if seed is not None]
+    assert sorted(seeds) == list(range(1, players + 1))
+    byes = sorted(a for a, b in matches if b is None)
+    assert byes == list(range(1, places - players + 1))
+    for a, b in matches:
+        assert b is None or a + b == places + 1
+    half = max(len(matches) // 2, 1)
+    assert any(1 in pair for pair in matches[:half])
+    assert any(2 in pair for pair in matches[-half:])  # 1 and 2 meet in the final alone
+
+
+# -- From groups into a knockout ---------------------------------------------------------
+
+
+def meetings(groups, advance):
+    """Return round one of the knockout the qualifiers of a groups stage go into."""
+    seeded = qualifiers(groups, advance)
+    return [
+        (seeded[a - 1], seeded[b - 1] if b is not None else None)
+        for a, b in first_round(len(seeded))
+    ]
+
+
+def test_two_groups_advancing_two_give_a1_b2_and_b1_a2():
+    assert meetings(2, 2) == [(("A", 1), ("B", 2)), (("B", 1), ("A", 2))]
+
+
+def test_four_groups_advancing_two_keep_each_group_in_both_halves():
+    assert meetings(4, 2) == [
+        (("A", 1), ("C", 2)),
+        (("D", 1), ("B", 2)),
+        (("B", 1), ("D", 2)),
+        (("C", 1), ("A", 2)),
+    ]
+
+
+@pytest.mark.parametrize("groups", [1, 2, 4, 8])
+@pytest.mark.parametrize("advance", [1, 2, 3, 4])
+def test_qualifiers_are_seeded_by_rank_and_a_group_split_over_the_halves(groups, advance):
+    if groups * advance < 2:
+        with pytest.raises(Refused):
+            qualifiers(groups, advance)
+        return
+    seeded = qualifiers(groups, advance)
+    places = knockout_size(len(seeded))
+    top = set(bracket_order(places)[: places // 2])
+
+    # Every qualifier once, each rank in the seeds of its rank.
+    assert sorted(seeded) == sorted(
+        (name, place) for name in group_names(groups) for place in range(1, advance + 1)
+    )
+    assert [place for _, place in seeded] == sorted(place for _, place in seeded)
+    # A group's players as evenly split over the two halves as they can be.
+    for name in group_names(groups):
+        halves = [(seed in top) for seed, entry in enumerate(seeded, start=1) if entry[0] == name]
+        assert abs(halves.count(True) - halves.count(False)) <= 1
+    # Round one pairs two groups wherever there are two.
+    if groups > 1:
+        for a, b in meetings(groups, advance):
+            assert b is None or a[0] != b[0]
