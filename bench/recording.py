@@ -13,6 +13,7 @@ after a restart, or after another process appended: the whole log is folded once
 from __future__ import annotations
 
 import gc
+import logging
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -49,12 +50,16 @@ def eager(value: bool = True) -> Iterator[None]:
     request); with `REDIS_URL` set, each shot's recompute would go to that broker
     instead, and its threads would share this process with the timed inserts.
     """
-    was = app.conf.task_always_eager
+    was, trace = app.conf.task_always_eager, logging.getLogger("celery.app.trace")
+    level = trace.level
     app.conf.task_always_eager = value
+    if value:  # a line for each task run in-process, as the embedded settings quiet it
+        trace.setLevel(max(level, logging.WARNING))
     try:
         yield
     finally:
         app.conf.task_always_eager = was
+        trace.setLevel(level)
 
 
 def measure_recording(path: Path, shots: int, long_events: int = LONG) -> dict[str, Any]:
