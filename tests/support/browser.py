@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -188,6 +188,11 @@ def submit_login(driver: WebDriver, username: str, password: str) -> None:
     wait_until(driver, lambda d: "/login/" not in d.current_url, f"{username} logged in")
 
 
+# What chromedriver answers when the page is replaced while it is read (a form's answer
+# loading): like a stale element, nothing to fail on; the next poll reads the new page.
+BETWEEN_PAGES = ("unhandled inspector error", "Cannot find context", "target frame detached")
+
+
 def wait_until(
     driver: WebDriver,
     condition: Callable[[WebDriver], T],
@@ -196,11 +201,21 @@ def wait_until(
 ) -> T:
     """Return the first truthy value of `condition(driver)`, failing after `timeout` s.
 
+    A poll that meets the page between two loads (`BETWEEN_PAGES`) counts as not yet.
     Failing, the message says what was awaited, on which page, and what the page's
     console logged as errors.
     """
+
+    def polled(polled_driver: WebDriver) -> Any:
+        try:
+            return condition(polled_driver)
+        except WebDriverException as error:
+            if any(words in (error.msg or "") for words in BETWEEN_PAGES):
+                return False
+            raise
+
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(polled)
     except TimeoutException:
         errors = [entry["message"] for entry in driver.get_log("browser") if is_error(entry)]
     raise TimeoutException(
