@@ -5,13 +5,14 @@ a round robin whose rounds come by the circle method; a knockout's places in the
 bracket order, its byes to the top seeds; and the qualifiers of a groups stage seeded
 into a knockout A1, B1, C1, ..., A2, B2, ..., two players of one group kept in opposite
 halves where the group count allows (swapped within their rank). Seeds count from 1,
-groups are named A, B, C, ...
+groups are named A, B, C, ...; a knockout's plan names each place's two slots.
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from matches.errors import Refused
@@ -137,3 +138,66 @@ def qualifiers(groups: int, advance: int, size: int | None = None) -> list[tuple
                     seeded[index], seeded[other] = seeded[other], seeded[index]
                     break
     return seeded
+
+
+BYE = "BYE"
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One place of a knockout's plan: a match (its id) or a bye (no id), and its two slots.
+
+    A slot names a seed's place (`ko:S5`, or a qualifier such as `groups:A1`), a match's
+    winner or loser (`W:ko-1-3`, `L:ko-2-1`), or `BYE`. The first slot is side A.
+    """
+
+    id: str | None
+    round: int
+    number: int
+    slots: tuple[str, str]
+
+
+def knockout_plan(
+    competition: str,
+    stage: str,
+    seeds: Sequence[str],
+    size: int | None = None,
+    third_place: bool = False,
+) -> list[Planned]:
+    """Return every place of a knockout, round by round, from its seeds' slots, seed 1 first.
+
+    Round one pairs the seeds in bracket order, a missing seed a bye (no match); each
+    later match takes the winners of two matches before it; the third-place match, if
+    asked for, the semi-finals' losers. Ids as `competitions.md` settles them:
+    `{competition}-{stage}-{round}-{n}`, the third place `{competition}-{stage}-3rd`.
+    """
+    plan = []
+    for number, (a, b) in enumerate(first_round(len(seeds), size), start=1):
+        slots = (seeds[a - 1], seeds[b - 1] if b is not None else BYE)
+        match = None if b is None else f"{competition}-{stage}-1-{number}"
+        plan.append(Planned(match, 1, number, slots))
+    previous, round_number = len(plan), 1
+    while previous > 1:
+        round_number += 1
+        for number in range(1, previous // 2 + 1):
+            slots = (
+                f"W:{stage}-{round_number - 1}-{2 * number - 1}",
+                f"W:{stage}-{round_number - 1}-{2 * number}",
+            )
+            plan.append(
+                Planned(
+                    f"{competition}-{stage}-{round_number}-{number}", round_number, number, slots
+                )
+            )
+        previous //= 2
+    if third_place:
+        semi = round_number - 1
+        semis = [place for place in plan if place.round == semi]
+        if semi < 1 or any(place.id is None for place in semis):
+            raise Refused(
+                "a third-place match needs two semi-finals played: at least 4 players",
+                "third_place",
+            )
+        losers = (f"L:{stage}-{semi}-1", f"L:{stage}-{semi}-2")
+        plan.append(Planned(f"{competition}-{stage}-3rd", round_number, 0, losers))
+    return plan

@@ -7,9 +7,12 @@ from itertools import combinations
 import pytest
 
 from matches.draws import (
+    BYE,
+    Planned,
     bracket_order,
     first_round,
     group_names,
+    knockout_plan,
     knockout_size,
     pairings,
     qualifiers,
@@ -163,3 +166,56 @@ def test_qualifiers_are_seeded_by_rank_and_a_group_split_over_the_halves(groups,
     if groups > 1:
         for a, b in meetings(groups, advance):
             assert b is None or a[0] != b[0]
+
+
+# -- A knockout's plan -------------------------------------------------------------------
+
+
+def test_two_groups_into_a_knockout_of_four_with_a_third_place_is_the_spec_s_plan():
+    seeds = [f"groups:{name}{place}" for name, place in qualifiers(2, 2)]
+
+    assert knockout_plan("euro", "ko", seeds, third_place=True) == [
+        Planned("euro-ko-1-1", 1, 1, ("groups:A1", "groups:B2")),
+        Planned("euro-ko-1-2", 1, 2, ("groups:B1", "groups:A2")),
+        Planned("euro-ko-2-1", 2, 1, ("W:ko-1-1", "W:ko-1-2")),
+        Planned("euro-ko-3rd", 2, 0, ("L:ko-1-1", "L:ko-1-2")),
+    ]
+
+
+def test_a_bye_is_a_round_one_place_without_a_match_its_seed_against_bye():
+    plan = knockout_plan("open", "ko", ["ko:S1", "ko:S2", "ko:S3"])
+
+    assert plan[:2] == [
+        Planned(None, 1, 1, ("ko:S1", BYE)),
+        Planned("open-ko-1-2", 1, 2, ("ko:S2", "ko:S3")),
+    ]
+    assert plan[2] == Planned("open-ko-2-1", 2, 1, ("W:ko-1-1", "W:ko-1-2"))
+
+
+@pytest.mark.parametrize("players", range(2, 65))
+def test_every_plan_plays_one_match_fewer_than_its_players_each_fed_by_the_round_before(
+    players,
+):
+    seeds = [f"ko:S{seed}" for seed in range(1, players + 1)]
+    third = players >= 4  # from 4 players on, both semi-finals are played
+    plan = knockout_plan("c", "ko", seeds, third_place=third)
+
+    matches = [place for place in plan if place.id is not None]
+    assert len(matches) == players - 1 + third
+    assert len({place.id for place in matches}) == len(matches)
+    first = [slot for place in plan if place.round == 1 for slot in place.slots]
+    assert sorted(slot for slot in first if slot != BYE) == sorted(seeds)
+    names = {f"{place.round}-{place.number}": place for place in plan}
+    for place in plan:
+        for slot in place.slots:
+            if slot[:2] in ("W:", "L:"):
+                fed = names[slot.removeprefix(slot[:2] + "ko-")]
+                assert fed.round == place.round - 1
+    last = max(place.round for place in plan)
+    assert [place.number for place in plan if place.round == last] == [1, 0][: 1 + third]
+
+
+def test_a_third_place_is_refused_where_a_semi_final_is_a_bye():
+    with pytest.raises(Refused) as refused:
+        knockout_plan("c", "ko", ["ko:S1", "ko:S2", "ko:S3"], third_place=True)
+    assert refused.value.field == "third_place"
