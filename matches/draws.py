@@ -60,6 +60,27 @@ def pairings(n_players: int) -> list[tuple[int, int, int]]:
     return rounds
 
 
+@dataclass(frozen=True)
+class GroupMatch:
+    """One match of a group: its id, its round, and its two players' places in the group."""
+
+    id: str
+    round: int
+    a: int  # 0-based, the group's entries in seed order
+    b: int
+
+
+def group_plan(competition: str, stage: str, group: str, players: int) -> list[GroupMatch]:
+    """Return a group's matches by the circle method, numbered in that order from 1.
+
+    Ids as `competitions.md` settles them: `{competition}-{stage}-{group}{n}`.
+    """
+    return [
+        GroupMatch(f"{competition}-{stage}-{group}{number}", round_number, a, b)
+        for number, (round_number, a, b) in enumerate(pairings(players), start=1)
+    ]
+
+
 def knockout_size(players: int, size: int | None = None, field: str = "size") -> int:
     """Return a knockout's places: `size` if it fits the players, else the smallest that does.
 

@@ -8,10 +8,12 @@ import pytest
 
 from matches.draws import (
     BYE,
+    GroupMatch,
     Planned,
     bracket_order,
     first_round,
     group_names,
+    group_plan,
     knockout_plan,
     knockout_size,
     pairings,
@@ -68,6 +70,17 @@ def test_in_a_groups_rounds_everyone_meets_everyone_once_and_no_one_twice_a_roun
         by_round.setdefault(round_number, []).extend([a, b])
     assert all(len(seen) == len(set(seen)) for seen in by_round.values())
     assert len(by_round) == players - 1 + players % 2
+
+
+def test_a_groups_matches_are_numbered_in_circle_method_order_with_their_rounds():
+    assert group_plan("euro", "groups", "B", 4) == [
+        GroupMatch("euro-groups-B1", 1, 0, 3),
+        GroupMatch("euro-groups-B2", 1, 1, 2),
+        GroupMatch("euro-groups-B3", 2, 2, 0),  # sides alternate from round to round
+        GroupMatch("euro-groups-B4", 2, 1, 3),
+        GroupMatch("euro-groups-B5", 3, 0, 1),
+        GroupMatch("euro-groups-B6", 3, 2, 3),
+    ]
 
 
 # -- Knockouts ---------------------------------------------------------------------------
