@@ -12,47 +12,28 @@ import threading
 from typing import Any
 
 from asgiref.sync import SyncToAsync
+from channels.testing import HttpCommunicator
 from django.core.handlers.asgi import ASGIHandler
 from django.test import Client
 
 from carambole.handler import OneHopHandler
 
 HOPS_MOST = 3  # request_started's receivers, the chain, the response's close
+WAIT_S = 30.0  # the longest a test waits for an answer that must come (a loaded machine)
 
 
 def served(handler: ASGIHandler, path: str) -> tuple[int, dict[str, str], bytes]:
     """Serve one GET through an ASGI handler; return its status, headers and body."""
-    sent: list[dict[str, Any]] = []
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("testserver", 80),
-    }
-    messages = iter([{"type": "http.request", "body": b"", "more_body": False}])
 
-    async def receive() -> dict[str, Any]:
-        try:
-            return next(messages)
-        except StopIteration:
-            await asyncio.Event().wait()  # no disconnect: the request is served to its end
-            raise
+    async def get() -> dict[str, Any]:
+        request = HttpCommunicator(handler, "GET", path, headers=[(b"host", b"testserver")])
+        response = await request.get_response(timeout=WAIT_S)
+        await request.wait(WAIT_S)  # the handler's own end: the response closed
+        return response
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    asyncio.run(handler(scope, receive, send))
-    start = sent[0]
-    headers = {name.decode().lower(): value.decode() for name, value in start["headers"]}
-    return start["status"], headers, b"".join(m.get("body", b"") for m in sent[1:])
+    response = asyncio.run(get())
+    headers = {name.decode().lower(): value.decode() for name, value in response["headers"]}
+    return response["status"], headers, response["body"]
 
 
 def hops_of(handler: ASGIHandler, path: str, monkeypatch: Any) -> int:
