@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from matches.errors import Refused
+from matches.notation import expect_whole
 
 T = TypeVar("T")
 
 GROUP_NAMES = string.ascii_uppercase  # the most groups a stage can have: 26
+LARGEST_KNOCKOUT = 256  # places in round one
 
 
 def group_names(groups: int) -> list[str]:
@@ -91,11 +93,18 @@ def knockout_size(players: int, size: int | None = None, field: str = "size") ->
         raise Refused("a knockout needs at least 2 players", field)
     if size is None:
         return 1 << (players - 1).bit_length()
-    if isinstance(size, bool) or not isinstance(size, int) or size < 2 or size & (size - 1):
-        raise Refused("must be a power of two", field)
+    check_places(size, field)
     if not players <= size < 2 * players:
         raise Refused(f"must be at least {players} and less than {2 * players}", field)
     return size
+
+
+def check_places(size: object, field: str) -> int:
+    """Return a knockout's places as written, a power of two from 2 to 256, or refuse."""
+    places = expect_whole(size, field, 2, LARGEST_KNOCKOUT)
+    if places & (places - 1):
+        raise Refused("must be a power of two", field)
+    return places
 
 
 def bracket_order(places: int) -> list[int]:
@@ -116,10 +125,8 @@ def first_round(players: int, size: int | None = None) -> list[tuple[int, int | 
     """Return round one as pairs of seeds, a bye as None: the highest seeds get the byes."""
     places = knockout_size(players, size)
     order = bracket_order(places)
-    return [
-        (a, b if b <= players else None) if a < b else (b, a if a <= players else None)
-        for a, b in zip(order[::2], order[1::2], strict=True)
-    ]
+    # Each pair is s, places+1-s with s the smaller: a bye is always the second.
+    return [(a, b if b <= players else None) for a, b in zip(order[::2], order[1::2], strict=True)]
 
 
 def qualifiers(groups: int, advance: int, size: int | None = None) -> list[tuple[str, int]]:
@@ -143,17 +150,18 @@ def qualifiers(groups: int, advance: int, size: int | None = None) -> list[tuple
         half = (index + 1) in top
         return sum(
             1
-            for earlier, (name, place) in enumerate(seeded[: (entry[1] - 1) * groups])
+            for earlier, (name, _) in enumerate(seeded[: (entry[1] - 1) * groups])
             if name == entry[0] and ((earlier + 1) in top) == half
         )
 
     for rank in range(2, advance + 1):
         start = (rank - 1) * groups
         for index in range(start, start + groups):
-            if not shared(index, seeded[index]):
+            mine = shared(index, seeded[index])
+            if not mine:
                 continue
             for other in range(index + 1, start + groups):
-                before = shared(index, seeded[index]) + shared(other, seeded[other])
+                before = mine + shared(other, seeded[other])
                 after = shared(index, seeded[other]) + shared(other, seeded[index])
                 if after < before:
                     seeded[index], seeded[other] = seeded[other], seeded[index]

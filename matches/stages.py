@@ -19,14 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.draws import GROUP_NAMES
+from matches.draws import GROUP_NAMES, check_places
 from matches.errors import Refused, excerpt
 from matches.notation import expect_list, expect_object, expect_whole
 from matches.rules.ruleset import Ruleset
 
 KINDS = ("groups", "knockout")
 MAX_STAGES = 8
-LARGEST_KNOCKOUT = 256  # places in round one
 STAGE_ID = re.compile(r"^[a-z0-9][a-z0-9_]{0,19}\Z")  # a slug without "-" or ":"
 KEYS = {
     "groups": frozenset(("id", "kind", "groups", "advance", "from", "direct", "ruleset")),
@@ -110,9 +109,7 @@ def _stage(
         )
     size = written.get("size")
     if size is not None:
-        expect_whole(size, f"{where}.size", 2, LARGEST_KNOCKOUT)
-        if size & (size - 1):
-            raise Refused("must be a power of two", f"{where}.size")
+        check_places(size, f"{where}.size")
     third_place = written.get("third_place", False)
     if not isinstance(third_place, bool):
         raise Refused("must be true or false", f"{where}.third_place")
