@@ -34,9 +34,9 @@ def anchor_make(now: str) -> dict[str, Any]:
     """Return the anchor of every match: its id, last `seq`, that event's hash, header digest."""
     heads = {
         match_id: (seq, digest)
-        for match_id, seq, digest in Event.objects.order_by("match_id", "seq").values_list(
-            "match_id", "seq", "hash"
-        )
+        for match_id, seq, digest in Event.objects.filter(match__isnull=False)
+        .order_by("match_id", "seq")
+        .values_list("match_id", "seq", "hash")
     }
     matches = []
     for match in Match.objects.select_related("competition").order_by("id"):

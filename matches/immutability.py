@@ -16,22 +16,35 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 EVENTS_TABLE = "matches_event"
 MESSAGE = "events are immutable: record a correction instead"
 
-SQLITE_INSTALL = [
-    f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_update BEFORE UPDATE ON {EVENTS_TABLE}
+# A competition's log shares the table (migration 0007 adds its column): until then the
+# insert trigger knows only the matches' `seq` (the earlier migrations install it too).
+SQLITE_COMPETITION_SEQ = f"""
+        OR EXISTS (
+            SELECT 1 FROM {EVENTS_TABLE}
+            WHERE competition_id = NEW.competition_id AND seq = NEW.seq
+        )"""
+
+
+def _sqlite_install(competition_log: bool) -> list[str]:
+    competition_seq = SQLITE_COMPETITION_SEQ if competition_log else ""
+    return [
+        f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_update BEFORE UPDATE ON {EVENTS_TABLE}
         BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
-    f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_delete BEFORE DELETE ON {EVENTS_TABLE}
+        f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_delete BEFORE DELETE ON {EVENTS_TABLE}
         BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
-    # REPLACE INTO and INSERT OR REPLACE delete the row they collide with, and that
-    # implicit delete fires no DELETE trigger: refuse the colliding insert itself.
-    f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_replace BEFORE INSERT ON {EVENTS_TABLE}
+        # REPLACE INTO and INSERT OR REPLACE delete the row they collide with, and that
+        # implicit delete fires no DELETE trigger: refuse the colliding insert itself.
+        f"""CREATE TRIGGER IF NOT EXISTS {EVENTS_TABLE}_no_replace BEFORE INSERT ON {EVENTS_TABLE}
         WHEN EXISTS (SELECT 1 FROM {EVENTS_TABLE} WHERE id = NEW.id)
         OR EXISTS (SELECT 1 FROM {EVENTS_TABLE} WHERE match_id = NEW.match_id AND seq = NEW.seq)
         OR (NEW.idempotency_key IS NOT NULL AND EXISTS (
             SELECT 1 FROM {EVENTS_TABLE}
             WHERE match_id = NEW.match_id AND idempotency_key = NEW.idempotency_key
-        ))
+        )){competition_seq}
         BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END""",
-]
+    ]
+
+
 SQLITE_REMOVE = [
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_update",
     f"DROP TRIGGER IF EXISTS {EVENTS_TABLE}_no_delete",
@@ -73,24 +86,31 @@ POSTGRESQL_REMOVE = [
 ]
 
 
-def _statements(vendor: str, install: bool) -> list[str]:
+def _statements(connection: BaseDatabaseWrapper, install: bool) -> list[str]:
+    vendor = connection.vendor
     if vendor == "postgresql":
         return POSTGRESQL_INSTALL if install else POSTGRESQL_REMOVE
     if vendor == "sqlite":
-        return SQLITE_INSTALL if install else SQLITE_REMOVE
+        return _sqlite_install(_has_competition_log(connection)) if install else SQLITE_REMOVE
     raise RuntimeError(f"no immutability triggers for the {vendor} database")
+
+
+def _has_competition_log(connection: BaseDatabaseWrapper) -> bool:
+    with connection.cursor() as cursor:
+        columns = connection.introspection.get_table_description(cursor, EVENTS_TABLE)
+    return any(column.name == "competition_id" for column in columns)
 
 
 def install_triggers(connection: BaseDatabaseWrapper = default_connection) -> None:
     """Install the triggers that refuse UPDATE and DELETE of events."""
     with connection.cursor() as cursor:
-        for statement in _statements(connection.vendor, install=True):
+        for statement in _statements(connection, install=True):
             cursor.execute(statement)
 
 
 def remove_triggers(connection: BaseDatabaseWrapper = default_connection) -> None:
     with connection.cursor() as cursor:
-        for statement in _statements(connection.vendor, install=False):
+        for statement in _statements(connection, install=False):
             cursor.execute(statement)
 
 

@@ -23,6 +23,8 @@ STAGE_LENGTH = LONGEST["stage"]
 TABLE_LENGTH = LONGEST["table"]
 USERNAME_LENGTH = LONGEST["username"]  # who recorded an event; Django's own is as long
 IDEMPOTENCY_KEY_LENGTH = 200
+STAGE_ID_LENGTH = 20  # matches.stages.STAGE_ID
+SLOT_LENGTH = 10  # a match's place in its stage: "Z99", "8-128", "3rd"
 
 
 class ImmutableEventError(Exception):
@@ -33,6 +35,9 @@ class Competition(models.Model):
     id = models.SlugField(primary_key=True, max_length=ID_LENGTH)
     name = models.CharField(max_length=NAME_LENGTH)
     ruleset = models.JSONField(default=dict, help_text="overrides of the default ruleset")
+    # Its stages as written (`competitions.md`), checked by `matches.stages.parse_stages`;
+    # null for a competition of one round robin, as before stages.
+    stages = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -72,11 +77,19 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     entered_by = models.CharField(max_length=USERNAME_LENGTH)
     entered_at = models.DateTimeField(default=timezone.now)
+    # 1 is the strongest: required in a competition with stages, unique in it.
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["competition", "entered_at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["competition", "player"], name="entry_unique_player")
+            models.UniqueConstraint(fields=["competition", "player"], name="entry_unique_player"),
+            models.UniqueConstraint(
+                fields=["competition", "seed"],
+                condition=models.Q(seed__isnull=False),
+                name="entry_unique_seed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -107,6 +120,11 @@ class Match(models.Model):
     referee_name = models.CharField(max_length=NAME_LENGTH, blank=True)
     referee_username = models.CharField(max_length=USERNAME_LENGTH, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LAG)
+    # Its place in a competition's stages (`competitions.md`), empty outside them: the
+    # stage's id, the group's letter, and the match's place in the stage (`A3`, `2-1`, `3rd`).
+    stage_id = models.CharField(max_length=STAGE_ID_LENGTH, blank=True)
+    group = models.CharField(max_length=1, blank=True)
+    slot = models.CharField(max_length=SLOT_LENGTH, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -150,12 +168,21 @@ class Assignment(models.Model):
 
 
 class Event(models.Model):
-    """One immutable fact of a match; the database refuses UPDATE and DELETE too."""
+    """One immutable fact of a match, or of a competition's log; the database refuses
+    UPDATE and DELETE too.
+
+    A competition's log (its entries, draws, withdrawals: `competitions.md`) is kept in
+    the same table, with `competition` set instead of `match`, so that both take their
+    place in the one global order and are refused the same changes.
+    """
 
     id = models.BigAutoField(primary_key=True)  # the global order of the whole log
     # No index of its own: UNIQUE(match, seq) leads with the match and serves every lookup.
     match = models.ForeignKey(
-        Match, on_delete=models.PROTECT, related_name="events", db_index=False
+        Match, on_delete=models.PROTECT, related_name="events", db_index=False, null=True
+    )
+    competition = models.ForeignKey(
+        Competition, on_delete=models.PROTECT, related_name="log", db_index=False, null=True
     )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=20)
@@ -177,6 +204,17 @@ class Event(models.Model):
                 fields=["match", "idempotency_key"],
                 condition=models.Q(idempotency_key__isnull=False),
                 name="event_unique_match_idempotency_key",
+            ),
+            models.UniqueConstraint(
+                fields=["competition", "seq"],
+                condition=models.Q(competition__isnull=False),
+                name="event_unique_competition_seq",
+            ),
+            # Each event is of one log: a match's or a competition's.
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=False, competition__isnull=True)
+                | models.Q(match__isnull=True, competition__isnull=False),
+                name="event_of_one_log",
             ),
         ]
         ordering = ["match", "seq"]

@@ -39,7 +39,7 @@ LOAD_UPTO_SQL = LOAD_SQL.replace("ORDER BY", "AND seq <= %s ORDER BY")
 LOAD_CHAINED_SQL = LOAD_SQL.replace("SELECT seq, data", "SELECT seq, data, hash")
 LOAD_EVENTS_SQL = LOAD_SQL.replace("SELECT seq, data", "SELECT seq, data, at, recorded_by, hash")
 LOG_SQL = (
-    "SELECT id, match_id, seq, type, data, hash, recorded_by "
+    "SELECT id, match_id, seq, type, data, hash, recorded_by, competition_id "
     f"FROM {EVENTS_TABLE} WHERE id > %s ORDER BY id LIMIT %s"
 )
 
@@ -186,15 +186,17 @@ def with_head(matches: QuerySet[Match]) -> QuerySet[WithAnnotations[Match, Head]
 
 @dataclass(frozen=True)
 class LoggedEvent:
-    """One row of the global log, as the projector reads it."""
+    """One row of the global log, as the projector reads it: a match's event, or (with
+    `match_id` None) an event of a competition's own log."""
 
     id: int
-    match_id: str
+    match_id: str | None
     seq: int
     stored_type: str  # the type column: only to name a row whose data cannot be read
     data: str
     hash: str
     by: str
+    competition_id: str | None = None
 
     def fact(self) -> dict[str, Any]:
         """Return the event as the fold reads it, or refuse a row that is no JSON object."""
@@ -385,7 +387,11 @@ def _columns_disagree(event: Event) -> list[str]:
 
 def orphaned_events(match_ids: Sequence[str] | None = None) -> dict[str, tuple[int, int, int]]:
     """Return, for each match id that events name but no match has: how many, first, last seq."""
-    rows = Event.objects.exclude(match_id__in=Match.objects.values("pk")).order_by()
+    rows = (
+        Event.objects.filter(match__isnull=False)
+        .exclude(match_id__in=Match.objects.values("pk"))
+        .order_by()
+    )
     if match_ids is not None:
         rows = rows.filter(match_id__in=match_ids)
     grouped = rows.values("match_id").annotate(n=Count("id"), first=Min("seq"), last=Max("seq"))

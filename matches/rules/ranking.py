@@ -144,8 +144,13 @@ def rank(
     totals: Mapping[Hashable, Totals],
     against: Mapping[tuple[Hashable, Hashable], int],
     names: Mapping[Hashable, str],
+    seeds: Mapping[Hashable, int] | None = None,
 ) -> list[Hashable]:
-    """Return the players in ranking order (api.md: no shared ranks)."""
+    """Return the players in ranking order (api.md: no shared ranks).
+
+    With `seeds` (a group of a competition in stages), a tie the head-to-head leaves is
+    broken by seed, lower first, before the name.
+    """
 
     def standing(key: Hashable) -> tuple[int, int, int]:
         t = totals[key]
@@ -156,7 +161,7 @@ def rank(
         groups.setdefault(standing(key), []).append(key)
     ordered: list[Hashable] = []
     for _, tied in sorted(groups.items(), key=lambda item: item[0]):
-        ordered.extend(sorted(tied, key=lambda key: _among(key, tied, against, names)))
+        ordered.extend(sorted(tied, key=lambda key: _among(key, tied, against, names, seeds)))
     return ordered
 
 
@@ -165,10 +170,12 @@ def _among(
     tied: list[Hashable],
     against: Mapping[tuple[Hashable, Hashable], int],
     names: Mapping[Hashable, str],
-) -> tuple[int, str, str]:
+    seeds: Mapping[Hashable, int] | None,
+) -> tuple[int, int, str, str]:
     head_to_head = sum(against.get((key, other), 0) for other in tied if other != key)
+    seed = seeds[key] if seeds is not None else 0
     # The key last: two players of the same name still get one order, always the same.
-    return (-head_to_head, names[key].casefold(), str(key))
+    return (-head_to_head, seed, names[key].casefold(), str(key))
 
 
 def row(number: int, key: Hashable, name: tuple[str, str | None], t: Totals) -> dict[str, Any]:

@@ -5,6 +5,12 @@ a model directly. Each event is checked against the match as it stands (the
 fold) and appended in one transaction (`log.events_append`).
 """
 
+from matches.services.championships import (
+    player_withdraw,
+    settle_competition,
+    stage_draw,
+    stage_draw_undo,
+)
 from matches.services.commands import (
     ball_place,
     balls_respot,
@@ -49,8 +55,12 @@ __all__ = [
     "match_open",
     "match_store",
     "player_enter",
+    "player_withdraw",
     "referee_assign",
     "round_robin_create",
+    "settle_competition",
+    "stage_draw",
+    "stage_draw_undo",
     "ruling_amend",
     "shot_record",
     "shot_retract",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -15,6 +16,8 @@ from matches.errors import Refused, excerpt, join_field
 from matches.header import Header, parse_header
 from matches.models import (
     NAME_LENGTH,
+    SLOT_LENGTH,
+    STAGE_ID_LENGTH,
     STAGE_LENGTH,
     TABLE_LENGTH,
     USERNAME_LENGTH,
@@ -27,20 +30,33 @@ from matches.notation import SLUG, is_date
 from matches.rules import Ruleset
 from matches.selectors import check_id, competition_get, match_get
 from matches.services.ids import competition_id_new, match_id_new
+from matches.stages import parse_stages
 
 
 def competition_create(
-    *, id: str | None = None, name: str | None = "", ruleset: Mapping[str, Any] | None = None
+    *,
+    id: str | None = None,
+    name: str | None = "",
+    ruleset: Mapping[str, Any] | None = None,
+    stages: Any = None,
 ) -> Competition:
-    """Create a competition with its ruleset overrides; without an id, one made from its name."""
+    """Create a competition with its ruleset overrides; without an id, one made from its name.
+
+    With `stages` (`competitions.md`), checked here and kept as written, it is played in
+    stages; without, it is one round robin of its entrants, as before stages.
+    """
     if id is None:
         id = competition_id_new(name)
     _check_slug(id, "id")
     if name is not None:
         check_text(name, "name", NAME_LENGTH)
     Ruleset.from_overrides(ruleset)
+    if stages is not None:
+        parse_stages(stages, ruleset)
     with created_once(Competition, id, "competition"):
-        return Competition.objects.create(id=id, name=name or id, ruleset=dict(ruleset or {}))
+        return Competition.objects.create(
+            id=id, name=name or id, ruleset=dict(ruleset or {}), stages=stages
+        )
 
 
 def match_create(
@@ -55,8 +71,15 @@ def match_create(
     table: str = "",
     date: date | str | None = None,
     referee_name: str = "",
+    stage_id: str = "",
+    group: str = "",
+    slot: str = "",
 ) -> Match:
-    """Create a match; its ruleset is the competition's with these overrides on top."""
+    """Create a match; its ruleset is the competition's with these overrides on top.
+
+    `stage_id`, `group` and `slot` place it in a competition's stages (the draw's
+    matches and the knockout's settled ones); empty, it is a match of its own.
+    """
     check_id(competition, "competition", "competition")
     if ruleset is not None and not isinstance(ruleset, Mapping):
         raise Refused("must be an object", "ruleset")
@@ -80,6 +103,7 @@ def match_create(
             date=date,
             referee_username=referee_username,
             referee_name=referee_name,
+            place=Place(stage_id, group, slot),
         )
 
 
@@ -114,6 +138,7 @@ def match_store(
     referee_name: str = "",
     status: str = Match.Status.LAG,
     field: str = "",
+    place: Place | None = None,
 ) -> Match:
     """Store a match header: its players (found or created), balls, full ruleset, referee.
 
@@ -125,9 +150,13 @@ def match_store(
     """
     check_text(stage, "stage", STAGE_LENGTH)
     check_text(table, "table", TABLE_LENGTH)
-    day = _match_date(date)
+    day = day_of(date)
     check_text(referee_username, "referee_username", USERNAME_LENGTH)
     check_text(referee_name, "referee_name", NAME_LENGTH)
+    place = place or Place()
+    check_text(place.stage_id, "stage_id", STAGE_ID_LENGTH)
+    check_text(place.group, "group", 1)
+    check_text(place.slot, "slot", SLOT_LENGTH)
     return Match.objects.create(
         id=id,
         competition=competition,
@@ -143,7 +172,19 @@ def match_store(
         referee_username=referee_username,
         referee_name=referee_name,
         status=status,
+        stage_id=place.stage_id,
+        group=place.group,
+        slot=place.slot,
     )
+
+
+@dataclass(frozen=True)
+class Place:
+    """A match's place in a competition's stages: its stage, group and slot (or none)."""
+
+    stage_id: str = ""
+    group: str = ""
+    slot: str = ""
 
 
 def _check_slug(value: Any, field: str) -> None:
@@ -168,8 +209,8 @@ def check_text(value: Any, field: str, longest: int, *, required: bool = False) 
     return value
 
 
-def _match_date(value: Any) -> date | None:
-    """Return a match's date from a date or "YYYY-MM-DD" (None when not given), or refuse it."""
+def day_of(value: Any, field: str = "date") -> date | None:
+    """Return a day from a date or "YYYY-MM-DD" (None when not given), or refuse it."""
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
@@ -178,7 +219,7 @@ def _match_date(value: Any) -> date | None:
         return value
     if is_date(value):
         return date.fromisoformat(value)
-    raise Refused("must be a date, YYYY-MM-DD", "date")
+    raise Refused("must be a date, YYYY-MM-DD", field)
 
 
 def _player(entry: Mapping[str, Any], field: str) -> Player:

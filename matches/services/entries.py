@@ -20,9 +20,11 @@ from matches.models import (
 )
 from matches.notation import expect_federation_id
 from matches.selectors import competition_get
+from matches.services.championships import seeded_enter
 from matches.services.competitions import (
     _player,
     check_text,
+    day_of,
     match_create,
     referee_assign,
 )
@@ -31,10 +33,14 @@ from matches.services.ids import match_id_free
 MAX_ENTRANTS = 128
 
 
-def player_enter(*, competition_id: str, player: Mapping[str, Any], by: str) -> Entry:
+def player_enter(
+    *, competition_id: str, player: Mapping[str, Any], by: str, seed: Any = None
+) -> Entry:
     """Enter a player in a competition: found by federation id when given, else by name.
 
-    Entering the same player twice changes nothing and returns the first entry.
+    Entering the same player twice changes nothing and returns the first entry. In a
+    competition with stages the seed is required, and entering again with another seed
+    changes it until the first draw (`championships.seeded_enter`).
     """
     check_text(by, "by", USERNAME_LENGTH, required=True)
     competition = competition_get(competition_id)
@@ -52,9 +58,17 @@ def player_enter(*, competition_id: str, player: Mapping[str, Any], by: str) -> 
             raise Refused(f"a competition takes at most {MAX_ENTRANTS} players", "player")
         found = _player(entry, "")
         existing = Entry.objects.filter(competition=competition, player=found).first()
-        if existing is not None:
-            return existing
-        return Entry.objects.create(competition=competition, player=found, entered_by=by)
+        if competition.stages is None:
+            if seed is not None:
+                raise Refused("only a competition with stages seeds its players", "seed")
+            if existing is not None:
+                return existing
+            return Entry.objects.create(competition=competition, player=found, entered_by=by)
+        if seed is None:
+            raise Refused("is required in a competition with stages", "seed")
+        if existing is None:
+            existing = Entry(competition=competition, player=found, entered_by=by)
+        return seeded_enter(competition, existing, seed, by)
 
 
 def round_robin_create(
@@ -72,7 +86,9 @@ def round_robin_create(
     """
     check_text(by, "by", USERNAME_LENGTH, required=True)
     competition = competition_get(competition_id)
-    start = _date(first_date)
+    if competition.stages is not None:
+        raise Refused("the competition is played in stages: draw each stage instead", "stages")
+    start = day_of(first_date, "first_date")
     created = []
     with transaction.atomic():
         competition_lock(competition)
@@ -116,14 +132,3 @@ def competition_lock(competition: Competition) -> None:
     """
     locked = Competition.objects.select_for_update(no_key=True).filter(pk=competition.pk)
     list(locked.values_list("pk", flat=True))
-
-
-def _date(value: Any) -> date | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise Refused("must be a date, YYYY-MM-DD", "first_date") from None

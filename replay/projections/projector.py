@@ -33,6 +33,7 @@ from matches.readback import folding
 from matches.render import result_of, status
 from matches.rules import average
 from matches.rules.ranking import Result
+from matches.services import settle_competition
 from matches.state import MatchState
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
@@ -98,6 +99,7 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
                 # process keeps from one run is still true while the cursor stays put.
                 moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
                 versions = _apply(rows, cursor.stamp(), moved.stamp())
+                _settle(rows)
                 _move(moved)
                 if versions:
                     transaction.on_commit(partial(_announce_all, dict(versions)))
@@ -197,6 +199,23 @@ def _stored_time(moment: datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(moment)
 
 
+def _settle(rows: list[LoggedEvent]) -> None:
+    """Create the knockout matches these events made playable, in competitions with stages.
+
+    In the transaction that moves the cursor: a match becomes playable once, when the
+    event that settles its second slot is read, and a rebuild creates none twice.
+    """
+    touched = {row.match_id for row in rows if row.match_id is not None}
+    staged = (
+        Match.objects.filter(pk__in=touched)
+        .exclude(stage_id="")
+        .values_list("competition_id", flat=True)
+        .distinct()
+    )
+    for competition_id in staged:
+        settle_competition(competition_id)
+
+
 def _summarise_scheduled() -> None:
     """Give each match without a summary yet (no event so far) its scheduled one."""
     missing = list(Match.objects.filter(summary__isnull=True))
@@ -214,7 +233,8 @@ def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, in
     """
     by_match: dict[str, list[LoggedEvent]] = {}
     for row in rows:
-        by_match.setdefault(row.match_id, []).append(row)
+        if row.match_id is not None:  # a competition's own log: no summary or standings
+            by_match.setdefault(row.match_id, []).append(row)
     summaries = MatchSummary.objects.select_related("match").in_bulk(list(by_match))
     unsummarised = [match_id for match_id in by_match if match_id not in summaries]
     matches = {summary.match_id: summary.match for summary in summaries.values()}

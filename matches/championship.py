@@ -1,0 +1,588 @@
+"""A competition in stages as its logs make it: groups, bracket, slots and final ranking.
+
+Pure Python, a fold like a match's: the competition's log (entries, seeds, draws,
+withdrawals) and what each of its matches counts for (`Played`) give every stage's
+groups with their tables, every knockout's rounds with the holders of their slots,
+the matches that have become playable, and the final ranking (`competitions.md`).
+The same inputs up to a version V give the views "as of V".
+
+A player is known by a key (`player_key`): the federation id, else the name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.draws import (
+    BYE,
+    Planned,
+    group_names,
+    group_plan,
+    knockout_plan,
+    knockout_size,
+    qualifiers,
+    snake,
+)
+from matches.errors import Refused
+from matches.rules.ranking import Result, Table, Totals, rank, row
+from matches.stages import Stage
+
+GROUPS, KNOCKOUT = "groups", "knockout"
+
+
+def player_key(player: Mapping[str, Any]) -> str:
+    """Return the key of a player as a record names them: federation id, else name."""
+    federation_id = player.get("federation_id")
+    return str(federation_id) if federation_id else f"name:{player['name']}"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    key: str
+    name: str
+    federation_id: str | None
+    seed: int
+    withdrawn: bool = False
+
+    def record(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"name": self.name}
+        if self.federation_id:
+            entry["federation_id"] = self.federation_id
+        return entry
+
+
+@dataclass(frozen=True)
+class Played:
+    """What one match of a stage counts for: its status, winner side, and result."""
+
+    status: str  # scheduled (no event), lag, playing, finished, review
+    result: Result  # its players are the header's keys (A, B)
+    winner: str | None = None  # "A" or "B", once finished
+
+    @property
+    def started(self) -> bool:
+        return self.status != "scheduled"
+
+    @property
+    def decided(self) -> bool:
+        return self.status == "finished" and self.winner is not None
+
+
+@dataclass
+class Book:
+    """A competition's log folded: its entrants by key and each stage's draw."""
+
+    entrants: dict[str, Entrant] = field(default_factory=dict)
+    draws: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "player_entered":
+            entrant = Entrant(
+                player_key(event["player"]),
+                event["player"]["name"],
+                event["player"].get("federation_id"),
+                event["seed"],
+            )
+            self.entrants[entrant.key] = entrant
+        elif kind == "player_withdrawn":
+            key = player_key(event["player"])
+            found = self.entrants[key]
+            self.entrants[key] = Entrant(
+                found.key, found.name, found.federation_id, found.seed, withdrawn=True
+            )
+        elif kind == "stage_drawn":
+            self.draws[event["stage"]] = dict(event)
+        elif kind == "draw_undone":
+            self.draws.pop(event["stage"], None)
+
+    def by_seed(self) -> list[Entrant]:
+        return sorted(self.entrants.values(), key=lambda entrant: entrant.seed)
+
+
+def book_of(events: Sequence[Mapping[str, Any]]) -> Book:
+    book = Book()
+    for event in events:
+        book.apply(event)
+    return book
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a slot: an entrant's key, a bye, or nobody yet (unsettled)."""
+
+    key: str | None
+    bye: bool = False
+
+    @property
+    def settled(self) -> bool:
+        return self.bye or self.key is not None
+
+
+UNSETTLED = Holder(None)
+A_BYE = Holder(None, bye=True)
+
+
+@dataclass(frozen=True)
+class Playable:
+    """A knockout match both of whose slots are settled: what the service creates."""
+
+    id: str
+    stage: Stage
+    slot: str  # its place in the stage: "1-3", "3rd"
+    players: tuple[Entrant, Entrant]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: Holder
+    loser: Holder
+
+
+class Championship:
+    """The stages of one competition, from its book and its matches' results."""
+
+    def __init__(
+        self,
+        competition: str,
+        stages: Sequence[Stage],
+        book: Book,
+        played: Mapping[str, Played],
+    ) -> None:
+        self.competition = competition
+        self.stages = list(stages)
+        self.book = book
+        self.played = played
+        self._places: dict[tuple[str, str], list[str] | None] = {}
+        self._outcomes: dict[str, Outcome | None] = {}
+
+    # -- Slots -------------------------------------------------------------------------
+
+    def stage(self, stage_id: str) -> Stage:
+        return next(stage for stage in self.stages if stage.id == stage_id)
+
+    def holder(self, slot: str) -> Holder:
+        """Return who holds a slot now: `ko:S5`, `groups:A1`, `W:ko-1-3`, `L:ko-2-1`, `BYE`."""
+        if slot == BYE:
+            return A_BYE
+        if slot[:2] in ("W:", "L:"):
+            outcome = self._outcome(slot[2:])
+            if outcome is None:
+                return UNSETTLED
+            return outcome.winner if slot[0] == "W" else outcome.loser
+        stage_id, _, place = slot.partition(":")
+        if place.startswith("S"):
+            seed = int(place[1:])
+            found = next((e for e in self.book.entrants.values() if e.seed == seed), None)
+            return Holder(found.key) if found else UNSETTLED
+        places = self.group_places(stage_id, place[0])
+        number = int(place[1:])
+        if places is None or number > len(places):
+            return UNSETTLED
+        key = places[number - 1]
+        return UNSETTLED if self.book.entrants[key].withdrawn else Holder(key)
+
+    def members(self, stage_id: str, group: str) -> list[str | None]:
+        draw = self.book.draws[stage_id]
+        return [self.holder(slot).key for slot in draw["groups"][group]]
+
+    def group_matches(self, stage_id: str, group: str) -> list[tuple[str, str, str, int]]:
+        """Return each match of a group: its id, A's and B's keys, its round."""
+        members = self.members(stage_id, group)
+        return [
+            (planned.id, members[planned.a] or "", members[planned.b] or "", planned.round)
+            for planned in group_plan(self.competition, stage_id, group, len(members))
+        ]
+
+    def group_table(self, stage_id: str, group: str) -> tuple[list[str], Table]:
+        """Return a group's members in order of their places now, and its table."""
+        members = [key for key in self.members(stage_id, group) if key is not None]
+        table = Table()
+        for match_id, _, _, _ in self.group_matches(stage_id, group):
+            played = self.played.get(match_id)
+            if played is not None:
+                table.put(match_id, played.result)
+        entrants = self.book.entrants
+        totals: dict[Hashable, Totals] = {key: table.totals.get(key, Totals()) for key in members}
+        active = [key for key in members if not entrants[key].withdrawn]
+        ordered = rank(
+            active,
+            totals,
+            table.against,
+            {key: entrants[key].name for key in members},
+            {key: entrants[key].seed for key in members},
+        )
+        withdrawn = sorted(
+            (key for key in members if entrants[key].withdrawn), key=lambda k: entrants[k].seed
+        )
+        return [*map(str, ordered), *withdrawn], table
+
+    def group_settled(self, stage_id: str, group: str) -> bool:
+        return all(
+            (played := self.played.get(match_id)) is not None and played.decided
+            for match_id, _, _, _ in self.group_matches(stage_id, group)
+        )
+
+    def group_places(self, stage_id: str, group: str) -> list[str] | None:
+        """Return a group's players by place once it is settled, else None."""
+        memo = (stage_id, group)
+        if memo not in self._places:
+            draw = self.book.draws.get(stage_id)
+            if draw is None or group not in draw["groups"] or not self.group_settled(*memo):
+                self._places[memo] = None
+            else:
+                self._places[memo] = self.group_table(stage_id, group)[0]
+        return self._places[memo]
+
+    def _plan(self, stage_id: str) -> list[Planned]:
+        stage = self.stage(stage_id)
+        draw = self.book.draws[stage_id]
+        return knockout_plan(
+            self.competition, stage_id, draw["seeds"], draw["size"], stage.third_place
+        )
+
+    def _outcome(self, place: str) -> Outcome | None:
+        """Return the winner and loser of a knockout place (`ko-1-3`) once decided."""
+        if place not in self._outcomes:
+            self._outcomes[place] = self._decide(place)
+        return self._outcomes[place]
+
+    def _decide(self, place: str) -> Outcome | None:
+        stage_id, _, numbers = place.partition("-")
+        if stage_id not in self.book.draws:
+            return None
+        round_text, _, number_text = numbers.partition("-")
+        planned = next(
+            (
+                p
+                for p in self._plan(stage_id)
+                if p.round == int(round_text) and p.number == int(number_text)
+            ),
+            None,
+        )
+        if planned is None:
+            return None
+        a, b = (self.holder(slot) for slot in planned.slots)
+        if planned.id is None:  # a bye: its player goes on from the draw
+            return Outcome(a, A_BYE) if a.settled else None
+        if not (a.settled and b.settled):
+            return None
+        played = self.played.get(planned.id)
+        if played is None or not played.decided:
+            return None
+        won = played.result.players[0 if played.winner == "A" else 1]
+        lost = played.result.players[1 if played.winner == "A" else 0]
+        return Outcome(Holder(str(won)), Holder(str(lost)))
+
+    # -- What can be played ------------------------------------------------------------
+
+    def playable(self) -> list[Playable]:
+        """Return every knockout match both of whose slots are settled to players."""
+        found = []
+        for stage in self.stages:
+            if stage.kind != KNOCKOUT or stage.id not in self.book.draws:
+                continue
+            for planned in self._plan(stage.id):
+                if planned.id is None:
+                    continue
+                a, b = (self.holder(slot) for slot in planned.slots)
+                if a.key is None or b.key is None:
+                    continue
+                entrants = self.book.entrants
+                found.append(
+                    Playable(
+                        planned.id,
+                        stage,
+                        _place_name(planned),
+                        (entrants[a.key], entrants[b.key]),
+                    )
+                )
+        return found
+
+    # -- Views -------------------------------------------------------------------------
+
+    def settled(self, stage: Stage) -> bool:
+        draw = self.book.draws.get(stage.id)
+        if draw is None:
+            return False
+        if stage.kind == GROUPS:
+            return all(self.group_places(stage.id, group) is not None for group in draw["groups"])
+        plan = self._plan(stage.id)
+        final_round = max(planned.round for planned in plan)
+        return all(
+            self._outcome(_outcome_name(stage.id, planned)) is not None
+            for planned in plan
+            if planned.round == final_round
+        )
+
+    def views(self) -> list[dict[str, Any]]:
+        """Return every stage as `GET …/stages` answers it."""
+        return [self._view(stage) for stage in self.stages]
+
+    def _view(self, stage: Stage) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "id": stage.id,
+            "kind": stage.kind,
+            "ruleset": stage.ruleset,
+            "drawn": stage.id in self.book.draws,
+            "settled": self.settled(stage),
+        }
+        if stage.kind == GROUPS:
+            view["groups"] = self._groups_view(stage) if view["drawn"] else []
+        else:
+            view["rounds"] = self._rounds_view(stage) if view["drawn"] else []
+        return view
+
+    def _name(self, key: str | None) -> str | None:
+        return self.book.entrants[key].name if key is not None else None
+
+    def _groups_view(self, stage: Stage) -> list[dict[str, Any]]:
+        groups = []
+        for group in self.book.draws[stage.id]["groups"]:
+            ordered, table = self.group_table(stage.id, group)
+            entrants = self.book.entrants
+            standings = []
+            for number, key in enumerate(ordered, start=1):
+                entrant = entrants[key]
+                line = row(
+                    number,
+                    key,
+                    (entrant.name, entrant.federation_id),
+                    table.totals.get(key, Totals()),
+                )
+                line["seed"] = entrant.seed
+                line["withdrawn"] = entrant.withdrawn
+                standings.append(line)
+            matches = []
+            for match_id, a, b, round_number in self.group_matches(stage.id, group):
+                played = self.played.get(match_id)
+                matches.append(
+                    {
+                        "slot": match_id.rsplit("-", 1)[1],
+                        "round": round_number,
+                        "slots": None,
+                        "players": [self._name(a), self._name(b)],
+                        "match": match_id,
+                        "status": played.status if played else "scheduled",
+                        "winner": self._winner_name(played),
+                        "disputed": None,
+                    }
+                )
+            groups.append(
+                {
+                    "name": group,
+                    "settled": self.group_places(stage.id, group) is not None,
+                    "entries": [self._name(key) for key in self.members(stage.id, group)],
+                    "standings": standings,
+                    "matches": matches,
+                }
+            )
+        return groups
+
+    def _winner_name(self, played: Played | None) -> str | None:
+        if played is None or not played.decided:
+            return None
+        key = played.result.players[0 if played.winner == "A" else 1]
+        found = self.book.entrants.get(str(key))
+        return found.name if found else None
+
+    def _rounds_view(self, stage: Stage) -> list[list[dict[str, Any]]]:
+        rounds: list[list[dict[str, Any]]] = []
+        for planned in self._plan(stage.id):
+            while len(rounds) < planned.round:
+                rounds.append([])
+            a, b = (self.holder(slot) for slot in planned.slots)
+            played = self.played.get(planned.id) if planned.id else None
+            if planned.id is None:
+                status = "bye"
+            elif played is not None:
+                status = played.status
+            elif a.key is not None and b.key is not None:
+                status = "scheduled"
+            else:
+                status = "waiting"
+            outcome = self._outcome(_outcome_name(stage.id, planned))
+            both = a.settled and b.settled
+            rounds[planned.round - 1].append(
+                {
+                    "slot": _place_name(planned),
+                    "round": planned.round,
+                    "slots": list(planned.slots),
+                    "players": [self._name(a.key), self._name(b.key)] if both else None,
+                    "holders": [self._name(a.key), self._name(b.key)],
+                    "match": planned.id if played is not None else None,
+                    "status": status,
+                    "winner": self._name(outcome.winner.key) if outcome else None,
+                    "disputed": None,
+                }
+            )
+        return rounds
+
+    # -- The final ranking -------------------------------------------------------------
+
+    def ranking(self) -> list[dict[str, Any]]:
+        """Return every entrant's final place (`competitions.md`, "Final ranking")."""
+        keyed = [(self._standing(entrant), entrant) for entrant in self.book.by_seed()]
+        keyed.sort(key=lambda item: item[0].order, reverse=True)
+        rows: list[dict[str, Any]] = []
+        for index, (standing, entrant) in enumerate(keyed):
+            shared = (
+                rows
+                and standing.shares is not None
+                and keyed[index - 1][0].shares == standing.shares
+            )
+            place = rows[-1]["place"] if shared else index + 1
+            rows.append(
+                {
+                    "place": place,
+                    "player": entrant.name,
+                    "player_id": entrant.federation_id,
+                    "seed": entrant.seed,
+                    "out_in": standing.out_in,
+                    "provisional": standing.provisional,
+                }
+            )
+        return rows
+
+    def _standing(self, entrant: Entrant) -> Standing:
+        """Return how far an entrant went: the deepest stage drawn with them in it."""
+        for index in range(len(self.stages) - 1, -1, -1):
+            stage = self.stages[index]
+            if stage.id not in self.book.draws:
+                continue
+            if stage.kind == KNOCKOUT:
+                found = self._knockout_standing(index, stage, entrant)
+            else:
+                found = self._group_standing(index, stage, entrant)
+            if found is not None:
+                return found
+        # Not drawn into any stage yet: by seed, below everyone drawn.
+        return Standing((-1, 0, 0, 0, 0.0, 0.0, 0.0, -entrant.seed), None, True)
+
+    def _knockout_standing(self, index: int, stage: Stage, entrant: Entrant) -> Standing | None:
+        plan = self._plan(stage.id)
+        mine = [p for p in plan if entrant.key in (self.holder(slot).key for slot in p.slots)]
+        if not mine:
+            return None
+        last_round = max(p.round for p in plan if p.number)
+        deepest = max(mine, key=lambda p: (p.round, p.number == 0))
+        outcome = self._outcome(_outcome_name(stage.id, deepest))
+        won = outcome is not None and outcome.winner.key == entrant.key
+        seed = -entrant.seed
+        if deepest.number == 0:  # the third-place match: 3 and 4, once it is decided
+            level = last_round - 1
+            order = (index, level, int(won), 0, 0.0, 0.0, 0.0, seed)
+            return Standing(order, f"{stage.id}:{level}", outcome is None)
+        if outcome is None or won:  # still in: playing, waiting, or the champion
+            level = deepest.round + 1 if won else deepest.round
+            champion = won and deepest.round == last_round
+            order = (index, level, 0, 0, 0.0, 0.0, 0.0, seed)
+            return Standing(order, None, not champion)
+        order = (index, deepest.round, 0, 0, 0.0, 0.0, 0.0, seed)
+        return Standing(order, f"{stage.id}:{deepest.round}", False, (index, deepest.round, 0))
+
+    def _group_standing(self, index: int, stage: Stage, entrant: Entrant) -> Standing | None:
+        groups = self.book.draws[stage.id]["groups"]
+        for group in groups:
+            if entrant.key not in self.members(stage.id, group):
+                continue
+            ordered, table = self.group_table(stage.id, group)
+            place = ordered.index(entrant.key) + 1
+            totals = table.totals.get(entrant.key, Totals())
+            played = max(totals.played, 1)
+            settled = self.settled(stage)
+            qualifies = (
+                stage.advance is not None and place <= stage.advance and not entrant.withdrawn
+            )
+            return Standing(
+                (
+                    index,
+                    -1,
+                    1 if qualifies else 0,
+                    -place,
+                    totals.match_points / played,
+                    (totals.games_won - totals.games_lost) / played,
+                    (totals.points_for - totals.points_against) / played,
+                    -entrant.seed,
+                ),
+                None if qualifies else stage.id,
+                not settled or qualifies,
+                None,
+            )
+        return None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An entrant's reach, as the final ranking orders it (higher first)."""
+
+    order: tuple[int, int, int, int, float, float, float, int]
+    out_in: str | None
+    provisional: bool
+    shares: tuple[int, int, int] | None = None  # players with equal `shares` share a place
+
+
+def _place_name(planned: Planned) -> str:
+    return "3rd" if planned.number == 0 else f"{planned.round}-{planned.number}"
+
+
+def _outcome_name(stage_id: str, planned: Planned) -> str:
+    """Return the name a knockout place's winner and loser are known by (`ko-1-3`)."""
+    return f"{stage_id}-{planned.round}-{planned.number}"
+
+
+# -- The draws ---------------------------------------------------------------------------
+
+
+def groups_draw(stage: Stage, entrants: Sequence[str]) -> dict[str, list[str]]:
+    """Return a groups stage's draw: each group's slots, by snake order of `entrants`."""
+    if len(entrants) < 2 * stage.groups:
+        raise Refused(
+            f"{stage.groups} groups need at least {2 * stage.groups} players; "
+            f"the stage has {len(entrants)}",
+            "stage",
+        )
+    return dict(zip(group_names(stage.groups), snake(list(entrants), stage.groups), strict=True))
+
+
+def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
+    """Return the slots a stage draws from, best seeded first, or refuse while unsettled.
+
+    From the entries: every entrant not withdrawn, but those a later stage takes
+    directly. From a groups stage: its `direct` seeds, then the qualifiers.
+    """
+    book = championship.book
+    stages = championship.stages
+    if stage.source is None:
+        skipping = max((later.direct for later in stages if later.source == stage.id), default=0)
+        return [
+            f"{stage.id}:S{entrant.seed}"
+            for rank_number, entrant in enumerate(book.by_seed(), start=1)
+            if not entrant.withdrawn and rank_number > skipping
+        ]
+    source = championship.stage(stage.source)
+    if source.id not in book.draws:
+        raise Refused(f"stage {source.id} is not drawn yet", "stage")
+    if not championship.settled(source):
+        raise Refused(f"stage {source.id} is not settled yet: its groups are still open", "stage")
+    direct = [f"{stage.id}:S{entrant.seed}" for entrant in book.by_seed()[: stage.direct]]
+    groups = len(book.draws[source.id]["groups"])
+    size = stage.size if stage.kind == KNOCKOUT and not direct else None
+    advancing = [
+        f"{source.id}:{group}{place}"
+        for group, place in qualifiers(groups, source.advance or 1, size)
+    ]
+    return direct + advancing
+
+
+def draw_event(championship: Championship, stage: Stage) -> dict[str, Any]:
+    """Return the `stage_drawn` event of a stage, or refuse (naming the field)."""
+    slots = stage_entrants(championship, stage)
+    if stage.kind == GROUPS:
+        return {"type": "stage_drawn", "stage": stage.id, "groups": groups_draw(stage, slots)}
+    size = knockout_size(len(slots), stage.size, "size")
+    if stage.third_place and len(slots) < 4:
+        raise Refused("a third-place match needs at least 4 players", "third_place")
+    return {"type": "stage_drawn", "stage": stage.id, "seeds": slots, "size": size}

@@ -1,0 +1,304 @@
+"""Competitions in stages on the store: read as of a version, entered, drawn, settled.
+
+`championship_at` folds a competition's log and its stage matches' logs up to a global
+id (the newest when none is given) into a `Championship`; the staff actions append to
+the competition's log (`competition_log.log_append`) under the log lock and create the
+matches the draw or a settled slot makes playable, each exactly once (its id is fixed
+by its place in the stage).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from matches import store
+from matches.championship import Championship, Played, book_of, draw_event, player_key
+from matches.draws import group_plan
+from matches.errors import NotFound, Refused, excerpt
+from matches.fold import evolve
+from matches.models import USERNAME_LENGTH, Competition, Entry, Event, Match
+from matches.readback import event_data
+from matches.render import result_of, status
+from matches.rules.ranking import Result
+from matches.selectors import competition_get
+from matches.services.competition_log import (
+    DRAW_UNDONE,
+    PLAYER_WITHDRAWN,
+    log_append,
+    log_read,
+)
+from matches.services.competitions import check_text, day_of, match_create, referee_assign
+from matches.stages import Stage, parse_stages
+from matches.state import MatchState
+
+
+class DrawClash(Refused):
+    """A stage drawn already: a second draw is refused (409)."""
+
+    status = 409
+
+
+def stages_of(competition: Competition) -> list[Stage]:
+    """Return a competition's stages, parsed from what its creator wrote ([] without)."""
+    if competition.stages is None:
+        return []
+    return parse_stages(competition.stages, competition.ruleset)
+
+
+@dataclass(frozen=True)
+class AsOf:
+    """A competition's stages as of a version: the fold, and the version it stands at."""
+
+    championship: Championship
+    version: int
+
+
+def championship_at(competition: Competition, at: int | None = None) -> AsOf:
+    """Fold a competition's log and its stage matches' events with global id ≤ `at`.
+
+    The version is the newest of those events that changed anything the stages show:
+    an event of the competition's log, or one that changed a match's status, winner or
+    games won.
+    """
+    logged = log_read(competition.pk, at)
+    book = book_of([entry.event for entry in logged])
+    version = logged[-1].id if logged else 0
+    played, changed = _played(competition, at)
+    championship = Championship(competition.pk, stages_of(competition), book, played)
+    return AsOf(championship, max(version, changed))
+
+
+def _played(competition: Competition, at: int | None) -> tuple[dict[str, Played], int]:
+    matches = {
+        match.pk: match
+        for match in Match.objects.filter(competition=competition).exclude(stage_id="")
+    }
+    events = Event.objects.filter(match_id__in=list(matches)).order_by("match_id", "seq")
+    if at is not None:
+        events = events.filter(id__lte=at)
+    folds: dict[str, tuple[MatchState, int]] = {}
+    for event_id, match_id, seq, data in events.values_list("id", "match_id", "seq", "data_text"):
+        if match_id not in folds:
+            folds[match_id] = (MatchState(matches[match_id].header()), 0)
+        state, changed = folds[match_id]
+        before = _shown(state)
+        state = evolve(state, event_data(data, seq))
+        folds[match_id] = (state, event_id if _shown(state) != before else changed)
+    played = {}
+    newest = 0
+    for match_id, match in matches.items():
+        keys = (player_key(match.players["A"]), player_key(match.players["B"]))
+        if match_id not in folds:
+            played[match_id] = Played("scheduled", Result(keys))
+            continue
+        state, changed = folds[match_id]
+        newest = max(newest, changed)
+        shown = status(state)
+        winner = state.winner if shown == "finished" else None
+        played[match_id] = Played(shown, result_of(state, keys), winner)
+    return played, newest
+
+
+def _shown(state: MatchState) -> tuple[Any, ...]:
+    return (status(state), state.winner, tuple(sorted(state.games_won().items())))
+
+
+# -- Staff actions -----------------------------------------------------------------------
+
+
+def seeded_enter(competition: Competition, entry: Entry, seed: Any, by: str) -> Entry:
+    """Give a player entered in a competition with stages their seed, in its log.
+
+    Seeds are required and unique; entering again with another seed changes it, until
+    the first draw closes the entries. The caller holds the competition's lock.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 10_000:
+        raise Refused("must be a whole number from 1 (the strongest) to 10000", "seed")
+    if Event.objects.filter(competition=competition, type="stage_drawn").exists():
+        raise Refused("entries closed at the first draw", "player")
+    taken = Entry.objects.filter(competition=competition, seed=seed).exclude(pk=entry.pk).first()
+    if taken is not None:
+        raise Refused(f"seed {seed} is {excerpt(taken.player.name)}'s", "seed")
+    if entry.seed != seed:
+        entry.seed = seed
+        entry.save()
+        record = entry.player.as_record()
+        log_append(competition, [{"type": "player_entered", "player": record, "seed": seed}], by)
+    return entry
+
+
+def player_withdraw(*, competition_id: str, player_key_: int, reason: Any, by: str) -> Entry:
+    """Withdraw a player (staff, with a reason): ranked last in his group, never qualifying."""
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    reason = check_text(reason, "reason", 500, required=True)
+    competition = _staged(competition_id)
+    with transaction.atomic():
+        entry = (
+            Entry.objects.select_for_update()
+            .select_related("player")
+            .filter(competition=competition, player_id=player_key_)
+            .first()
+        )
+        if entry is None:
+            raise Refused(f"player {player_key_} is not entered", "player")
+        if entry.withdrawn:
+            raise DrawClash("the player is withdrawn already", "player")
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+        event = {"type": PLAYER_WITHDRAWN, "player": entry.player.as_record(), "reason": reason}
+        log_append(competition, [event], by)
+    return entry
+
+
+def stage_draw(
+    *,
+    competition_id: str,
+    stage_id: str,
+    by: str,
+    first_date: date | str | None = None,
+    referee: str | None = None,
+) -> list[Match]:
+    """Draw a stage (staff): its groups or bracket, in the log, and the matches it makes.
+
+    A group's matches are created by the draw; a knockout's where both slots are settled.
+    """
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    competition = _staged(competition_id)
+    start = day_of(first_date, "first_date")
+    with transaction.atomic():
+        store.lock_log()
+        stage = _stage(competition, stage_id)
+        championship = championship_at(competition).championship
+        if stage.id in championship.book.draws:
+            raise DrawClash(f"stage {stage.id} is drawn already", "stage")
+        if len(championship.book.entrants) < 2:
+            raise Refused("a draw needs at least two players entered", "players")
+        event = draw_event(championship, stage)
+        log_append(competition, [event], by)
+        championship.book.apply(event)
+        created = []
+        if stage.kind == "groups":
+            for group in event["groups"]:
+                created.extend(_group_matches(competition, championship, stage, group, start))
+        created.extend(settle(competition, championship))
+        if referee is not None:
+            for match in created:
+                referee_assign(match_id=match.pk, username=referee, by=by)
+    return created
+
+
+def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
+    """Undo a stage's draw (staff) while none of its matches has an event."""
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    competition = _staged(competition_id)
+    with transaction.atomic():
+        store.lock_log()
+        stage = _stage(competition, stage_id)
+        book = book_of([entry.event for entry in log_read(competition.pk)])
+        if stage.id not in book.draws:
+            raise DrawClash(f"stage {stage.id} is not drawn", "stage")
+        later = [
+            s.id for s in stages_of(competition) if s.source == stage.id and s.id in book.draws
+        ]
+        if later:
+            raise DrawClash(f"stage {later[0]} is drawn from it: undo that draw first", "stage")
+        matches = Match.objects.filter(competition=competition, stage_id=stage.id)
+        started = Event.objects.filter(match__in=matches).values_list("match_id", flat=True)
+        first = started.first()
+        if first is not None:
+            raise DrawClash(f"match {first} has begun: the draw stands", "stage")
+        log_append(competition, [{"type": DRAW_UNDONE, "stage": stage.id}], by)
+        for match in matches:
+            match.assignments.all().delete()
+        matches.delete()
+
+
+def settle(competition: Competition, championship: Championship) -> list[Match]:
+    """Create every knockout match both of whose slots are settled and that is not stored.
+
+    Each id is fixed by its place in the stage: two settlers at once create it once, the
+    second finding it stored (or its insert refused) and moving on.
+    """
+    stored = set(
+        Match.objects.filter(competition=competition)
+        .exclude(stage_id="")
+        .values_list("pk", flat=True)
+    )
+    created = []
+    for playable in championship.playable():
+        if playable.id in stored:
+            continue
+        a, b = playable.players
+        try:
+            with transaction.atomic():
+                match = match_create(
+                    competition=competition.pk,
+                    players={"A": a.record(), "B": b.record()},
+                    ruleset=playable.stage.ruleset,
+                    id=playable.id,
+                    stage=f"{playable.stage.id} {playable.slot}",
+                    stage_id=playable.stage.id,
+                    slot=playable.slot,
+                )
+        except (Refused, IntegrityError):
+            if not Match.objects.filter(pk=playable.id).exists():
+                raise
+            continue  # another settler created it first
+        created.append(match)
+    return created
+
+
+def settle_competition(competition_id: str) -> list[Match]:
+    """Create what has become playable in a competition with stages (the projector's part)."""
+    competition = Competition.objects.filter(pk=competition_id).first()
+    if competition is None or competition.stages is None:
+        return []
+    with transaction.atomic():
+        return settle(competition, championship_at(competition).championship)
+
+
+def _group_matches(
+    competition: Competition,
+    championship: Championship,
+    stage: Stage,
+    group: str,
+    start: date | None,
+) -> list[Match]:
+    members = championship.members(stage.id, group)
+    entrants = championship.book.entrants
+    created = []
+    for planned in group_plan(competition.pk, stage.id, group, len(members)):
+        a, b = members[planned.a], members[planned.b]
+        assert a is not None and b is not None  # a group's slots are settled when drawn
+        created.append(
+            match_create(
+                competition=competition.pk,
+                players={"A": entrants[a].record(), "B": entrants[b].record()},
+                ruleset=stage.ruleset,
+                id=planned.id,
+                stage=f"{stage.id} {group} round {planned.round}",
+                date=start + timedelta(days=planned.round - 1) if start else None,
+                stage_id=stage.id,
+                group=group,
+                slot=planned.id.rsplit("-", 1)[1],
+            )
+        )
+    return created
+
+
+def _staged(competition_id: str) -> Competition:
+    competition = competition_get(competition_id)
+    if competition.stages is None:
+        raise Refused("the competition has no stages", "stages")
+    return competition
+
+
+def _stage(competition: Competition, stage_id: Any) -> Stage:
+    found = next((stage for stage in stages_of(competition) if stage.id == stage_id), None)
+    if found is None:
+        raise NotFound(f"no stage {excerpt(stage_id)}", "stage")
+    return found

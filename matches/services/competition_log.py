@@ -1,0 +1,118 @@
+"""A competition's own log: its entries, seeds, draws and withdrawals, append-only.
+
+Kept in the events table beside the matches' logs (`Event.competition` set instead of
+`Event.match`), appended under the same log lock: each event takes its place in the
+one global order, and a view "as of version V" reads both logs up to V. The chain is
+the matches' own: each hash covers the previous one and the event with its `seq`, `at`
+and `by`; event 1 chains to the seal of the competition (its id, ruleset and stages).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from orjson import dumps
+
+from matches import store
+from matches.chain import event_hash
+from matches.models import Competition, Event
+from matches.notation import canonical_json
+from matches.readback import event_data
+
+# The kinds of event a competition's log holds (`competitions.md`, "The competition's log").
+PLAYER_ENTERED = "player_entered"
+PLAYER_WITHDRAWN = "player_withdrawn"
+STAGE_DRAWN = "stage_drawn"
+DRAW_UNDONE = "draw_undone"
+
+
+def competition_seal(competition: Competition) -> str:
+    """Return the "previous hash" of a competition's event 1: its id, ruleset and stages."""
+    sealed = {
+        "competition": competition.pk,
+        "ruleset": competition.ruleset,
+        "stages": competition.stages,
+    }
+    return hashlib.sha256(canonical_json(sealed)).hexdigest()
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One event of a competition's log as read back: its global id, `seq`, body, stamp."""
+
+    id: int
+    seq: int
+    event: dict[str, Any]
+    at: str
+    by: str
+    hash: str
+
+    def as_record(self) -> dict[str, Any]:
+        return {"seq": self.seq, **self.event, "at": self.at, "by": self.by, "hash": self.hash}
+
+
+def log_append(competition: Competition, events: Sequence[Mapping[str, Any]], by: str) -> list[int]:
+    """Append events to a competition's log; the caller's transaction, under the log lock.
+
+    Returns their global ids: the competition's version after each.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("log_append() runs inside the caller's transaction")
+    store.lock_log()
+    last = (
+        Event.objects.filter(competition=competition)
+        .order_by("-seq")
+        .values_list("seq", "hash")
+        .first()
+    )
+    seq, previous = last if last is not None else (0, competition_seal(competition))
+    ids = []
+    for event in events:
+        seq += 1
+        at = store.now_text()
+        digest = event_hash(previous, {"seq": seq, **event, "at": at, "by": by})
+        row = Event.objects.create(
+            competition=competition,
+            seq=seq,
+            type=event["type"],
+            data_text=dumps(dict(event)).decode(),
+            recorded_at=store.parse_time(at),
+            at=at,
+            recorded_by=by,
+            hash=digest,
+        )
+        ids.append(row.pk)
+        previous = digest
+    return ids
+
+
+def log_read(competition_id: str, upto: int | None = None) -> list[Logged]:
+    """Return a competition's log in order, up to global id `upto` when given."""
+    rows = Event.objects.filter(competition_id=competition_id).order_by("seq")
+    if upto is not None:
+        rows = rows.filter(id__lte=upto)
+    return [
+        Logged(
+            row.pk, row.seq, event_data(row.data_text, row.seq), row.at, row.recorded_by, row.hash
+        )
+        for row in rows
+    ]
+
+
+def verify_log(competition: Competition) -> list[tuple[int, str]]:
+    """Return (seq, problem) for each event of a competition's log that breaks its chain."""
+    previous = competition_seal(competition)
+    problems = []
+    expected = 1
+    for logged in log_read(competition.pk):
+        if logged.seq != expected:
+            problems.append((logged.seq, f"seq {expected} is missing"))
+        body = {"seq": logged.seq, **logged.event, "at": logged.at, "by": logged.by}
+        if event_hash(previous, body) != logged.hash:
+            problems.append((logged.seq, "hash does not match the chain"))
+        previous, expected = logged.hash, logged.seq + 1
+    return problems
