@@ -15,7 +15,7 @@ from matches import services
 from matches.notation import FEDERATION_ID_RULE, LONGEST
 from replay.api import schema
 from replay.api.permissions import IsStaff
-from replay.api.serializers import Body, Text, slug_pattern
+from replay.api.serializers import Body, Text, Whole, slug_pattern
 from replay.api.views import checked, username
 from replay.queries.standings_reader import standings_get
 
@@ -36,6 +36,11 @@ class EntryBody(Body):
 
     name = Text(help_text=f"at most {LONGEST['name']} characters")
     federation_id = Text(required=False, help_text=FEDERATION_ID_RULE)
+    seed = Whole(
+        required=False,
+        help_text="1 is the strongest: required and unique in a competition with stages; "
+        "entering again with another seed changes it until the first draw",
+    )
 
 
 class RoundRobinBody(Body):
@@ -88,6 +93,7 @@ class EntryAnswer(serializers.Serializer[dict[str, Any]]):
     player_key = serializers.IntegerField()
     name = serializers.CharField()
     federation_id = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True, help_text="null outside stages")
 
 
 class RoundRobinAnswer(serializers.Serializer[dict[str, Any]]):
@@ -124,13 +130,17 @@ class EntriesView(APIView):
     )
     def post(self, request: Request, id: str) -> Response:
         body = checked(EntryBody, request.data)
-        entry = services.player_enter(competition_id=id, player=body, by=username(request))
+        seed = body.pop("seed", None)
+        entry = services.player_enter(
+            competition_id=id, player=body, seed=seed, by=username(request)
+        )
         player = entry.player
         answer = {
             "competition": entry.competition_id,
             "player_key": player.pk,
             "name": player.name,
             "federation_id": player.federation_id or None,
+            "seed": entry.seed,
         }
         return Response(answer, status=status.HTTP_201_CREATED)
 

@@ -165,6 +165,13 @@ class CompetitionBody(Body):
         "center_with_others, center_alone, kiss_carom, ricochet_carom, foul, red_first, "
         "cumulative_fouls, pin_pitch)",
     )
+    stages = List(
+        child=Object(),
+        required=False,
+        help_text="its stages, played in order (competitions.md): each a groups stage (id, "
+        "groups, advance, from, direct, ruleset) or a knockout (id, size, from, direct, "
+        "third_place, ruleset); absent: one round robin of its entrants",
+    )
 
 
 class MatchBody(Body):

@@ -4,7 +4,7 @@ from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from matches.notation import SLUG
-from replay.api import competitions, errors, views
+from replay.api import competitions, errors, stages, views
 
 app_name = "api"
 
@@ -48,6 +48,18 @@ urlpatterns = [
         "competitions/<carambole_id:id>/players",
         competitions.EntriesView.as_view(),
         name="entries",
+    ),
+    path("competitions/<carambole_id:id>/stages", stages.StagesView.as_view(), name="stages"),
+    path(
+        "competitions/<carambole_id:id>/stages/<str:stage>/draw",
+        stages.DrawView.as_view(),
+        name="stage-draw",
+    ),
+    path("competitions/<carambole_id:id>/ranking", stages.RankingView.as_view(), name="ranking"),
+    path(
+        "competitions/<carambole_id:id>/players/<int:player>/withdrawal",
+        stages.WithdrawalView.as_view(),
+        name="withdrawal",
     ),
     path(
         "competitions/<carambole_id:id>/round-robin",

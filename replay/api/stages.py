@@ -1,0 +1,215 @@
+"""A competition's stages: drawn and undone by staff, read (as of a version) by anyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import services
+from replay.api import schema
+from replay.api.competitions import COMPETITION_ID
+from replay.api.permissions import IsStaff
+from replay.api.serializers import Body, Digits, Text
+from replay.api.views import checked, username
+from replay.queries.championships import ranking_get, stages_get
+
+STAGE_ID = OpenApiParameter(
+    "stage", str, OpenApiParameter.PATH, description="the stage's id, as the competition names it"
+)
+PLAYER_KEY = OpenApiParameter(
+    "player", int, OpenApiParameter.PATH, description="the player's key in this archive"
+)
+LARGEST_ID = 2**63 - 1  # an event's global id is a 64-bit integer
+
+
+class AtQuery(serializers.Serializer[dict[str, Any]]):
+    at = Digits(
+        min_value=0,
+        max_value=LARGEST_ID,
+        required=False,
+        help_text="as it stood after every event with a global id up to this version "
+        "(default: now)",
+    )
+
+
+class DrawBody(Body):
+    """How to draw a stage: the first round's day, and who may record its matches."""
+
+    first_date = Text(
+        required=False, help_text="YYYY-MM-DD: round 1's day, one round a day after it"
+    )
+    referee = Text(
+        required=False, help_text="the username of the login allowed to record every new match"
+    )
+
+
+class WithdrawalBody(Body):
+    reason = Text(help_text="why the player is withdrawn: kept in the competition's log")
+
+
+# -- Answers (described only) -----------------------------------------------------------
+
+
+class StageMatch(serializers.Serializer[dict[str, Any]]):
+    slot = serializers.CharField(help_text="its place in the stage: A3, 1-2, 3rd")
+    round = serializers.IntegerField()
+    slots = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text="the two slot names (ko:S5, groups:A1, W:ko-1-3, L:ko-2-1, BYE); null in a "
+        "group, whose players are drawn",
+    )
+    players = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        allow_null=True,
+        help_text="the two players' names, null while a slot is unsettled",
+    )
+    match = serializers.CharField(allow_null=True, help_text="its id once created")
+    status = serializers.CharField(
+        help_text="bye, waiting (a slot unsettled), scheduled (no event yet), lag, playing, "
+        "finished, review"
+    )
+    winner = serializers.CharField(allow_null=True)
+    disputed = serializers.JSONField(allow_null=True, help_text="null: no dispute")
+
+
+class Group(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField()
+    settled = serializers.BooleanField(help_text="every match finished, none under review")
+    entries = serializers.ListField(child=serializers.CharField())
+    standings = serializers.ListField(
+        child=serializers.DictField(), help_text="rows as the standings' (api.md), with seed"
+    )
+    matches = StageMatch(many=True)
+
+
+class StageView(serializers.Serializer[dict[str, Any]]):
+    id = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["groups", "knockout"])
+    ruleset = serializers.DictField(help_text="the stage's own overrides")
+    drawn = serializers.BooleanField()
+    settled = serializers.BooleanField()
+    groups = Group(many=True, required=False)
+    rounds = serializers.ListField(child=StageMatch(many=True), required=False)
+
+
+class StagesAnswer(serializers.Serializer[dict[str, Any]]):
+    competition = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text="the global id of the newest event that changed anything shown; it only grows"
+    )
+    stages = StageView(many=True)
+
+
+class RankingRow(serializers.Serializer[dict[str, Any]]):
+    place = serializers.IntegerField(help_text="shared by the losers of one knockout round")
+    player = serializers.CharField()
+    player_id = serializers.CharField(allow_null=True)
+    seed = serializers.IntegerField()
+    out_in = serializers.CharField(
+        allow_null=True, help_text="{stage} or {stage}:{round}; null while still in, and the winner"
+    )
+    provisional = serializers.BooleanField()
+
+
+class RankingAnswer(serializers.Serializer[dict[str, Any]]):
+    competition = serializers.CharField()
+    version = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    rows = RankingRow(many=True)
+
+
+class DrawAnswer(serializers.Serializer[dict[str, Any]]):
+    stage = StageView()
+    matches = serializers.ListField(child=serializers.CharField(), help_text="the new matches")
+
+
+# -- Views ------------------------------------------------------------------------------
+
+
+class StagesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="stages_read",
+        summary="A competition's stages: groups with tables, rounds with slots",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID, AtQuery],
+        responses={200: StagesAnswer, **schema.errors(400, 401, 404, 422)},
+    )
+    def get(self, request: Request, id: str) -> Response:
+        query = checked(AtQuery, request.query_params.dict())
+        return Response(stages_get(id, query.get("at")))
+
+
+class RankingView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="ranking_read",
+        summary="A competition's final ranking: every entry placed",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID, AtQuery],
+        responses={200: RankingAnswer, **schema.errors(400, 401, 404, 422)},
+    )
+    def get(self, request: Request, id: str) -> Response:
+        query = checked(AtQuery, request.query_params.dict())
+        return Response(ranking_get(id, query.get("at")))
+
+
+class DrawView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="stage_draw",
+        summary="Draw a stage (staff): its groups or bracket, and the matches it makes",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID, STAGE_ID],
+        request=DrawBody,
+        responses={201: DrawAnswer, **schema.errors(400, 401, 403, 404, 409, 413, 422)},
+    )
+    def post(self, request: Request, id: str, stage: str) -> Response:
+        body: dict[str, Any] = checked(DrawBody, request.data)
+        created = services.stage_draw(
+            competition_id=id, stage_id=stage, by=username(request), **body
+        )
+        view = next(s for s in stages_get(id)["stages"] if s["id"] == stage)
+        answer = {"stage": view, "matches": [match.pk for match in created]}
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="stage_draw_undo",
+        summary="Undo a stage's draw (staff) while none of its matches has an event",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID, STAGE_ID],
+        responses={204: None, **schema.errors(401, 403, 404, 409, 422)},
+    )
+    def delete(self, request: Request, id: str, stage: str) -> Response:
+        services.stage_draw_undo(competition_id=id, stage_id=stage, by=username(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WithdrawalView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="player_withdraw",
+        summary="Withdraw a player (staff): last in his group, never qualifying",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID, PLAYER_KEY],
+        request=WithdrawalBody,
+        responses={201: None, **schema.errors(400, 401, 403, 404, 409, 413, 422)},
+    )
+    def post(self, request: Request, id: str, player: int) -> Response:
+        body = checked(WithdrawalBody, request.data)
+        entry = services.player_withdraw(
+            competition_id=id, player_key_=player, reason=body["reason"], by=username(request)
+        )
+        answer = {"competition": id, "player_key": entry.player_id, "withdrawn": True}
+        return Response(answer, status=status.HTTP_201_CREATED)

@@ -1,0 +1,144 @@
+"""The stages endpoints: staff create, seed and draw; anyone reads stages and ranking, as of V."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches.models import Match, Player
+from replay.projections import projector
+from tests.support.league import RULESET, win
+from tests.support.logins import api
+
+pytestmark = pytest.mark.usefixtures("projector_forgotten")
+
+CHAMPIONSHIP = {
+    "id": "euro",
+    "name": "Euro",
+    "ruleset": RULESET,
+    "stages": [
+        {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
+        {"id": "ko", "kind": "knockout", "from": "groups", "third_place": True},
+    ],
+}
+NAMES = ["Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"]
+
+
+@pytest.fixture
+def entered(staff):
+    client = api(staff.key)
+    assert client.post("/api/competitions/", CHAMPIONSHIP, format="json").status_code == 201
+    for seed, name in enumerate(NAMES, start=1):
+        answer = client.post(
+            "/api/competitions/euro/players", {"name": name, "seed": seed}, format="json"
+        )
+        assert answer.status_code == 201, answer.json()
+        assert answer.json()["seed"] == seed
+    return client
+
+
+def test_staff_draw_the_groups_and_anyone_reads_them(entered):
+    drawn = entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+
+    assert drawn.status_code == 201
+    assert len(drawn.json()["matches"]) == 12
+    assert [g["name"] for g in drawn.json()["stage"]["groups"]] == ["A", "B"]
+    read = api().get("/api/competitions/euro/stages").json()
+    assert [stage["id"] for stage in read["stages"]] == ["groups", "ko"]
+    assert read["stages"][1] == {
+        "id": "ko",
+        "kind": "knockout",
+        "ruleset": {},
+        "drawn": False,
+        "settled": False,
+        "rounds": [],
+    }
+    assert read["version"] > 0
+
+
+def test_a_second_draw_is_a_409_and_an_early_knockout_a_422_naming_the_stage(entered):
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    again = entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    early = entered.post("/api/competitions/euro/stages/ko/draw", {}, format="json")
+
+    assert again.status_code == 409
+    assert (early.status_code, early.json()["field"]) == (422, "stage")
+
+
+def test_drawing_and_undoing_are_for_staff_only(entered, referee):
+    client = api(referee.key)
+    assert client.post("/api/competitions/euro/stages/groups/draw", {}).status_code == 403
+    assert api().post("/api/competitions/euro/stages/groups/draw", {}).status_code == 401
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    assert client.delete("/api/competitions/euro/stages/groups/draw").status_code == 403
+    assert entered.delete("/api/competitions/euro/stages/groups/draw").status_code == 204
+    assert not Match.objects.filter(competition_id="euro").exists()
+
+
+def test_a_seed_taken_or_missing_is_a_422_naming_seed(entered):
+    taken = entered.post(
+        "/api/competitions/euro/players", {"name": "Late", "seed": 1}, format="json"
+    )
+    missing = entered.post("/api/competitions/euro/players", {"name": "Late"}, format="json")
+
+    assert (taken.status_code, taken.json()["field"]) == (422, "seed")
+    assert (missing.status_code, missing.json()["field"]) == (422, "seed")
+
+
+def test_a_bad_stage_is_refused_naming_its_field_and_nothing_is_stored(staff):
+    body = {**CHAMPIONSHIP, "stages": [{"id": "ko-1", "kind": "knockout"}]}
+    answer = api(staff.key).post("/api/competitions/", body, format="json")
+
+    assert (answer.status_code, answer.json()["field"]) == (422, "stages[0].id")
+    assert api().get("/api/competitions/euro/stages").status_code == 404
+
+
+def test_the_ranking_reads_as_of_any_version(entered):
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    drawn_at = api().get("/api/competitions/euro/stages").json()["version"]
+    for match in Match.objects.filter(stage_id="groups"):
+        win(match.pk, "A")
+    entered.post("/api/competitions/euro/stages/ko/draw", {}, format="json")
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    projector.catch_up()
+    win("euro-ko-2-1", "A")
+    win("euro-ko-3rd", "A")
+
+    now = api().get("/api/competitions/euro/ranking").json()
+    then = api().get(f"/api/competitions/euro/ranking?at={drawn_at}").json()
+
+    assert now["provisional"] is False
+    assert [row["player"] for row in now["rows"][:2]] == ["Rossi", "Kovalenko"]
+    assert then["version"] == drawn_at and then["provisional"] is True
+    bad = api().get("/api/competitions/euro/ranking?at=-1")
+    assert (bad.status_code, bad.json()["field"]) == (400, "at")
+
+
+def test_staff_withdraw_a_player_with_a_reason(entered):
+    rossi = Player.objects.get(name="Rossi").pk
+    answer = entered.post(
+        f"/api/competitions/euro/players/{rossi}/withdrawal", {"reason": "ill"}, format="json"
+    )
+    again = entered.post(
+        f"/api/competitions/euro/players/{rossi}/withdrawal", {"reason": "ill"}, format="json"
+    )
+
+    assert answer.status_code == 201 and again.status_code == 409
+    groups = entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    names = [entry for group in groups.json()["stage"]["groups"] for entry in group["entries"]]
+    assert "Rossi" not in names
+
+
+def test_a_competition_without_stages_lists_none_and_keeps_its_round_robin(staff):
+    client = api(staff.key)
+    client.post("/api/competitions/", {"id": "league", "name": "League"}, format="json")
+
+    stages = api().get("/api/competitions/league/stages")
+
+    assert (stages.status_code, stages.json()["stages"]) == (200, [])
+    ranking = api().get("/api/competitions/league/ranking")
+    assert (ranking.status_code, ranking.json()["field"]) == (422, "stages")
+    for name in ("A", "B"):
+        client.post("/api/competitions/league/players", {"name": name}, format="json")
+    answer = client.post("/api/competitions/league/round-robin", {}, format="json")
+    assert answer.status_code == 201
