@@ -34,6 +34,11 @@ urlpatterns = [
         exports.standings_csv,
         name="competition-standings-csv",
     ),
+    path(
+        "competitions/<str:competition_id>/ranking.csv",
+        exports.ranking_csv,
+        name="competition-ranking-csv",
+    ),
     path("archive/", archive.archive, name="archive"),
     path("archive/export.csv", archive.archive_csv, name="archive-csv"),
     path("players/<str:key>/", players.player_page, name="player"),

@@ -302,3 +302,14 @@ def _stage(competition: Competition, stage_id: Any) -> Stage:
     if found is None:
         raise NotFound(f"no stage {excerpt(stage_id)}", "stage")
     return found
+
+
+def knockout_rounds(match: Match) -> int:
+    """Return how many rounds the knockout of a match has (0 for a match outside one)."""
+    if not match.stage_id or match.group:
+        return 0
+    book = book_of([entry.event for entry in log_read(match.competition_id)])
+    draw = book.draws.get(match.stage_id)
+    if draw is None or "size" not in draw:
+        return 0
+    return int(draw["size"]).bit_length() - 1

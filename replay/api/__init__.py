@@ -4,7 +4,8 @@ It lives on the read side because it serves match states; it writes only by call
 the services, the one write path.
 
 - `urls`: the paths; `views` (matches, events, records, the judge) and `competitions`
-  (competitions, entries, round robins, standings): the endpoints.
+  (competitions, entries, round robins, standings) and `stages` (draws, withdrawals, the
+  stages and the final ranking, as of a version): the endpoints.
 - `serializers`: what a request body may hold, each error naming the field;
   `parsers` and `negotiation`: JSON in, JSON out, bounded.
 - `schema` and `examples`: the OpenAPI document and its examples.

@@ -8,6 +8,7 @@
 - `player_matches`: a player's matches from their side of the table, and their totals.
 - `player_keys`: the key of a player's page, and the player a key names.
 - `access`: who may record a match.
+- `championships`: a competition's stages and final ranking, as of a version.
 
 May import: `matches`, `replay.models`, `replay.projections`. Not `presentation`
 (beside it), nor a layer above.

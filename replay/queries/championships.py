@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = ["knockout_rounds", "ranking_get", "stages_get"]
+
 from matches.errors import Refused
 from matches.selectors import competition_get
-from matches.services.championships import AsOf, championship_at
+from matches.services.championships import AsOf, championship_at, knockout_rounds
 
 
 def _as_of(competition_id: Any, at: int | None) -> tuple[str, AsOf]:

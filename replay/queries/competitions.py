@@ -51,10 +51,19 @@ def competition_matches(competition: Competition) -> CompetitionMatches:
 
 
 def competition_entrants(competition: Competition) -> list[dict[str, Any]]:
-    """Return a competition's entrants, each with the key of their page."""
+    """Return a competition's entrants, each with the key of their page (by seed, if seeded)."""
+    entries = Entry.objects.filter(competition=competition).select_related("player")
+    if competition.stages is not None:
+        entries = entries.order_by("seed")
     return [
-        {"name": entry.player.name, "key": player_key(entry.player.federation_id, entry.player.pk)}
-        for entry in Entry.objects.filter(competition=competition).select_related("player")
+        {
+            "name": entry.player.name,
+            "key": player_key(entry.player.federation_id, entry.player.pk),
+            "player": entry.player.pk,
+            "seed": entry.seed,
+            "withdrawn": entry.withdrawn,
+        }
+        for entry in entries
     ]
 
 

@@ -5,7 +5,7 @@ from django.shortcuts import render
 
 from matches.errors import Refused
 from replay.web.board_context import board
-from replay.web.lookups import match_or_404, match_unreadable
+from replay.web.lookups import match_or_404, match_unreadable, stage_label
 
 OVERLAY_STYLES = ("dark", "light")
 
@@ -14,7 +14,7 @@ def match_board(request: HttpRequest, match_id: str) -> HttpResponse:
     """Show a match live: the score, the moment, the table and the shots of the game."""
     match = match_or_404(match_id)
     try:
-        context = board(match)
+        context = {**board(match), "stage": stage_label(match)}
     except Refused as error:  # a corrupt or missing stored event
         return match_unreadable(request, match, error)
     return render(request, "replay/board.html", context)

@@ -7,9 +7,11 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from matches.models import FEDERATION_ID_LENGTH
+from matches.models import FEDERATION_ID_LENGTH, Competition
 from matches.rules import Ruleset
+from replay.presentation.stage_words import dressed, out_words
 from replay.presentation.standings_words import counts, sentence
+from replay.queries.championships import ranking_get, stages_get
 from replay.queries.competitions import (
     competition_entrants,
     competition_matches,
@@ -17,7 +19,7 @@ from replay.queries.competitions import (
 )
 from replay.queries.player_keys import player_key
 from replay.queries.standings_reader import standings_changes, standings_get
-from replay.web.lookups import competition_or_404
+from replay.web.lookups import at_of, competition_or_404
 
 HISTORY = 15
 
@@ -33,6 +35,7 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
     standings = standings_get(competition.pk)
     matches = competition_matches(competition)
     context = {
+        **_stages(competition, request),
         "competition": competition,
         "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
         "standings": standings,
@@ -45,6 +48,25 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
         "federation_id_length": FEDERATION_ID_LENGTH,
     }
     return render(request, "replay/competition.html", context)
+
+
+def _stages(competition: Competition, request: HttpRequest) -> dict[str, Any]:
+    """Return the stages and final ranking a competition in stages shows, as of `?at=V`."""
+    if competition.stages is None:
+        return {"stages": None}
+    at = at_of(request)
+    stages = stages_get(competition.pk, at)
+    ranking = ranking_get(competition.pk, at)
+    return {
+        "stages": [dressed(stage) for stage in stages["stages"]],
+        "stages_version": stages["version"],
+        "at": at,
+        "ranking": ranking,
+        "ranking_rows": [
+            {**row, "out": out_words(row["out_in"], stages["stages"])} for row in ranking["rows"]
+        ],
+        "drawn": any(stage["drawn"] for stage in stages["stages"]),
+    }
 
 
 def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import orjson
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from matches.errors import Refused
@@ -20,8 +20,9 @@ from matches.records import (
     competition_record_name,
     record_export,
 )
+from replay.queries.championships import ranking_get
 from replay.queries.standings_reader import standings_get
-from replay.web.lookups import competition_or_404, match_or_404, match_unreadable
+from replay.web.lookups import at_of, competition_or_404, match_or_404, match_unreadable
 
 # What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -138,3 +139,20 @@ def competition_records(request: HttpRequest, competition_id: str) -> HttpRespon
                 return match_unreadable(request, match, error, _no_record(), status=422)
             archive.writestr(competition_record_name(match.id), _json(record))
     return attachment(buffer.getvalue(), f"{competition.id}.carambole.zip", "application/zip")
+
+
+RANKING_COLUMNS = ["place", "player", "player_id", "seed", "out_in", "provisional"]
+
+
+def ranking_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """Download a competition's final ranking as CSV, as of `?at=V` (its version in the name)."""
+    competition = competition_or_404(competition_id)
+    if competition.stages is None:
+        raise Http404("the competition has no stages: its standings are its ranking")
+    ranking = ranking_get(competition.pk, at_of(request))
+    response = csv_download(f"{competition.pk}.ranking.v{ranking['version']}.csv")
+    writer = CsvWriter(response)
+    writer.writerow(RANKING_COLUMNS)
+    for row in ranking["rows"]:
+        writer.writerow([row.get(key) for key in RANKING_COLUMNS])
+    return response

@@ -15,6 +15,8 @@ from matches.errors import NotFound, Refused
 from matches.models import Competition, Match, Player
 from matches.notation import SLUG
 from matches.selectors import competition_get, match_get
+from replay.presentation.stage_words import stage_of_match
+from replay.queries.championships import knockout_rounds
 from replay.queries.player_keys import player_for_key
 
 
@@ -59,3 +61,19 @@ def match_unreadable(
         "problem": str(error),
     }
     return render(request, "replay/match_unreadable.html", context, status=status)
+
+
+def at_of(request: HttpRequest) -> int | None:
+    """Return the version a page is asked as of (`?at=V`), None for now or for no number."""
+    written = request.GET.get("at", "")
+    if written.isascii() and written.isdigit() and len(written) < 19:
+        return int(written)
+    return None
+
+
+def stage_label(match: Match) -> str:
+    """Return a match's place in its competition's stages in the page's language ("groups ·
+    group B", "ko · Final"), else its free-text stage ("Round 3")."""
+    if not match.stage_id:
+        return match.stage
+    return stage_of_match(match.stage_id, match.group, match.slot, knockout_rounds(match))

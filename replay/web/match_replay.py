@@ -16,7 +16,7 @@ from replay.presentation.compare import STATUS_NAMES, rows_side_by_side
 from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
 from replay.projections.timeline import match_timeline
 from replay.queries.player_keys import player_key
-from replay.web.lookups import match_or_404, match_unreadable
+from replay.web.lookups import match_or_404, match_unreadable, stage_label
 
 
 def requested_seq(text: str | None, head: int, default: int) -> tuple[int, str]:
@@ -51,6 +51,7 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
     mark_names = _mark_names()
     context = {
         "match": match,
+        "stage": stage_label(match),
         "names": names,
         "sides": [
             {

@@ -1,4 +1,5 @@
-"""python manage.py load_demo: a round robin to look at, and a match under way to referee.
+"""python manage.py load_demo: a round robin and a championship in stages to look at, and a
+match under way to referee.
 
 A development command (`make run` calls it): the demo logins' passwords are published,
 so it creates them only with DEBUG on, or when asked with --demo-logins.
@@ -13,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.urls import reverse
 from tqdm import tqdm
 
-from matches import demo, services
+from matches import demo, demo_championship, services
 from matches.models import Competition, Match
 from matches.records import record_import
 from matches.simulator import DEFAULT_PLAYERS, iter_competition
@@ -57,6 +58,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         self.round_robin(options)
+        self.championship(options["address"].rstrip("/"))
         if not (settings.DEBUG or options["demo_logins"]):
             self.stdout.write(
                 "DEBUG is off: no demo logins nor match to referee (their passwords are "
@@ -91,6 +93,13 @@ class Command(BaseCommand):
             f"demo competition {DEMO_COMPETITION!r} ({DEMO_NAME}): {len(DEMO_PLAYERS)} players, "
             f"{imported} matches played, {len(scheduled)} scheduled"
         )
+
+    def championship(self, address: str) -> None:
+        """Load the championship in stages, and its undrawn copy, whichever is missing."""
+        created = demo_championship.championship_ensure()
+        for competition in created:
+            page = reverse("replay:competition", args=[competition])
+            self.stdout.write(f"demo championship {competition!r}: {address}{page}")
 
     def describe(self, match: Match, logins: Sequence[demo.Login], address: str) -> None:
         players = f"{match.players['A']['name']} v {match.players['B']['name']}"

@@ -1,5 +1,6 @@
-// Staff's forms on a competition's page: enter a player, schedule the round robin, assign
-// a referee, each through the API (api.js: the session's login and its CSRF token). A
+// Staff's forms on a competition's page: enter a player (with a seed in a competition in
+// stages), schedule the round robin, draw a stage or undo its draw, withdraw a player,
+// assign a referee, each through the API (api.js: the session's login and its CSRF token). A
 // refusal is shown with the field it names; what is stored shows once the page is loaded
 // again.
 
@@ -9,7 +10,7 @@ import { api } from "./api.js";
 function fieldsOf(form) {
   const fields = {};
   for (const [name, value] of new FormData(form)) {
-    if (value !== "") fields[name] = value;
+    if (value !== "") fields[name] = name === "seed" ? Number(value) : value;
   }
   return fields;
 }
@@ -20,6 +21,17 @@ export function callOf(action, fields, competitionId) {
   const calls = {
     enter: (f) => ["POST", `/api/competitions/${competition}/players`, f],
     "round-robin": (f) => ["POST", `/api/competitions/${competition}/round-robin`, f],
+    draw: ({ stage, ...f }) => [
+      "POST", `/api/competitions/${competition}/stages/${encodeURIComponent(stage)}/draw`, f,
+    ],
+    // A body, though empty, carries the session's CSRF token.
+    undo: ({ stage }) => [
+      "DELETE", `/api/competitions/${competition}/stages/${encodeURIComponent(stage)}/draw`, {},
+    ],
+    withdraw: ({ player, reason }) => [
+      "POST", `/api/competitions/${competition}/players/${encodeURIComponent(player)}/withdrawal`,
+      { reason },
+    ],
     referee: (f) => [
       "PUT",
       `/api/matches/${encodeURIComponent(f.match)}/referee`,

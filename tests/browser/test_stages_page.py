@@ -1,0 +1,147 @@
+"""A competition in stages in a real browser: the bracket on a phone and on a hall's screen,
+and a director entering seeded players, drawing the groups and undoing the draw."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from selenium.webdriver.common.by import By
+
+from matches import services
+from matches.models import Match
+from tests.browser.test_standings_page import text_of
+from tests.support.browser import log_in, make_user, wait_until
+from tests.support.league import RULESET, win
+from tests.support.pages import PROBLEMS
+
+NAMES = [
+    "Maximiliano Wojciechowski",
+    "Olena Kovalenko",
+    "Marco Marchetti",
+    "Lucía Fernández",
+    "Tomasz Nowak",
+    "Ana Popescu",
+    "Dmytro Shevchuk",
+    "Giulia Rossi",
+    "Pablo Gómez",
+    "Anna Bianchi",
+    "Bohdan Melnyk",
+    "Chiara Conti",
+    "Ivan Petrenko",
+    "Jean Dubois",
+    "Karel Novák",
+    "Lena Schmidt",
+]
+ROUND_NAMES = {
+    "en": ["Round 1", "Quarter-finals", "Semi-finals", "Final"],
+    "uk": ["Раунд 1", "Чвертьфінали", "Півфінали", "Фінал"],
+}
+# What the bracket must do on a hall's screen: every match in sight, names large enough.
+BRACKET_PROBLEMS = """
+const problems = [];
+const width = document.documentElement.clientWidth;
+const matches = document.querySelectorAll(".bracket-match");
+if (!matches.length) problems.push("no bracket");
+for (const match of matches) {
+  const box = match.getBoundingClientRect();
+  if (box.left < 0 || box.right > width) problems.push(`${match.dataset.slot} is out of sight`);
+}
+for (const line of document.querySelectorAll(".bracket-line:not(.open)")) {  // the names
+  const size = parseFloat(getComputedStyle(line).fontSize);
+  if (size < arguments[0]) problems.push(`"${line.textContent}" is ${size} px`);
+}
+return problems;
+"""
+
+
+def sixteen(competition: str = "open") -> None:
+    """A knockout of 16 from the entries, drawn, with round one half played."""
+    services.competition_create(
+        id=competition,
+        name="Open",
+        ruleset=RULESET,
+        stages=[{"id": "ko", "kind": "knockout", "third_place": True}],
+    )
+    for seed, name in enumerate(NAMES, start=1):
+        services.player_enter(
+            competition_id=competition, player={"name": name}, seed=seed, by="director"
+        )
+    services.stage_draw(competition_id=competition, stage_id="ko", by="director")
+    for number in range(1, 5):
+        win(f"{competition}-ko-1-{number}", "A")
+
+
+@pytest.mark.parametrize(
+    ("size", "smallest"), [((360, 740), 14), ((1920, 1080), 20)], ids=["phone", "hall"]
+)
+def test_a_sixteen_place_bracket_fits_a_phone_and_a_hall_s_screen(served, browsers, size, smallest):
+    sixteen()
+    browser = browsers("en", size)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 500},
+    )
+    for language, names in ROUND_NAMES.items():
+        if language == "uk":  # as the switcher remembers it
+            browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": "uk", "path": "/"})
+        browser.get(f"{served.url}/competitions/open/")
+
+        rounds = wait_until(
+            browser,
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".bracket-round h4") or d.refresh(),
+            "the bracket drawn",
+        )
+        assert [r.text for r in rounds] == names
+        problems = browser.execute_script(PROBLEMS, ".bracket-match, .group")
+        assert problems == [], f"{language}: {problems}"
+        assert browser.execute_script(BRACKET_PROBLEMS, smallest) == []
+        if size[0] > 1000:  # the whole bracket on one screen, side by side
+            tops = {round(r.location["y"]) for r in rounds}
+            assert len(tops) == 1
+        won = browser.find_element(By.CSS_SELECTOR, "[data-slot='1-1'] .bracket-line.won")
+        assert won.text == "Maximiliano Wojciechowski"
+
+
+def test_the_bracket_as_of_a_version_is_a_link_anyone_can_share(served, chromium):
+    sixteen()
+    chromium.get(f"{served.url}/competitions/open/")
+    shared = chromium.find_element(By.CSS_SELECTOR, "[data-share]").get_attribute("href")
+    win("open-ko-1-5", "A")
+
+    chromium.get(shared)
+
+    assert "As it stood at version" in text_of(chromium, "#stages")
+    assert chromium.find_elements(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won") == []
+    chromium.get(f"{served.url}/competitions/open/")
+    assert chromium.find_elements(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won")
+
+
+def test_a_director_enters_seeded_players_draws_the_groups_and_undoes_the_draw(served, chromium):
+    services.competition_create(
+        id="cup",
+        name="Cup",
+        ruleset=RULESET,
+        stages=[{"id": "groups", "kind": "groups", "groups": 2}],
+    )
+    log_in(chromium, served, make_user("director", staff=True))
+    chromium.get(f"{served.url}/competitions/cup/")
+    for seed, name in enumerate(NAMES[:4], start=1):
+        form = chromium.find_element(By.CSS_SELECTOR, "form[data-action=enter]")
+        form.find_element(By.NAME, "name").send_keys(name)
+        form.find_element(By.NAME, "seed").send_keys(str(seed))
+        form.find_element(By.CSS_SELECTOR, "button").click()
+        wait_until(chromium, lambda d, name=name: name in text_of(d, "#entrants"), "entered")
+
+    chromium.find_element(By.CSS_SELECTOR, "form[data-action=draw] button").click()
+    wait_until(
+        chromium,
+        lambda d: "Group B" in text_of(d, "[data-stage=groups]"),
+        "the groups are drawn",
+    )
+    assert Match.objects.filter(competition_id="cup", stage_id="groups").count() == 2
+    group_a = text_of(chromium, "[data-group=A]")
+    assert NAMES[0] in group_a and NAMES[3] in group_a
+
+    chromium.find_element(By.CSS_SELECTOR, "form[data-action=undo] button").click()
+    wait_until(chromium, lambda d: "Not drawn yet." in text_of(d, "[data-stage=groups]"), "undone")
+    assert not Match.objects.filter(competition_id="cup").exists()
