@@ -36,8 +36,9 @@ from matches.stages import Stage, parse_stages
 from matches.state import MatchState
 
 
-class DrawClash(Refused):
-    """A stage drawn already: a second draw is refused (409)."""
+class StateClash(Refused):
+    """What the competition's state refuses (409): a second draw, an undo once a match has
+    begun, a second withdrawal."""
 
     status = 409
 
@@ -146,7 +147,7 @@ def player_withdraw(*, competition_id: str, player_key_: int, reason: Any, by: s
         if entry is None:
             raise Refused(f"player {player_key_} is not entered", "player")
         if entry.withdrawn:
-            raise DrawClash("the player is withdrawn already", "player")
+            raise StateClash("the player is withdrawn already", "player")
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
         event = {"type": PLAYER_WITHDRAWN, "player": entry.player.as_record(), "reason": reason}
@@ -174,7 +175,7 @@ def stage_draw(
         stage = _stage(competition, stage_id)
         championship = championship_at(competition).championship
         if stage.id in championship.book.draws:
-            raise DrawClash(f"stage {stage.id} is drawn already", "stage")
+            raise StateClash(f"stage {stage.id} is drawn already", "stage")
         if len(championship.book.entrants) < 2:
             raise Refused("a draw needs at least two players entered", "players")
         event = draw_event(championship, stage)
@@ -200,17 +201,17 @@ def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
         stage = _stage(competition, stage_id)
         book = book_of([entry.event for entry in log_read(competition.pk)])
         if stage.id not in book.draws:
-            raise DrawClash(f"stage {stage.id} is not drawn", "stage")
+            raise StateClash(f"stage {stage.id} is not drawn", "stage")
         later = [
             s.id for s in stages_of(competition) if s.source == stage.id and s.id in book.draws
         ]
         if later:
-            raise DrawClash(f"stage {later[0]} is drawn from it: undo that draw first", "stage")
+            raise StateClash(f"stage {later[0]} is drawn from it: undo that draw first", "stage")
         matches = Match.objects.filter(competition=competition, stage_id=stage.id)
         started = Event.objects.filter(match__in=matches).values_list("match_id", flat=True)
         first = started.first()
         if first is not None:
-            raise DrawClash(f"match {first} has begun: the draw stands", "stage")
+            raise StateClash(f"match {first} has begun: the draw stands", "stage")
         log_append(competition, [{"type": DRAW_UNDONE, "stage": stage.id}], by)
         for match in matches:
             match.assignments.all().delete()

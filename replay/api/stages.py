@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from matches import services
 from replay.api import schema
-from replay.api.competitions import COMPETITION_ID
+from replay.api.competitions import COMPETITION_ID, RoundRobinBody
 from replay.api.permissions import IsStaff
 from replay.api.serializers import Body, Digits, Text
 from replay.api.views import checked, username
@@ -38,15 +38,8 @@ class AtQuery(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class DrawBody(Body):
-    """How to draw a stage: the first round's day, and who may record its matches."""
-
-    first_date = Text(
-        required=False, help_text="YYYY-MM-DD: round 1's day, one round a day after it"
-    )
-    referee = Text(
-        required=False, help_text="the username of the login allowed to record every new match"
-    )
+class DrawBody(RoundRobinBody):
+    """How to draw a stage: as a round robin is scheduled, its first day and its referee."""
 
 
 class WithdrawalBody(Body):

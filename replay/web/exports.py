@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -117,11 +117,19 @@ STANDINGS_COLUMNS = (
 def standings_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition's standings table as CSV (its version in the file's name)."""
     standings = standings_get(competition_or_404(competition_id).pk)
-    response = csv_download(f"{standings['competition']}.standings.v{standings['version']}.csv")
+    name = f"{standings['competition']}.standings.v{standings['version']}.csv"
+    return table_csv(name, STANDINGS_COLUMNS, standings["rows"])
+
+
+def table_csv(
+    filename: str, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]
+) -> HttpResponse:
+    """Return a CSV download of rows: a header of `columns`, then each row's values of them."""
+    response = csv_download(filename)
     writer = CsvWriter(response)
-    writer.writerow(STANDINGS_COLUMNS)
-    for row in standings["rows"]:
-        writer.writerow([row.get(key) for key in STANDINGS_COLUMNS])
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([row.get(key) for key in columns])
     return response
 
 
@@ -150,9 +158,5 @@ def ranking_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
     if competition.stages is None:
         raise Http404("the competition has no stages: its standings are its ranking")
     ranking = ranking_get(competition.pk, at_of(request))
-    response = csv_download(f"{competition.pk}.ranking.v{ranking['version']}.csv")
-    writer = CsvWriter(response)
-    writer.writerow(RANKING_COLUMNS)
-    for row in ranking["rows"]:
-        writer.writerow([row.get(key) for key in RANKING_COLUMNS])
-    return response
+    name = f"{competition.pk}.ranking.v{ranking['version']}.csv"
+    return table_csv(name, RANKING_COLUMNS, ranking["rows"])

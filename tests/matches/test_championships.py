@@ -7,7 +7,7 @@ import pytest
 from matches import services
 from matches.errors import NotFound, Refused
 from matches.models import Event, Match
-from matches.services.championships import DrawClash, championship_at
+from matches.services.championships import StateClash, championship_at
 from matches.services.competition_log import verify_log
 from replay.projections import projector
 from tests.support.league import RULESET, win
@@ -68,7 +68,7 @@ def test_the_group_draw_snakes_the_seeds_and_creates_each_group_s_round_robin(dr
 
 
 def test_a_stage_is_drawn_once(drawn):
-    with pytest.raises(DrawClash) as refused:
+    with pytest.raises(StateClash) as refused:
         services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     assert refused.value.status == 409
 
@@ -198,7 +198,7 @@ def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):
     assert not stages()["groups"]["drawn"]
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     win("euro-groups-A1", "A")
-    with pytest.raises(DrawClash) as refused:
+    with pytest.raises(StateClash) as refused:
         services.stage_draw_undo(competition_id="euro", stage_id="groups", by="director")
     assert "euro-groups-A1" in refused.value.message
 
