@@ -77,6 +77,12 @@ def status(state: MatchState) -> str:
     return "playing"
 
 
+def shown_of(state: MatchState) -> tuple[str, str | None, int, int]:
+    """Return what a competition's stages show of a match: status, winner, games won."""
+    won = state.games_won()
+    return (status(state), state.winner, won["A"], won["B"])
+
+
 def result_of(state: MatchState, players: tuple[Hashable, Hashable]) -> Result:
     """Return what a match counts for in the standings, from its fold."""
     if status(state) != "finished" or state.winner is None:

@@ -224,6 +224,15 @@ def log_head() -> int:
     return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
 
 
+def competition_newest(competition_id: str) -> int:
+    """Return the id of the newest event of a competition's log or its stage matches' logs."""
+    own = Event.objects.filter(competition_id=competition_id).aggregate(newest=Max("id"))
+    staged = Event.objects.filter(
+        match__competition_id=competition_id, match__stage_id__gt=""
+    ).aggregate(newest=Max("id"))
+    return max(own["newest"] or 0, staged["newest"] or 0)
+
+
 def log_size() -> int:
     """Return how many events the whole log holds."""
     return Event.objects.count()

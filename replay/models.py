@@ -99,6 +99,9 @@ class MatchSummary(models.Model):
     # What the standings count of this match (matches.rules.ranking.Result as JSON), null when
     # it has no event yet.
     result = models.JSONField(null=True, blank=True)
+    # The global id of the newest event that changed what a competition's stages show of
+    # this match (its status, winner or games won; its first event starts it).
+    shown_event_id = models.BigIntegerField(default=0)
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -136,6 +139,27 @@ class Standings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition_id} v{self.version}"
+
+
+class StagesView(models.Model):
+    """A competition in stages as of `version`: each stage and the final ranking.
+
+    `stages` and `ranking` are `competitions.md`'s shapes (`GET …/stages`, `…/ranking`
+    rows); `position` is the projector's cursor they were computed at, so a reader
+    knows them current while no event of the competition is newer.
+    """
+
+    competition = models.OneToOneField(
+        Competition, on_delete=models.CASCADE, primary_key=True, related_name="stages_view"
+    )
+    version = models.BigIntegerField(default=0)
+    position = models.BigIntegerField(default=0)
+    stages = models.JSONField(default=list)
+    ranking = models.JSONField(default=list)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.competition_id} stages v{self.version}"
 
 
 class StandingsChange(models.Model):

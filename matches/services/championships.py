@@ -19,12 +19,13 @@ from matches import store
 from matches.championship import Championship, Played, book_of, draw_event, player_key
 from matches.draws import group_plan
 from matches.errors import NotFound, Refused, excerpt
-from matches.fold import evolve
+from matches.fold import evolve, state_after
 from matches.models import USERNAME_LENGTH, Competition, Entry, Event, Match
 from matches.readback import event_data
-from matches.render import result_of, status
+from matches.render import result_of, shown_of, status
 from matches.rules.ranking import Result
 from matches.selectors import competition_get
+from matches.services.commands import match_forfeit
 from matches.services.competition_log import (
     DRAW_UNDONE,
     PLAYER_WITHDRAWN,
@@ -65,10 +66,21 @@ def championship_at(competition: Competition, at: int | None = None) -> AsOf:
     an event of the competition's log, or one that changed a match's status, winner or
     games won.
     """
+    played, changed = _played(competition, at)
+    return championship_of(competition, played, changed, at)
+
+
+def championship_of(
+    competition: Competition, played: dict[str, Played], changed: int, at: int | None = None
+) -> AsOf:
+    """Fold a competition's log (global ids ≤ `at`) with what its stage matches count for.
+
+    `changed` is the newest event that changed what the matches show: the projector
+    gives it, and `played`, from the summaries it keeps, so it folds no match again.
+    """
     logged = log_read(competition.pk, at)
     book = book_of([entry.event for entry in logged])
     version = logged[-1].id if logged else 0
-    played, changed = _played(competition, at)
     championship = Championship(competition.pk, stages_of(competition), book, played)
     return AsOf(championship, max(version, changed))
 
@@ -83,12 +95,14 @@ def _played(competition: Competition, at: int | None) -> tuple[dict[str, Played]
         events = events.filter(id__lte=at)
     folds: dict[str, tuple[MatchState, int]] = {}
     for event_id, match_id, seq, data in events.values_list("id", "match_id", "seq", "data_text"):
-        if match_id not in folds:
-            folds[match_id] = (MatchState(matches[match_id].header()), 0)
+        if match_id not in folds:  # a match's first event starts it: a change shown
+            state = evolve(MatchState(matches[match_id].header()), event_data(data, seq))
+            folds[match_id] = (state, event_id)
+            continue
         state, changed = folds[match_id]
-        before = _shown(state)
+        before = shown_of(state)
         state = evolve(state, event_data(data, seq))
-        folds[match_id] = (state, event_id if _shown(state) != before else changed)
+        folds[match_id] = (state, event_id if shown_of(state) != before else changed)
     played = {}
     newest = 0
     for match_id, match in matches.items():
@@ -102,10 +116,6 @@ def _played(competition: Competition, at: int | None) -> tuple[dict[str, Played]
         winner = state.winner if shown == "finished" else None
         played[match_id] = Played(shown, result_of(state, keys), winner)
     return played, newest
-
-
-def _shown(state: MatchState) -> tuple[Any, ...]:
-    return (status(state), state.winner, tuple(sorted(state.games_won().items())))
 
 
 # -- Staff actions -----------------------------------------------------------------------
@@ -152,7 +162,20 @@ def player_withdraw(*, competition_id: str, player_key_: int, reason: Any, by: s
         entry.save(update_fields=["withdrawn"])
         event = {"type": PLAYER_WITHDRAWN, "player": entry.player.as_record(), "reason": reason}
         log_append(competition, [event], by)
+        _forfeit_unplayed(competition, player_key_, f"withdrawn: {reason}", by)
     return entry
+
+
+def _forfeit_unplayed(competition: Competition, player: int, reason: str, by: str) -> None:
+    """Record a match forfeit of a withdrawn player's every unfinished match; what he
+    played stands."""
+    own = Match.objects.filter(competition=competition).exclude(stage_id="")
+    for match in own.filter(player_a_id=player) | own.filter(player_b_id=player):
+        state = state_after(match.header(), store.load_facts(match))
+        if state.winner is not None:
+            continue  # played: his result stands
+        side = "A" if match.player_a_id == player else "B"
+        match_forfeit(match_id=match.pk, expected_seq=state.seq, by=by, player=side, reason=reason)
 
 
 def stage_draw(

@@ -1,6 +1,8 @@
 """`/ws/competitions/{id}/`: the standings on connect, then each new version.
 
-Every message is `{"type": "standings", "version": v, "standings": {...}}`. A new
+Every message is `{"type": "standings", "version": v, "standings": {...}}`; a competition
+in stages also has `{"type": "stages", "version": v, "stages": [...], "ranking": {...}}`
+(`competitions.md`'s shapes) on connect and whenever its version grows. A new
 version is announced through the channel layer after its commit (a group per
 competition); the socket then reads the latest from the read model, so a message
 the layer drops costs nothing but time: the socket also looks every
@@ -21,6 +23,7 @@ from django.conf import settings
 
 from matches.errors import Refused
 from replay.live.standings_announce import group_of
+from replay.queries.championships import ranking_get, stages_get
 from replay.queries.standings_reader import standings_get
 
 logger = logging.getLogger(__name__)
@@ -35,12 +38,35 @@ def standings_message(standings: dict[str, Any]) -> str:
     )
 
 
+def stages_message(stages: dict[str, Any], ranking: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "type": "stages",
+            "version": stages["version"],
+            "stages": stages["stages"],
+            "ranking": ranking,
+        },
+        ensure_ascii=False,
+    )
+
+
+def latest(competition_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Return a competition's standings and, in stages, its stages and ranking message."""
+    standings = standings_get(competition_id)
+    stages = stages_get(competition_id)
+    if not stages["stages"]:
+        return standings, None
+    return standings, {"stages": stages, "ranking": ranking_get(competition_id)}
+
+
 class StandingsConsumer(AsyncWebsocketConsumer):
     """Sends a competition's standings whenever their version grows."""
 
     competition_id = ""
     group = ""
     version = -1
+    stages_version = -1
+    staged = False  # a competition in stages: its stages and ranking are sent too
     watch: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
@@ -63,10 +89,14 @@ class StandingsConsumer(AsyncWebsocketConsumer):
 
     async def send_latest(self) -> None:
         """Send the standings if their version is newer than the last one sent."""
-        standings = await database_sync_to_async(standings_get)(self.competition_id)
+        standings, staged = await database_sync_to_async(latest)(self.competition_id)
         if standings["version"] > self.version:
             self.version = standings["version"]
             await self.send(text_data=standings_message(standings))
+        self.staged = staged is not None
+        if staged is not None and staged["stages"]["version"] > self.stages_version:
+            self.stages_version = staged["stages"]["version"]
+            await self.send(text_data=stages_message(staged["stages"], staged["ranking"]))
 
     async def look_every(self, seconds: float) -> None:
         while True:
@@ -78,7 +108,8 @@ class StandingsConsumer(AsyncWebsocketConsumer):
 
     async def standings_version(self, message: dict[str, Any]) -> None:
         """A version was committed: send it unless this socket has it already."""
-        if message.get("version", 0) > self.version:
+        version = message.get("version", 0)
+        if version > self.version or (self.staged and version > self.stages_version):
             await self.send_latest()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -7,6 +7,8 @@
 - `log`: what the projector hands on from the rows `store.log_after` gives (a leaf).
 - `standings_writer`: versions of a competition's standings, in the projector's
   transaction; `signals`: `standings_committed`, sent after it commits.
+- `stages_writer`: a competition in stages (its stages and final ranking), settled and
+  written in the projector's transaction.
 - `plain_sql`: the few bulk statements the projector writes with.
 
 May import: `matches` (the event log only through `matches.store`), `replay.models`.

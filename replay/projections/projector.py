@@ -30,16 +30,16 @@ from matches.errors import Refused
 from matches.fold import evolve, state_after
 from matches.models import Match
 from matches.readback import folding
-from matches.render import result_of, status
+from matches.render import result_of, shown_of, status
 from matches.rules import average
 from matches.rules.ranking import Result
-from matches.services import settle_competition
 from matches.state import MatchState
 from matches.store import LoggedEvent
-from replay.models import MatchSummary, ProjectorCursor, Standings, StandingsChange
+from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
 from replay.projections import plain_sql
 from replay.projections.log import Change, Stamp
 from replay.projections.signals import standings_committed
+from replay.projections.stages_writer import stages_write
 from replay.projections.standings_writer import forget_tables, standings_write
 
 NAME = "projector"
@@ -99,10 +99,14 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
                 # process keeps from one run is still true while the cursor stays put.
                 moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
                 versions = _apply(rows, cursor.stamp(), moved.stamp())
-                _settle(rows)
+                staged = stages_write(rows, moved.position)
                 _move(moved)
-                if versions:
-                    transaction.on_commit(partial(_announce_all, dict(versions)))
+                if versions or staged:
+                    heard = {
+                        key: max(versions.get(key, 0), staged.get(key, 0))
+                        for key in {*versions, *staged}
+                    }
+                    transaction.on_commit(partial(_announce_all, heard))
             # A short batch reached the head: what commits later is announced on its own.
             done = len(rows) < BATCH_EVENTS
             if done and scheduled:
@@ -122,6 +126,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         _locked_cursor()
         StandingsChange.objects.all().delete()
         Standings.objects.all().delete()
+        StagesView.objects.all().delete()
         MatchSummary.objects.all().delete()
         _move(Cursor(0, _stored_time(timezone.now())))
         forget()
@@ -199,23 +204,6 @@ def _stored_time(moment: datetime) -> Any:
     return connection.ops.adapt_datetimefield_value(moment)
 
 
-def _settle(rows: list[LoggedEvent]) -> None:
-    """Create the knockout matches these events made playable, in competitions with stages.
-
-    In the transaction that moves the cursor: a match becomes playable once, when the
-    event that settles its second slot is read, and a rebuild creates none twice.
-    """
-    touched = {row.match_id for row in rows if row.match_id is not None}
-    staged = (
-        Match.objects.filter(pk__in=touched)
-        .exclude(stage_id="")
-        .values_list("competition_id", flat=True)
-        .distinct()
-    )
-    for competition_id in staged:
-        settle_competition(competition_id)
-
-
 def _summarise_scheduled() -> None:
     """Give each match without a summary yet (no event so far) its scheduled one."""
     missing = list(Match.objects.filter(summary__isnull=True))
@@ -280,6 +268,7 @@ SUMMARY_FIELDS = [
     "head_hash",
     "result_event_id",
     "result",
+    "shown_event_id",
     "updated_at",
 ]
 
@@ -319,6 +308,12 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
     before = Result.from_json(summary.result) if summary.result else None
     changes = []
     last = events[-1]
+    # What the stages show of the match before these events (nothing before its first).
+    shown = (
+        (summary.status, summary.winner or None, summary.games_won_a, summary.games_won_b)
+        if summary.seq
+        else None
+    )
     try:
         with folding():
             state = _fold_at(match, summary, events[0])
@@ -328,6 +323,9 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
                         facts = store.load_facts(match)[: event.seq - 1]
                         state = state_after(match.header(), facts)
                     state = evolve(state, event.fact())
+                now = shown_of(state)
+                if now != shown:
+                    summary.shown_event_id, shown = event.id, now
                 summary.amendments += event.type == "shot_amended"
                 summary.retractions += event.type == "shot_retracted"
                 after = result_of(state, players)
@@ -341,6 +339,7 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
         # A row changed behind the store's back: the match is shown as unreadable and
         # counts for nothing until it is repaired (verify_archive names the row).
         summary.status = "unreadable"
+        summary.shown_event_id = last.id
         if before is not None:
             changes.append(Change(last, match.competition_id, summary, before, None))
             summary.result_event_id = last.id

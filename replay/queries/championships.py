@@ -1,21 +1,49 @@
-"""A competition's stages and final ranking as `competitions.md` shapes them, as of a version."""
+"""A competition's stages and final ranking as `competitions.md` shapes them, as of a version.
+
+The latest is the projector's read model (`replay.models.StagesView`) while no event of
+the competition is newer than the position it was written at; otherwise, and as of any
+earlier version, the competition's log and its stage matches are folded on the spot.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["knockout_rounds", "ranking_get", "stages_get"]
 
+from matches import store
 from matches.errors import Refused
+from matches.models import Competition
 from matches.selectors import competition_get
-from matches.services.championships import AsOf, championship_at, knockout_rounds
+from matches.services.championships import championship_at, knockout_rounds
+from replay.models import StagesView
 
 
-def _as_of(competition_id: Any, at: int | None) -> tuple[str, AsOf]:
+@dataclass(frozen=True)
+class Shown:
+    """A competition's stages and ranking rows at a version."""
+
+    version: int
+    stages: list[dict[str, Any]]
+    ranking: list[dict[str, Any]]
+
+
+def shown_at(competition: Competition, at: int | None = None) -> Shown:
+    """Return a competition's stages and ranking as of `at` (the latest when None)."""
+    if at is None:
+        stored = StagesView.objects.filter(competition=competition).first()
+        if stored is not None and stored.position >= store.competition_newest(competition.pk):
+            return Shown(stored.version, stored.stages, stored.ranking)
+    as_of = championship_at(competition, at)
+    return Shown(as_of.version, as_of.championship.views(), as_of.championship.ranking())
+
+
+def _staged(competition_id: Any) -> Competition:
     competition = competition_get(competition_id)
     if competition.stages is None:
         raise Refused("the competition has no stages: see its standings", "stages")
-    return competition.pk, championship_at(competition, at)
+    return competition
 
 
 def stages_get(competition_id: Any, at: int | None = None) -> dict[str, Any]:
@@ -26,21 +54,17 @@ def stages_get(competition_id: Any, at: int | None = None) -> dict[str, Any]:
     found = competition_get(competition_id)
     if found.stages is None:  # one round robin, as before stages: no stage is listed
         return {"competition": found.pk, "version": 0, "stages": []}
-    competition, as_of = _as_of(competition_id, at)
-    return {
-        "competition": competition,
-        "version": as_of.version,
-        "stages": as_of.championship.views(),
-    }
+    shown = shown_at(found, at)
+    return {"competition": found.pk, "version": shown.version, "stages": shown.stages}
 
 
 def ranking_get(competition_id: Any, at: int | None = None) -> dict[str, Any]:
     """Return every entry's final place, each row provisional while what it needs is open."""
-    competition, as_of = _as_of(competition_id, at)
-    rows = as_of.championship.ranking()
+    competition = _staged(competition_id)
+    shown = shown_at(competition, at)
     return {
-        "competition": competition,
-        "version": as_of.version,
-        "provisional": any(row["provisional"] for row in rows),
-        "rows": rows,
+        "competition": competition.pk,
+        "version": shown.version,
+        "provisional": any(row["provisional"] for row in shown.ranking),
+        "rows": shown.ranking,
     }

@@ -145,3 +145,24 @@ def test_a_director_enters_seeded_players_draws_the_groups_and_undoes_the_draw(s
     chromium.find_element(By.CSS_SELECTOR, "form[data-action=undo] button").click()
     wait_until(chromium, lambda d: "Not drawn yet." in text_of(d, "[data-stage=groups]"), "undone")
     assert not Match.objects.filter(competition_id="cup").exists()
+
+
+def test_the_bracket_follows_a_result_without_a_reload(served, chromium):
+    from replay.projections import projector
+
+    sixteen()
+    projector.catch_up()
+    chromium.get(f"{served.url}/competitions/open/")
+    wait_until(chromium, lambda d: "Live" in text_of(d, "#standings"), "the socket is open")
+    assert not chromium.find_elements(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won")
+
+    win("open-ko-1-5", "B")
+    projector.catch_up()  # as a worker would; the server hears it, or looks within a second
+
+    wait_until(
+        chromium,
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won"),
+        "the winner reaches the bracket",
+    )
+    won = chromium.find_element(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won")
+    assert won.text == NAMES[14]  # the fifth match of the order is seed 2 v seed 15

@@ -3,7 +3,8 @@
 // is drawn again with each player's move since the previous version, and the history of
 // what changed is taken again from the competition's history page. A dropped socket is
 // opened again after 1 s, 2 s, 4 s, ... at most 10 s; on connecting the server sends the
-// latest version at once.
+// latest version at once. A competition in stages also gets {"type": "stages", "version": v,
+// ...} at each new version of its stages: its groups, bracket and ranking are drawn again.
 
 import { playerKey } from "./player-key.js";
 import { reconnecting, socketUrl } from "./socket.js";
@@ -119,7 +120,27 @@ function showStatus(state) {
 
 let shownRows = new Map();
 
+/** Draw a competition's stages again (groups, bracket, ranking) when their version grew:
+ * the page is asked for again and its #stages put in place of the one shown. A view as of
+ * a version (?at=V) stays as it stood. */
+async function refreshStages(version) {
+  const shown = document.getElementById("stages");
+  if (!shown || shown.dataset.at || version <= Number(shown.dataset.version || 0)) return;
+  const answer = await fetch(window.location.pathname, { headers: { Accept: "text/html" } });
+  if (!answer.ok) return;
+  const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+  const fresh = page.getElementById("stages");
+  const now = document.getElementById("stages");
+  if (fresh && Number(fresh.dataset.version) > Number(now.dataset.version || 0)) {
+    now.replaceWith(document.importNode(fresh, true));
+  }
+}
+
 function apply(message) {
+  if (message.type === "stages") {
+    refreshStages(message.version).catch(() => {});
+    return;
+  }
   if (message.type !== "standings" || message.version <= Number(section.dataset.version || 0)) {
     return;
   }

@@ -99,3 +99,43 @@ async def unknown_competition() -> None:
         # channel layer itself. Left to the end of the event loop, which cancels every task
         # at once, channels_redis's receive could wait forever (twice in whole-suite runs).
         await viewer.disconnect()
+
+
+def test_a_competition_in_stages_sends_its_stages_and_ranking_and_each_new_version():
+    async_to_sync(viewer_follows_the_stages)()
+
+
+def drawn_championship() -> None:
+    from matches import services
+    from tests.matches.test_championships import championship
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    projector.catch_up()
+
+
+async def stages_message(viewer: WebsocketCommunicator) -> dict[str, Any]:
+    while True:  # the standings come too, in their own message
+        got = await message(viewer)
+        if got["type"] == "stages":
+            return got
+
+
+async def viewer_follows_the_stages() -> None:
+    await database_sync_to_async(drawn_championship)()
+    viewer = await connect("/ws/competitions/euro/")
+    try:
+        first = await stages_message(viewer)
+        assert [stage["id"] for stage in first["stages"]] == ["groups", "ko"]
+        assert first["ranking"]["version"] == first["version"]
+        group = first["stages"][0]["groups"][0]
+        assert [row["played"] for row in group["standings"]] == [0, 0, 0, 0]
+
+        await database_sync_to_async(played_and_caught_up)(win, "euro-groups-A1", "A")
+
+        pushed = await stages_message(viewer)
+        assert pushed["version"] > first["version"]
+        group = pushed["stages"][0]["groups"][0]
+        assert sum(row["played"] for row in group["standings"]) == 2
+    finally:
+        await viewer.disconnect()
