@@ -23,8 +23,8 @@ STAGE_LENGTH = LONGEST["stage"]
 TABLE_LENGTH = LONGEST["table"]
 USERNAME_LENGTH = LONGEST["username"]  # who recorded an event; Django's own is as long
 IDEMPOTENCY_KEY_LENGTH = 200
-STAGE_ID_LENGTH = 20  # matches.stages.STAGE_ID
-SLOT_LENGTH = 10  # a match's place in its stage: "Z99", "8-128", "3rd"
+STAGE_ID_LENGTH = LONGEST["stage_id"]
+SLOT_LENGTH = LONGEST["slot"]
 
 
 class ImmutableEventError(Exception):

@@ -48,6 +48,8 @@ LONGEST = {
     "name": 200,
     "federation_id": 100,
     "stage": 100,
+    "stage_id": 20,  # a stage of a competition's stages (matches.stages.STAGE_ID)
+    "slot": 10,  # a match's place in its stage: "Z99", "8-128", "3rd"
     "table": 50,
     "username": 150,
     "reason": 1000,

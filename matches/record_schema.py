@@ -206,6 +206,10 @@ def record_schema() -> dict[str, Any]:
                 "competition": _nullable({"type": "string", "pattern": SLUG}),
                 "stage": _nullable({"type": ["string", "integer"], "maxLength": LONGEST["stage"]}),
                 "table": _nullable({"type": ["string", "integer"], "maxLength": LONGEST["table"]}),
+                # A match of a competition in stages: its stage, group (groups only), slot.
+                "stage_id": _nullable(_text(LONGEST["stage_id"])),
+                "group": _nullable(_text(1)),
+                "slot": _nullable(_text(LONGEST["slot"])),
                 "date": _nullable({"type": "string", "format": "date"}),
                 "referee": _nullable(
                     _object(

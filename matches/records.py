@@ -22,7 +22,7 @@ from matches.render import status
 from matches.rules import Ruleset
 from matches.selectors import check_id, match_get
 from matches.services import events_append, log_of, match_store
-from matches.services.competitions import check_text
+from matches.services.competitions import Place, check_text
 from matches.store import Stamp, fact_of
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # django-stubs-ext is a development dependency
 
 COMPETITION_FORMAT = "carambole.competition/1"
 COMPETITION_DOCUMENT = "competition.json"  # its name in a competition's zip
+PLACE_KEYS = ("stage_id", "group", "slot")  # a match's place in its competition's stages
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,11 @@ def record_import(obj: Any, *, by: str = "import") -> Imported:
     return record_store(record_check(obj, by=by))
 
 
-def record_store(checked: Checked) -> Imported:
-    """Store a checked record: create its match or extend it, or refuse a contradiction."""
+def record_store(checked: Checked, ids: Sequence[int] | None = None) -> Imported:
+    """Store a checked record: create its match or extend it, or refuse a contradiction.
+
+    `ids` (a competition's import) gives each of its events the global id it had.
+    """
     record, facts = checked.record, checked.facts
     with log_of(checked.match_id, create=lambda: _create_match(record, checked.status)) as log:
         stored = [] if log.created else _stored_facts(log.match, record, checked.events)
@@ -56,7 +60,13 @@ def record_store(checked: Checked) -> Imported:
         # The chain of the events a record carries is checked as they are stored.
         new = slice(len(stored), None)
         if facts[new]:
-            events_append(log, facts[new], checked.stamps[new], status=checked.status)
+            events_append(
+                log,
+                facts[new],
+                checked.stamps[new],
+                status=checked.status,
+                ids=ids[new] if ids is not None else None,
+            )
     outcome = "created" if log.created else "extended"
     return Imported(checked.match_id, outcome, len(facts) - len(stored))
 
@@ -127,6 +137,11 @@ def _create_match(record: Record, status: str) -> Match:
         referee_name=referee.get("name") or "",
         status=status,
         field="match",
+        place=Place(
+            stage_id=_text(match.get("stage_id")),
+            group=_text(match.get("group")),
+            slot=_text(match.get("slot")),
+        ),
     )
 
 
@@ -166,7 +181,7 @@ def record_export(match_id: str) -> dict[str, Any]:
 def record_header(match: Match) -> dict[str, Any]:
     """Return the `match` object of a match's record: all that is said of it besides events."""
     header: dict[str, Any] = {"id": match.id, "competition": match.competition_id}
-    for key in ("stage", "table"):
+    for key in ("stage", "table", *PLACE_KEYS):
         if getattr(match, key):
             header[key] = getattr(match, key)
     if match.date:
@@ -238,16 +253,19 @@ def competition_document(
                 "table": match.table,
                 "date": match.date.isoformat() if match.date else None,
                 "players": {side: dict(match.players[side]) for side in ("A", "B")},
+                **{key: getattr(match, key) for key in PLACE_KEYS if getattr(match, key)},
                 "status": match.status if match.event_count else "scheduled",
                 "record": competition_record_name(match.id),
             }
         )
+    staged = {"stages": competition.stages, "log": "log.json"} if competition.stages else {}
     return {
         "format": COMPETITION_FORMAT,
         "record_format": RECORD_FORMAT,
         "id": competition.id,
         "name": competition.name,
         "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
+        **staged,
         "players": sorted(players.values(), key=lambda entry: entry["name"].casefold()),
         "schedule": schedule,
         # Matches created but not started: no event recorded yet.

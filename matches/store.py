@@ -233,6 +233,12 @@ def competition_newest(competition_id: str) -> int:
     return max(own["newest"] or 0, staged["newest"] or 0)
 
 
+def competition_event_ids(competition_id: str) -> list[tuple[str, int]]:
+    """Return (match, global id) of every event of a competition's matches, by match and seq."""
+    rows = Event.objects.filter(match__competition_id=competition_id).order_by("match_id", "seq")
+    return [(match_id, event_id) for match_id, event_id in rows.values_list("match_id", "id")]
+
+
 def log_size() -> int:
     """Return how many events the whole log holds."""
     return Event.objects.count()
@@ -259,6 +265,27 @@ INSERT_SQL = (
 )
 
 
+# An archive's import keeps each event's global id, so that its versions stay the same.
+INSERT_WITH_IDS_SQL = (
+    f"INSERT INTO {Event._meta.db_table} (id, match_id, seq, type, data, recorded_at, at, "
+    "recorded_by, idempotency_key, command_digest, hash) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def ids_taken_up_to(newest: int) -> None:
+    """Move the events' id sequence past `newest` (after events stored with their ids)."""
+    if connection.vendor != "postgresql":
+        return  # SQLite's next id is past the largest one stored
+    table = Event._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+            f"GREATEST(%s, (SELECT COALESCE(MAX(id), 1) FROM {table})))",
+            [newest],
+        )
+
+
 @dataclass(frozen=True)
 class Inserted:
     """The events just stored: their `seq`s and the hash the next event chains to."""
@@ -275,10 +302,12 @@ def insert(
     stamps: Sequence[Stamp],
     idempotency_key: str | None = None,
     command_digest: str = "",
+    ids: Sequence[int] | None = None,
 ) -> Inserted:
     """Store events after `seq` `after`, chained to `previous` and stamped.
 
     Only `services.events_append` calls this, inside a transaction holding the log lock.
+    `ids` (an archive's import) gives each event the global id it had where it was written.
     One statement for all the rows: an archive import stores thousands of events.
     """
     if not connection.in_atomic_block:
@@ -299,6 +328,7 @@ def insert(
         first = offset == 1
         rows.append(
             (
+                *((ids[offset - 1],) if ids is not None else ()),
                 match.pk,
                 seq,
                 fact["type"],
@@ -317,7 +347,7 @@ def insert(
     guard = transaction.atomic() if connection.vendor == "postgresql" else nullcontext()
     try:
         with guard, connection.cursor() as cursor:
-            cursor.executemany(INSERT_SQL, rows)
+            cursor.executemany(INSERT_WITH_IDS_SQL if ids is not None else INSERT_SQL, rows)
     except IntegrityError:
         # UNIQUE(match, seq) is the last word: someone appended without the log lock.
         raise Conflict(head(match)[0]) from None

@@ -19,6 +19,7 @@ from orjson import dumps
 
 from matches import store
 from matches.chain import event_hash
+from matches.errors import Refused
 from matches.models import Competition, Event
 from matches.notation import canonical_json
 from matches.readback import event_data
@@ -60,8 +61,19 @@ def log_append(competition: Competition, events: Sequence[Mapping[str, Any]], by
 
     Returns their global ids: the competition's version after each.
     """
+    return log_store(competition, events, [store.Stamp(by=by)] * len(events))
+
+
+def log_store(
+    competition: Competition,
+    events: Sequence[Mapping[str, Any]],
+    stamps: Sequence[store.Stamp],
+    ids: Sequence[int] | None = None,
+) -> list[int]:
+    """Store events in a competition's log, each with its stamp; an imported one brings its
+    `at`, its `hash` (checked against the chain) and its global id (`ids`)."""
     if not connection.in_atomic_block:
-        raise RuntimeError("log_append() runs inside the caller's transaction")
+        raise RuntimeError("log_store() runs inside the caller's transaction")
     store.lock_log()
     last = (
         Event.objects.filter(competition=competition)
@@ -70,24 +82,27 @@ def log_append(competition: Competition, events: Sequence[Mapping[str, Any]], by
         .first()
     )
     seq, previous = last if last is not None else (0, competition_seal(competition))
-    ids = []
-    for event in events:
+    stored = []
+    for index, (event, stamp) in enumerate(zip(events, stamps, strict=True)):
         seq += 1
-        at = store.now_text()
-        digest = event_hash(previous, {"seq": seq, **event, "at": at, "by": by})
+        at = stamp.at or store.now_text()
+        digest = event_hash(previous, {"seq": seq, **event, "at": at, "by": stamp.by})
+        if stamp.hash is not None and stamp.hash != digest:
+            raise Refused("hash does not match the chain", "hash", seq)
         row = Event.objects.create(
+            id=ids[index] if ids is not None else None,
             competition=competition,
             seq=seq,
             type=event["type"],
             data_text=dumps(dict(event)).decode(),
             recorded_at=store.parse_time(at),
             at=at,
-            recorded_by=by,
+            recorded_by=stamp.by,
             hash=digest,
         )
-        ids.append(row.pk)
+        stored.append(row.pk)
         previous = digest
-    return ids
+    return stored
 
 
 def log_read(competition_id: str, upto: int | None = None) -> list[Logged]:

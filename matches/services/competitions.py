@@ -163,8 +163,8 @@ def match_store(
         stage=stage,
         table=table,
         date=day,
-        player_a=_player(header.players["A"], join_field(field, "players.A")),
-        player_b=_player(header.players["B"], join_field(field, "players.B")),
+        player_a=player_of(header.players["A"], join_field(field, "players.A")),
+        player_b=player_of(header.players["B"], join_field(field, "players.B")),
         players={p: dict(v) for p, v in header.players.items()},
         ball_a=header.balls["A"],
         ball_b=header.balls["B"],
@@ -222,7 +222,7 @@ def day_of(value: Any, field: str = "date") -> date | None:
     raise Refused("must be a date, YYYY-MM-DD", field)
 
 
-def _player(entry: Mapping[str, Any], field: str) -> Player:
+def player_of(entry: Mapping[str, Any], field: str) -> Player:
     """Return the player a record names: by federation id when given, else by name.
 
     A federation id already stored under another name is refused: two people, or a

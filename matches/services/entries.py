@@ -22,10 +22,10 @@ from matches.notation import expect_federation_id
 from matches.selectors import competition_get
 from matches.services.championships import seeded_enter
 from matches.services.competitions import (
-    _player,
     check_text,
     day_of,
     match_create,
+    player_of,
     referee_assign,
 )
 from matches.services.ids import match_id_free
@@ -56,7 +56,7 @@ def player_enter(
         competition_lock(competition)
         if Entry.objects.filter(competition=competition).count() >= MAX_ENTRANTS:
             raise Refused(f"a competition takes at most {MAX_ENTRANTS} players", "player")
-        found = _player(entry, "")
+        found = player_of(entry, "")
         existing = Entry.objects.filter(competition=competition, player=found).first()
         if competition.stages is None:
             if seed is not None:

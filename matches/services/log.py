@@ -77,6 +77,7 @@ def events_append(
     status: str,
     idempotency_key: str | None = None,
     command_digest: str = "",
+    ids: Sequence[int] | None = None,
 ) -> list[int]:
     """Append checked events to an open log: the one way an event reaches the log.
 
@@ -92,6 +93,7 @@ def events_append(
         stamps,
         idempotency_key=idempotency_key,
         command_digest=command_digest,
+        ids=ids,
     )
     log.seq, log.previous = inserted.seqs[-1], inserted.head_hash
     if match.status != status:

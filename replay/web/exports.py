@@ -12,6 +12,7 @@ import orjson
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
+from matches.competition_archive import LOG_DOCUMENT, competition_log_document
 from matches.errors import Refused
 from matches.record_schema import record_schema
 from matches.records import (
@@ -140,6 +141,9 @@ def competition_records(request: HttpRequest, competition_id: str) -> HttpRespon
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(COMPETITION_DOCUMENT, _json(export.document))
+        log = competition_log_document(competition)
+        if log is not None:
+            archive.writestr(LOG_DOCUMENT, _json(log))
         for match in export.matches:
             try:
                 record = record_export(match.id)

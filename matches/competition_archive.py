@@ -1,0 +1,181 @@
+"""A competition's zip with its own log, and `import_competition`: whole or not at all.
+
+Beside `competition.json` and each match's record, a competition with stages (or any
+event of its own log) has `log.json` (`carambole.competition-log/1`): the ruleset and
+stages as its creator wrote them (the seal its chain starts from), every event of its
+log with `seq`, `at`, `by`, `hash` and its global `id`, and the global id of every event
+of each of its matches. An import keeps those ids, so the versions, and every view as of
+a version, are the same as where it was written; into a database whose log has passed
+them already, every id moves by one offset, in the same order, and the import says by
+how much.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from matches import store
+from matches.championship import book_of
+from matches.errors import Refused, excerpt
+from matches.models import USERNAME_LENGTH, Competition, Entry
+from matches.notation import load_json
+from matches.records import (
+    COMPETITION_DOCUMENT,
+    COMPETITION_FORMAT,
+    Checked,
+    record_check,
+    record_store,
+)
+from matches.services import competition_create
+from matches.services.competition_log import log_read, log_store
+from matches.services.competitions import check_text, player_of
+
+LOG_DOCUMENT = "log.json"  # its name in a competition's zip
+LOG_FORMAT = "carambole.competition-log/1"
+
+
+def competition_log_document(competition: Competition) -> dict[str, Any] | None:
+    """Return `log.json` of a competition (None for one without stages or a log of its own)."""
+    logged = log_read(competition.pk)
+    if competition.stages is None and not logged:
+        return None
+    order: dict[str, list[int]] = {}
+    for match_id, event_id in store.competition_event_ids(competition.pk):
+        order.setdefault(match_id, []).append(event_id)
+    return {
+        "format": LOG_FORMAT,
+        "competition": competition.pk,
+        "ruleset": competition.ruleset,
+        "stages": competition.stages,
+        "events": [{"id": entry.id, **entry.as_record()} for entry in logged],
+        "match_event_ids": order,
+    }
+
+
+@dataclass(frozen=True)
+class CompetitionImported:
+    """What an import stored: the competition, its matches and events, and the id offset."""
+
+    competition_id: str
+    matches: int
+    events: int
+    offset: int  # added to every global id (0: the versions are those of the archive)
+
+
+def competition_import(path: Any, *, by: str = "import") -> CompetitionImported:
+    """Import a competition's zip whole, or refuse it (naming the file and field)."""
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    try:
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as error:
+        raise Refused(f"not a competition's zip ({error})", "zip") from None
+    with archive:
+        document = _document(archive, COMPETITION_DOCUMENT)
+        if document.get("format") != COMPETITION_FORMAT:
+            raise Refused(f"must be {COMPETITION_FORMAT}", f"{COMPETITION_DOCUMENT}: format")
+        names = archive.namelist()
+        log = _document(archive, LOG_DOCUMENT) if LOG_DOCUMENT in names else None
+        if log is not None and log.get("format") != LOG_FORMAT:
+            raise Refused(f"must be {LOG_FORMAT}", f"{LOG_DOCUMENT}: format")
+        records = []
+        for entry in _list(document.get("schedule"), f"{COMPETITION_DOCUMENT}: schedule"):
+            name = entry.get("record") if isinstance(entry, Mapping) else None
+            if not isinstance(name, str) or name not in names:
+                raise Refused(f"names no record in the zip: {excerpt(name)}", "schedule")
+            try:
+                records.append(record_check(_document(archive, name), by=by))
+            except Refused as error:
+                raise Refused(f"{name}: {error.message}", error.field, error.seq) from None
+    with transaction.atomic():
+        store.lock_log()
+        return _store(document, log, records)
+
+
+def _store(
+    document: Mapping[str, Any], log: Mapping[str, Any] | None, records: list[Checked]
+) -> CompetitionImported:
+    competition_id = document.get("id")
+    if Competition.objects.filter(pk=competition_id).exists():
+        raise Refused(f"competition {excerpt(competition_id)} is stored already", "id")
+    competition = competition_create(
+        id=competition_id,
+        name=document.get("name"),
+        ruleset=log["ruleset"] if log else _overrides(document),
+        stages=log["stages"] if log else None,
+    )
+    logged = _list(log["events"], f"{LOG_DOCUMENT}: events") if log else []
+    by_match = log["match_event_ids"] if log else {}
+    every = [event["id"] for event in logged] + [i for ids in by_match.values() for i in ids]
+    offset = max(0, store.log_head() + 1 - min(every)) if every else 0
+    try:
+        if logged:
+            bodies = [_body(event) for event in logged]
+            stamps = [store.Stamp(by=e["by"], at=e["at"], hash=e["hash"]) for e in logged]
+            log_store(competition, bodies, stamps, [event["id"] + offset for event in logged])
+        events = 0
+        for checked in records:
+            ids = by_match.get(checked.match_id)
+            if log is not None and len(ids or []) != len(checked.facts):
+                raise Refused(f"{LOG_DOCUMENT} gives no id to each of its events", checked.match_id)
+            record_store(checked, ids=[i + offset for i in ids] if ids else None)
+            events += len(checked.facts)
+    except IntegrityError:
+        raise Refused("an event's id is taken: import into another database", "id") from None
+    if every:
+        store.ids_taken_up_to(max(every) + offset)
+    _entries(competition, document, logged)
+    return CompetitionImported(competition.pk, len(records), events + len(logged), offset)
+
+
+def _entries(
+    competition: Competition, document: Mapping[str, Any], logged: list[dict[str, Any]]
+) -> None:
+    """Enter the players: with their seeds and withdrawals in stages, else as listed."""
+    if competition.stages is None:
+        for player in _list(document.get("players"), f"{COMPETITION_DOCUMENT}: players"):
+            Entry.objects.get_or_create(
+                competition=competition, player=player_of(player, "players"), entered_by="import"
+            )
+        return
+    book = book_of([_body(event) for event in logged])
+    for entrant in book.entrants.values():
+        player = player_of(entrant.record(), "log")
+        Entry.objects.create(
+            competition=competition,
+            player=player,
+            seed=entrant.seed,
+            withdrawn=entrant.withdrawn,
+            entered_by="import",
+        )
+
+
+def _overrides(document: Mapping[str, Any]) -> dict[str, Any]:
+    ruleset = document.get("ruleset")
+    return dict(ruleset) if isinstance(ruleset, Mapping) else {}
+
+
+def _body(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k not in ("id", "seq", "at", "by", "hash")}
+
+
+def _document(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
+    try:
+        found = load_json(archive.read(name).decode())
+    except KeyError:
+        raise Refused("is missing from the zip", name) from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise Refused(f"is not JSON ({error})", name) from None
+    if not isinstance(found, dict):
+        raise Refused("must be an object", name)
+    return found
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise Refused("must be a list", field)
+    return value
