@@ -7,7 +7,7 @@ fold) and appended in one transaction (`log.events_append`).
 
 from matches.services.championships import (
     player_withdraw,
-    settle_competition,
+    settle,
     stage_draw,
     stage_draw_undo,
 )
@@ -58,7 +58,7 @@ __all__ = [
     "player_withdraw",
     "referee_assign",
     "round_robin_create",
-    "settle_competition",
+    "settle",
     "stage_draw",
     "stage_draw_undo",
     "ruling_amend",

@@ -276,15 +276,6 @@ def settle(competition: Competition, championship: Championship) -> list[Match]:
     return created
 
 
-def settle_competition(competition_id: str) -> list[Match]:
-    """Create what has become playable in a competition with stages (the projector's part)."""
-    competition = Competition.objects.filter(pk=competition_id).first()
-    if competition is None or competition.stages is None:
-        return []
-    with transaction.atomic():
-        return settle(competition, championship_at(competition).championship)
-
-
 def _group_matches(
     competition: Competition,
     championship: Championship,

@@ -23,7 +23,7 @@ from django.conf import settings
 
 from matches.errors import Refused
 from replay.live.standings_announce import group_of
-from replay.queries.championships import ranking_get, stages_get
+from replay.queries.championships import stages_and_ranking
 from replay.queries.standings_reader import standings_get
 
 logger = logging.getLogger(__name__)
@@ -53,10 +53,8 @@ def stages_message(stages: dict[str, Any], ranking: dict[str, Any]) -> str:
 def latest(competition_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Return a competition's standings and, in stages, its stages and ranking message."""
     standings = standings_get(competition_id)
-    stages = stages_get(competition_id)
-    if not stages["stages"]:
-        return standings, None
-    return standings, {"stages": stages, "ranking": ranking_get(competition_id)}
+    read = stages_and_ranking(competition_id)
+    return standings, None if read is None else {"stages": read[0], "ranking": read[1]}
 
 
 class StandingsConsumer(AsyncWebsocketConsumer):

@@ -1,11 +1,11 @@
 """Competitions in stages as a read model, written by the projector inside its transaction.
 
 After each batch, every competition with stages that the batch touched (an event of its
-own log or of one of its stage matches) first has the matches it made playable created
-(`settle_competition`), then its stages and final ranking written as of the cursor. What
-each match counts for is read from the summaries the batch has just written: no match is
-folded again. A rebuild writes the same, since both are the fold of the same events up
-to the same position. Reading is `replay.queries.championships`'s.
+own log or of one of its stage matches) is folded as of the cursor from what each match
+counts for, read from the summaries the batch has just written (no match is folded
+again); the matches its settled slots make playable are created (`services.settle`), and
+its stages and final ranking written. A rebuild writes the same, since both are the fold
+of the same events up to the same position. Reading is `replay.queries.championships`'s.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.utils import timezone
 from matches.championship import Played, player_key
 from matches.models import Competition, Match
 from matches.rules.ranking import Result
-from matches.services import settle_competition
+from matches.services import settle
 from matches.services.championships import championship_of
 from matches.store import LoggedEvent
 from replay.models import StagesView
@@ -36,7 +36,6 @@ def stages_write(rows: Sequence[LoggedEvent], position: int) -> dict[str, int]:
     )
     versions = {}
     for competition in Competition.objects.filter(pk__in=own | staged, stages__isnull=False):
-        settle_competition(competition.pk)
         version = stages_store(competition, position)
         if version is not None:
             versions[competition.pk] = version
@@ -46,8 +45,9 @@ def stages_write(rows: Sequence[LoggedEvent], position: int) -> dict[str, int]:
 def stages_store(competition: Competition, position: int) -> int | None:
     """Write a competition's stages and ranking as of `position`; return the version if it
     grew (None when it did not)."""
-    played, changed = played_of(competition.pk)
-    as_of = championship_of(competition, played, changed, position)
+    as_of = championship_of(competition, *played_of(competition.pk), position)
+    if settle(competition, as_of.championship):  # the new matches' ids go on its bracket
+        as_of = championship_of(competition, *played_of(competition.pk), position)
     before = StagesView.objects.filter(pk=competition.pk).values_list("version", flat=True).first()
     StagesView.objects.update_or_create(
         competition=competition,

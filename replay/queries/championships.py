@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["knockout_rounds", "ranking_get", "stages_get"]
+__all__ = ["knockout_rounds", "ranking_get", "stages_and_ranking", "stages_get"]
 
 from matches import store
 from matches.errors import Refused
@@ -54,16 +54,33 @@ def stages_get(competition_id: Any, at: int | None = None) -> dict[str, Any]:
     found = competition_get(competition_id)
     if found.stages is None:  # one round robin, as before stages: no stage is listed
         return {"competition": found.pk, "version": 0, "stages": []}
-    shown = shown_at(found, at)
-    return {"competition": found.pk, "version": shown.version, "stages": shown.stages}
+    return _stages(found.pk, shown_at(found, at))
 
 
 def ranking_get(competition_id: Any, at: int | None = None) -> dict[str, Any]:
     """Return every entry's final place, each row provisional while what it needs is open."""
     competition = _staged(competition_id)
+    return _ranking(competition.pk, shown_at(competition, at))
+
+
+def stages_and_ranking(
+    competition_id: Any, at: int | None = None
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Return `stages_get` and `ranking_get` of one reading (None without stages)."""
+    competition = competition_get(competition_id)
+    if competition.stages is None:
+        return None
     shown = shown_at(competition, at)
+    return _stages(competition.pk, shown), _ranking(competition.pk, shown)
+
+
+def _stages(competition_id: str, shown: Shown) -> dict[str, Any]:
+    return {"competition": competition_id, "version": shown.version, "stages": shown.stages}
+
+
+def _ranking(competition_id: str, shown: Shown) -> dict[str, Any]:
     return {
-        "competition": competition.pk,
+        "competition": competition_id,
         "version": shown.version,
         "provisional": any(row["provisional"] for row in shown.ranking),
         "rows": shown.ranking,

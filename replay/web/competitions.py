@@ -11,7 +11,7 @@ from matches.models import FEDERATION_ID_LENGTH, Competition
 from matches.rules import Ruleset
 from replay.presentation.stage_words import dressed, out_words
 from replay.presentation.standings_words import counts, sentence
-from replay.queries.championships import ranking_get, stages_get
+from replay.queries.championships import stages_and_ranking
 from replay.queries.competitions import (
     competition_entrants,
     competition_matches,
@@ -55,8 +55,9 @@ def _stages(competition: Competition, request: HttpRequest) -> dict[str, Any]:
     if competition.stages is None:
         return {"stages": None}
     at = at_of(request)
-    stages = stages_get(competition.pk, at)
-    ranking = ranking_get(competition.pk, at)
+    read = stages_and_ranking(competition.pk, at)
+    assert read is not None  # a competition with stages
+    stages, ranking = read
     return {
         "stages": [dressed(stage) for stage in stages["stages"]],
         "stages_version": stages["version"],
