@@ -8,7 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from matches.models import FEDERATION_ID_LENGTH, Competition
-from matches.rules import Ruleset
+from matches.notation import LONGEST
+from matches.rules import DEFAULT_RULESET, Ruleset
 from replay.presentation.stage_words import dressed, out_words
 from replay.presentation.standings_words import counts, sentence
 from replay.queries.championships import stages_and_ranking
@@ -25,8 +26,16 @@ HISTORY = 15
 
 
 def competition_list(request: HttpRequest) -> HttpResponse:
-    """List the competitions, the newest first, with how far each has got."""
-    return render(request, "replay/competitions.html", {"lines": competitions_listed()})
+    """List the competitions, the newest first, with how far each has got (staff: a form to
+    create one)."""
+    context = {
+        "lines": competitions_listed(),
+        "staff": request.user.is_authenticated and request.user.is_staff,
+        "longest_name": LONGEST["name"],
+        "default_target": DEFAULT_RULESET.target,
+        "default_best_of": DEFAULT_RULESET.best_of,
+    }
+    return render(request, "replay/competitions.html", context)
 
 
 def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:

@@ -1,14 +1,16 @@
 """A competition in stages in a real browser: the bracket on a phone and on a hall's screen,
-and a director entering seeded players, drawing the groups and undoing the draw."""
+and a director creating a competition in stages, entering seeded players, drawing the groups
+and undoing the draw."""
 
 from __future__ import annotations
 
 import pytest
 from django.conf import settings
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from matches import services
-from matches.models import Match
+from matches.models import Competition, Match
 from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.league import RULESET, win
@@ -145,6 +147,57 @@ def test_a_director_enters_seeded_players_draws_the_groups_and_undoes_the_draw(s
     chromium.find_element(By.CSS_SELECTOR, "form[data-action=undo] button").click()
     wait_until(chromium, lambda d: "Not drawn yet." in text_of(d, "[data-stage=groups]"), "undone")
     assert not Match.objects.filter(competition_id="cup").exists()
+
+
+def test_a_director_creates_a_competition_in_stages_from_the_competitions_page(served, chromium):
+    log_in(chromium, served, make_user("director", staff=True))
+    chromium.get(f"{served.url}/competitions/")
+    form = chromium.find_element(By.CSS_SELECTOR, "form[data-create]")
+    form.find_element(By.NAME, "name").send_keys("Grand Prix")
+    form.find_element(By.NAME, "id").send_keys("grand prix")  # not a slug
+    form.find_element(By.NAME, "target").send_keys("100")
+    form.find_element(By.NAME, "groups").clear()
+    form.find_element(By.NAME, "groups").send_keys("4")
+    form.find_element(By.NAME, "third_place").click()
+    form.find_element(By.NAME, "knockout_target").send_keys("120")
+    form.find_element(By.NAME, "knockout_best_of").send_keys("5")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    wait_until(chromium, lambda d: "(id)" in text_of(d, "#create [data-result]"), "refused")
+    assert not Competition.objects.exists()
+
+    form.find_element(By.NAME, "id").clear()
+    form.find_element(By.NAME, "id").send_keys("gp-2026")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+
+    wait_until(chromium, lambda d: d.current_url.endswith("/competitions/gp-2026/"), "its page")
+    assert "Not drawn yet." in text_of(chromium, "[data-stage=groups]")
+    assert chromium.find_elements(By.CSS_SELECTOR, "form[data-action=draw]")
+    competition = Competition.objects.get()
+    assert competition.ruleset == {"target": 100}
+    assert competition.stages == [
+        {"id": "groups", "kind": "groups", "groups": 4, "advance": 2},
+        {
+            "id": "ko",
+            "kind": "knockout",
+            "third_place": True,
+            "from": "groups",
+            "ruleset": {"target": 120, "best_of": 5},
+        },
+    ]
+
+
+def test_the_competitions_page_offers_its_form_to_staff_only(served, chromium):
+    chromium.get(f"{served.url}/competitions/")
+    assert not chromium.find_elements(By.CSS_SELECTOR, "form[data-create]")
+    log_in(chromium, served, make_user("director", staff=True))
+    chromium.get(f"{served.url}/competitions/")
+    form = chromium.find_element(By.CSS_SELECTOR, "form[data-create]")
+    Select(form.find_element(By.NAME, "format")).select_by_value("round-robin")
+    assert not form.find_element(By.CSS_SELECTOR, "fieldset[data-stage=groups]").is_displayed()
+    form.find_element(By.NAME, "name").send_keys("Club league")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    wait_until(chromium, lambda d: "/competitions/club-league" in d.current_url, "its page")
+    assert Competition.objects.get().stages is None
 
 
 def test_the_bracket_follows_a_result_without_a_reload(served, chromium):
