@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> None:
             "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
             "the live fan-out of a recorded shot beside a bare websockets server, a server's "
             "memory while websockets are opened and closed, a competition's standings after "
-            "one amendment, incremental against a full recompute, and a referee's recording "
+            "one amendment, incremental against a full recompute, the same for a championship in "
+            "stages after one group match ends, and a referee's recording "
             "while six clients send wrong passwords."
         ),
     )
@@ -60,6 +61,11 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         default=64,
         help="players in the standings' round robin (64: 2,016 matches)",
+    )
+    parser.add_argument(
+        "--no-championship",
+        action="store_true",
+        help="skip the championship in stages (64 players, 8 groups, a knockout of 16; a minute)",
     )
     parser.add_argument(
         "--no-logins",
@@ -114,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     from django.conf import settings
 
     from bench.amendment import StandingsOptions, run_standings, standings_table
+    from bench.championship import ChampionshipOptions, championship_table, run_championship
     from bench.churn import FIRST
     from bench.fanout import YARDSTICK, FanoutOptions
     from bench.logins import LoginsOptions, run_logins
@@ -158,6 +165,17 @@ def main(argv: list[str] | None = None) -> None:
             ),
             log=sys.stderr,
         )
+    if not options.no_championship:
+        results["championship"] = run_championship(
+            ChampionshipOptions(
+                players=16 if options.quick else 64,
+                groups=2 if options.quick else 8,
+                rounds=2 if options.quick else 7,
+                seed=options.seed,
+                progress=not options.no_progress,
+            ),
+            log=sys.stderr,
+        )
     if not options.no_logins:
         results["logins"] = run_logins(
             LoginsOptions(shots=20 if options.quick else 300, redis_url=settings.REDIS_URL),
@@ -182,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
     print(table(results))
     if "standings" in results:
         print("\n" + "\n".join(standings_table(results["standings"], row)))
+    if "championship" in results:
+        print("\n" + "\n".join(championship_table(results["championship"], row)))
     if "logins" in results:
         print("\n" + "\n".join(logins_table(results["logins"])))
     if "venue" in results:

@@ -141,6 +141,16 @@ class Outcome:
     loser: Holder
 
 
+@dataclass(frozen=True)
+class _Earlier:
+    """What a previous fold of the same book answered, for the groups it can give again."""
+
+    played: Mapping[str, Played]
+    members: dict[tuple[str, str], list[str | None]]
+    tables: dict[tuple[str, str], tuple[list[str], Table]]
+    group_views: dict[tuple[str, str], dict[str, Any]]
+
+
 class Championship:
     """The stages of one competition, from its book and its matches' results."""
 
@@ -150,13 +160,29 @@ class Championship:
         stages: Sequence[Stage],
         book: Book,
         played: Mapping[str, Played],
+        previous: Championship | None = None,
     ) -> None:
+        """`previous`, a fold of the same book with other results (the one before a batch
+        of events): each group whose matches count as they did there is taken from it,
+        table and view, instead of being ranked again."""
         self.competition = competition
         self.stages = list(stages)
         self.book = book
         self.played = played
+        # Memos: a championship is a fold of fixed inputs, so each answer is asked once.
         self._places: dict[tuple[str, str], list[str] | None] = {}
         self._outcomes: dict[str, Outcome | None] = {}
+        self._members: dict[tuple[str, str], list[str | None]] = {}
+        self._group_matches: dict[tuple[str, str], list[tuple[str, str, str, int]]] = {}
+        self._tables: dict[tuple[str, str], tuple[list[str], Table]] = {}
+        self._group_views: dict[tuple[str, str], dict[str, Any]] = {}
+        self._seeded = {entrant.seed: entrant for entrant in book.entrants.values()}
+        # The previous fold's answers, not the fold itself: no chain of folds is kept.
+        self._earlier = (
+            _Earlier(previous.played, previous._members, previous._tables, previous._group_views)
+            if previous is not None and previous.book is book
+            else None
+        )
 
     # -- Slots -------------------------------------------------------------------------
 
@@ -174,8 +200,7 @@ class Championship:
             return outcome.winner if slot[0] == "W" else outcome.loser
         stage_id, _, place = slot.partition(":")
         if place.startswith("S"):
-            seed = int(place[1:])
-            found = next((e for e in self.book.entrants.values() if e.seed == seed), None)
+            found = self._seeded.get(int(place[1:]))
             return Holder(found.key) if found else UNSETTLED
         places = self.group_places(stage_id, place[0])
         number = int(place[1:])
@@ -185,19 +210,46 @@ class Championship:
         return UNSETTLED if self.book.entrants[key].withdrawn else Holder(key)
 
     def members(self, stage_id: str, group: str) -> list[str | None]:
-        draw = self.book.draws[stage_id]
-        return [self.holder(slot).key for slot in draw["groups"][group]]
+        memo = (stage_id, group)
+        if memo not in self._members:
+            draw = self.book.draws[stage_id]
+            self._members[memo] = [self.holder(slot).key for slot in draw["groups"][group]]
+        return self._members[memo]
 
     def group_matches(self, stage_id: str, group: str) -> list[tuple[str, str, str, int]]:
         """Return each match of a group: its id, A's and B's keys, its round."""
-        members = self.members(stage_id, group)
-        return [
-            (planned.id, members[planned.a] or "", members[planned.b] or "", planned.round)
-            for planned in group_plan(self.competition, stage_id, group, len(members))
-        ]
+        memo = (stage_id, group)
+        if memo not in self._group_matches:
+            members = self.members(stage_id, group)
+            self._group_matches[memo] = [
+                (planned.id, members[planned.a] or "", members[planned.b] or "", planned.round)
+                for planned in group_plan(self.competition, stage_id, group, len(members))
+            ]
+        return self._group_matches[memo]
+
+    def _as_earlier(self, memo: tuple[str, str]) -> _Earlier | None:
+        """Return the previous fold's answers if this group's inputs are the same there:
+        its members, and what each of its matches counts for."""
+        earlier = self._earlier
+        if earlier is None or earlier.members.get(memo) != self.members(*memo):
+            return None
+        for match_id, _, _, _ in self.group_matches(*memo):
+            if earlier.played.get(match_id) != self.played.get(match_id):
+                return None
+        return earlier
 
     def group_table(self, stage_id: str, group: str) -> tuple[list[str], Table]:
         """Return a group's members in order of their places now, and its table."""
+        memo = (stage_id, group)
+        if memo not in self._tables:
+            earlier = self._as_earlier(memo)
+            if earlier is not None and memo in earlier.tables:
+                self._tables[memo] = earlier.tables[memo]
+            else:
+                self._tables[memo] = self._group_table(stage_id, group)
+        return self._tables[memo]
+
+    def _group_table(self, stage_id: str, group: str) -> tuple[list[str], Table]:
         members = [key for key in self.members(stage_id, group) if key is not None]
         table = Table()
         for match_id, _, _, _ in self.group_matches(stage_id, group):
@@ -339,47 +391,55 @@ class Championship:
         return self.book.entrants[key].name if key is not None else None
 
     def _groups_view(self, stage: Stage) -> list[dict[str, Any]]:
-        groups = []
-        for group in self.book.draws[stage.id]["groups"]:
-            ordered, table = self.group_table(stage.id, group)
-            entrants = self.book.entrants
-            standings = []
-            for number, key in enumerate(ordered, start=1):
-                entrant = entrants[key]
-                line = row(
-                    number,
-                    key,
-                    (entrant.name, entrant.federation_id),
-                    table.totals.get(key, Totals()),
-                )
-                line["seed"] = entrant.seed
-                line["withdrawn"] = entrant.withdrawn
-                standings.append(line)
-            matches = []
-            for match_id, a, b, round_number in self.group_matches(stage.id, group):
-                played = self.played.get(match_id)
-                matches.append(
-                    {
-                        "slot": match_id.rsplit("-", 1)[1],
-                        "round": round_number,
-                        "slots": None,
-                        "players": [self._name(a), self._name(b)],
-                        "match": match_id,
-                        "status": played.status if played else "scheduled",
-                        "winner": self._winner_name(played),
-                        "disputed": None,
-                    }
-                )
-            groups.append(
+        return [self._group_view(stage, group) for group in self.book.draws[stage.id]["groups"]]
+
+    def _group_view(self, stage: Stage, group: str) -> dict[str, Any]:
+        memo = (stage.id, group)
+        if memo not in self._group_views:
+            earlier = self._as_earlier(memo)
+            if earlier is not None and memo in earlier.group_views:
+                self._group_views[memo] = earlier.group_views[memo]
+            else:
+                self._group_views[memo] = self._group_view_made(stage, group)
+        return self._group_views[memo]
+
+    def _group_view_made(self, stage: Stage, group: str) -> dict[str, Any]:
+        ordered, table = self.group_table(stage.id, group)
+        entrants = self.book.entrants
+        standings = []
+        for number, key in enumerate(ordered, start=1):
+            entrant = entrants[key]
+            line = row(
+                number,
+                key,
+                (entrant.name, entrant.federation_id),
+                table.totals.get(key, Totals()),
+            )
+            line["seed"] = entrant.seed
+            line["withdrawn"] = entrant.withdrawn
+            standings.append(line)
+        matches = []
+        for match_id, a, b, round_number in self.group_matches(stage.id, group):
+            played = self.played.get(match_id)
+            matches.append(
                 {
-                    "name": group,
-                    "settled": self.group_places(stage.id, group) is not None,
-                    "entries": [self._name(key) for key in self.members(stage.id, group)],
-                    "standings": standings,
-                    "matches": matches,
+                    "slot": match_id.rsplit("-", 1)[1],
+                    "round": round_number,
+                    "slots": None,
+                    "players": [self._name(a), self._name(b)],
+                    "match": match_id,
+                    "status": played.status if played else "scheduled",
+                    "winner": self._winner_name(played),
+                    "disputed": None,
                 }
             )
-        return groups
+        return {
+            "name": group,
+            "settled": self.group_places(stage.id, group) is not None,
+            "entries": [self._name(key) for key in self.members(stage.id, group)],
+            "standings": standings,
+            "matches": matches,
+        }
 
     def _winner_name(self, played: Played | None) -> str | None:
         if played is None or not played.decided:

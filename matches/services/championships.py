@@ -9,6 +9,7 @@ by its place in the stage).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -241,17 +242,21 @@ def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
         matches.delete()
 
 
-def settle(competition: Competition, championship: Championship) -> list[Match]:
+def settle(
+    competition: Competition, championship: Championship, stored: Collection[str] | None = None
+) -> list[Match]:
     """Create every knockout match both of whose slots are settled and that is not stored.
 
     Each id is fixed by its place in the stage: two settlers at once create it once, the
-    second finding it stored (or its insert refused) and moving on.
+    second finding it stored (or its insert refused) and moving on. `stored`: the ids of
+    the competition's stage matches, when the caller knows them.
     """
-    stored = set(
-        Match.objects.filter(competition=competition)
-        .exclude(stage_id="")
-        .values_list("pk", flat=True)
-    )
+    if stored is None:
+        stored = set(
+            Match.objects.filter(competition=competition)
+            .exclude(stage_id="")
+            .values_list("pk", flat=True)
+        )
     created = []
     for playable in championship.playable():
         if playable.id in stored:

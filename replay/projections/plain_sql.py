@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from django.db import connection, models
 
 
@@ -54,6 +55,21 @@ def _columns(model: type[models.Model], fields: Sequence[str]) -> list[models.Fi
 
 
 def _values(columns: Sequence[Any], item: Any) -> list[Any]:
-    return [
-        column.get_db_prep_save(getattr(item, column.attname), connection) for column in columns
-    ]
+    return [_value(column, getattr(item, column.attname)) for column in columns]
+
+
+def _value(column: Any, value: Any) -> Any:
+    """Return a value as its column stores it; JSON encoded by orjson (a stage view is 60 KB:
+    the standard library's encoder took a fifth of the projector's run), as Django's own
+    JSONField stores it otherwise (None is SQL's NULL)."""
+    if not isinstance(column, models.JSONField) or column.encoder is not None or value is None:
+        return column.get_db_prep_save(value, connection)
+    if connection.vendor == "postgresql":
+        from psycopg.types.json import Jsonb
+
+        return Jsonb(value, dumps=_json_text)
+    return _json_text(value)
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()

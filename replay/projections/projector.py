@@ -39,7 +39,7 @@ from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, 
 from replay.projections import plain_sql
 from replay.projections.log import Change, Stamp
 from replay.projections.signals import standings_committed
-from replay.projections.stages_writer import stages_write
+from replay.projections.stages_writer import forget_stages, stages_write
 from replay.projections.standings_writer import forget_tables, standings_write
 
 NAME = "projector"
@@ -78,6 +78,7 @@ def forget() -> None:
     with _lock:
         _folds.clear()
     forget_tables()
+    forget_stages()
 
 
 # -- Catching up ----------------------------------------------------------------------
@@ -99,7 +100,7 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
                 # process keeps from one run is still true while the cursor stays put.
                 moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
                 versions = _apply(rows, cursor.stamp(), moved.stamp())
-                staged = stages_write(rows, moved.position)
+                staged = stages_write(rows, cursor.stamp(), moved.stamp())
                 _move(moved)
                 if versions or staged:
                     heard = {

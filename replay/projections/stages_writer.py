@@ -6,76 +6,162 @@ counts for, read from the summaries the batch has just written (no match is fold
 again); the matches its settled slots make playable are created (`services.settle`), and
 its stages and final ranking written. A rebuild writes the same, since both are the fold
 of the same events up to the same position. Reading is `replay.queries.championships`'s.
+
+Between runs, this process keeps each competition's folded log, what its matches count
+for and its last fold (`KeptByCursor`): a batch of its matches' events then reads those
+matches' summaries alone and ranks again only the groups they are in. An event of the
+competition's own log (an entry, a draw, a withdrawal) reads it all again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from django.utils import timezone
 
-from matches.championship import Played, player_key
+from matches.championship import Book, Championship, Played, book_of, player_key
 from matches.models import Competition, Match
 from matches.rules.ranking import Result
 from matches.services import settle
-from matches.services.championships import championship_of
+from matches.services.championships import stages_of
+from matches.services.competition_log import log_read
+from matches.stages import Stage
 from matches.store import LoggedEvent
 from replay.models import StagesView
+from replay.projections import plain_sql
+from replay.projections.kept import KeptByCursor
+from replay.projections.log import Stamp
+
+VIEW_FIELDS = ["version", "position", "stages", "ranking", "computed_at"]
 
 
-def stages_write(rows: Sequence[LoggedEvent], position: int) -> dict[str, int]:
+@dataclass
+class Kept:
+    """A competition in stages as its last run left it."""
+
+    competition: Competition
+    stages: list[Stage]
+    book: Book
+    logged: int  # the newest event of its own log (0 before any)
+    played: dict[str, Played]  # a new dict each run: a fold keeps the one it was given
+    changed: int  # the newest event that changed what one of its matches shows
+    version: int | None  # the version written (None before any)
+    championship: Championship | None = None  # the last fold, for its groups
+
+
+_kept: KeptByCursor[Kept] = KeptByCursor(16)
+
+
+def stages_write(rows: Sequence[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, int]:
     """Settle and write each competition with stages these events touched; return the
-    version of each one whose version grew."""
+    version of each one whose version grew.
+
+    `before` is the projector's cursor (position and time) before these events, `after`
+    once they are in.
+    """
     own = {row.competition_id for row in rows if row.competition_id is not None}
     touched = {row.match_id for row in rows if row.match_id is not None}
-    staged = set(
+    matches: dict[str, set[str]] = {}
+    for match_id, competition_id in (
         Match.objects.filter(pk__in=touched)
         .exclude(stage_id="")
-        .values_list("competition_id", flat=True)
-    )
+        .values_list("pk", "competition_id")
+    ):
+        matches.setdefault(competition_id, set()).add(match_id)
     versions = {}
-    for competition in Competition.objects.filter(pk__in=own | staged, stages__isnull=False):
-        version = stages_store(competition, position)
+    for competition_id in sorted(own | set(matches)):
+        kept = None if competition_id in own else _kept.take(competition_id, before)
+        if kept is None:
+            kept = _read(competition_id)
+            if kept is None:
+                continue
+        else:
+            _refresh(kept, matches[competition_id])
+        version = _store(kept, after[0])
+        _kept.keep(competition_id, after, kept)
         if version is not None:
-            versions[competition.pk] = version
+            versions[competition_id] = version
+    _kept.carry(before, after)
     return versions
 
 
-def stages_store(competition: Competition, position: int) -> int | None:
+def forget_stages() -> None:
+    """Drop the competitions kept in this process (a rebuild, tests)."""
+    _kept.clear()
+
+
+def _read(competition_id: str) -> Kept | None:
+    """Return a competition in stages as its log and its summaries give it (None without
+    stages)."""
+    competition = Competition.objects.filter(pk=competition_id, stages__isnull=False).first()
+    if competition is None:
+        return None
+    logged = log_read(competition_id)
+    played, changed = played_of(competition_id)
+    written = StagesView.objects.filter(pk=competition_id).values_list("version", flat=True)
+    return Kept(
+        competition,
+        stages_of(competition),
+        book_of([entry.event for entry in logged]),
+        logged[-1].id if logged else 0,
+        played,
+        changed,
+        written.first(),
+    )
+
+
+def _refresh(kept: Kept, match_ids: Iterable[str]) -> None:
+    """Read again what these matches count for (their summaries have just moved on)."""
+    played, changed = played_of(kept.competition.pk, match_ids)
+    kept.played = {**kept.played, **played}
+    kept.changed = max(kept.changed, changed)
+
+
+def _store(kept: Kept, position: int) -> int | None:
     """Write a competition's stages and ranking as of `position`; return the version if it
     grew (None when it did not)."""
-    as_of = championship_of(competition, *played_of(competition.pk), position)
-    if settle(competition, as_of.championship):  # the new matches' ids go on its bracket
-        as_of = championship_of(competition, *played_of(competition.pk), position)
-    before = StagesView.objects.filter(pk=competition.pk).values_list("version", flat=True).first()
-    StagesView.objects.update_or_create(
-        competition=competition,
-        defaults={
-            "version": as_of.version,
-            "position": position,
-            "stages": as_of.championship.views(),
-            "ranking": as_of.championship.ranking(),
-            "computed_at": timezone.now(),
-        },
+    championship = _fold(kept)
+    created = settle(kept.competition, championship, stored=kept.played.keys())
+    if created:  # the new matches' ids go on its bracket
+        _refresh(kept, [match.pk for match in created])
+        championship = _fold(kept)
+    version = max(kept.logged, kept.changed)
+    view = StagesView(
+        competition=kept.competition,
+        version=version,
+        position=position,
+        stages=championship.views(),
+        ranking=championship.ranking(),
+        computed_at=timezone.now(),
     )
-    return as_of.version if before is None or as_of.version > before else None
+    if not plain_sql.update(StagesView, VIEW_FIELDS, view):
+        view.save(force_insert=True)
+    grew = kept.version is None or version > kept.version
+    kept.version, kept.championship = version, championship
+    return version if grew else None
 
 
-def played_of(competition_id: str) -> tuple[dict[str, Played], int]:
-    """Return what each stage match of a competition counts for, from its summary, and the
-    newest event that changed what they show."""
-    rows = (
-        Match.objects.filter(competition_id=competition_id)
-        .exclude(stage_id="")
-        .values_list(
-            "pk",
-            "players",
-            "summary__status",
-            "summary__winner",
-            "summary__result",
-            "summary__shown_event_id",
-        )
+def _fold(kept: Kept) -> Championship:
+    competition = kept.competition.pk
+    return Championship(competition, kept.stages, kept.book, kept.played, kept.championship)
+
+
+def played_of(
+    competition_id: str, match_ids: Iterable[str] | None = None
+) -> tuple[dict[str, Played], int]:
+    """Return what each stage match of a competition (or each of `match_ids`) counts for,
+    from its summary, and the newest event that changed what they show."""
+    matches = Match.objects.filter(competition_id=competition_id).exclude(stage_id="")
+    if match_ids is not None:
+        matches = matches.filter(pk__in=list(match_ids))
+    rows = matches.values_list(
+        "pk",
+        "players",
+        "summary__status",
+        "summary__winner",
+        "summary__result",
+        "summary__shown_event_id",
     )
     played = {}
     newest = 0

@@ -8,7 +8,6 @@ on the projector's `standings_committed` signal.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,15 +17,11 @@ from matches.models import Player
 from matches.rules.ranking import Result, Table, moves
 from replay.models import MatchSummary, Standings, StandingsChange
 from replay.projections import plain_sql
+from replay.projections.kept import KeptByCursor
 from replay.projections.log import Change, Stamp
 
 CHANGE_FIELDS = ["competition", "version", "previous", "pending", "changes", "computed_at"]
 MAX_TABLES = 64
-
-# Each competition's counted results as of its latest version, kept between the
-# projector's runs in this process: a recompute then reads no other match.
-_lock = threading.Lock()
-_tables: dict[str, tuple[Stamp, Kept]] = {}
 
 
 # -- Writing (the projector's, inside its transaction) -------------------------------------
@@ -46,16 +41,12 @@ def standings_write(changes: Sequence[Change], before: Stamp, after: Stamp) -> d
         version = _write(competition_id, own, before, after)
         if version is not None:
             versions[competition_id] = version
-    with _lock:
-        # What these events did not touch stays true after them.
-        for competition_id, (stamp, kept) in list(_tables.items()):
-            if stamp == before:
-                _tables[competition_id] = (after, kept)
+    _tables.carry(before, after)
     return versions
 
 
 def _write(competition_id: str, changes: list[Change], before: Stamp, after: Stamp) -> int | None:
-    kept = _kept(competition_id, before)
+    kept = _tables.take(competition_id, before)
     if kept is None:
         kept = _read(competition_id)
     version, table, names, rows = kept
@@ -79,7 +70,7 @@ def _write(competition_id: str, changes: list[Change], before: Stamp, after: Sta
             )
         )
         version, rows, written = change.event.id, new_rows, change.event.id
-    _keep(competition_id, after, (version, table, names, rows))
+    _tables.keep(competition_id, after, (version, table, names, rows))
     if written is None:
         return None
     plain_sql.insert(StandingsChange, CHANGE_FIELDS, made)
@@ -103,17 +94,9 @@ Names = dict[Any, tuple[str, str | None]]
 
 Kept = tuple[int, Table, Names, list[dict[str, Any]]]
 
-
-def _kept(competition_id: str, stamp: Stamp) -> Kept | None:
-    """Return a competition's version, results, names and rows kept here, if still true.
-
-    They are kept with the cursor's position and time after the run that wrote them:
-    while the cursor is still there, no other run has changed them (a run rolled back
-    leaves the cursor behind, another database has another cursor: they are read again).
-    """
-    with _lock:
-        kept = _tables.pop(competition_id, None)
-    return kept[1] if kept is not None and kept[0] == stamp else None
+# Each competition's counted results as of its latest version, kept between the
+# projector's runs in this process: a recompute then reads no other match.
+_tables: KeptByCursor[Kept] = KeptByCursor(MAX_TABLES)
 
 
 def _read(competition_id: str) -> Kept:
@@ -127,17 +110,9 @@ def _read(competition_id: str) -> Kept:
     return version, table, {}, rows
 
 
-def _keep(competition_id: str, stamp: Stamp, kept: Kept) -> None:
-    with _lock:
-        _tables[competition_id] = (stamp, kept)
-        while len(_tables) > MAX_TABLES:
-            _tables.pop(next(iter(_tables)))
-
-
 def forget_tables() -> None:
     """Drop the tables kept in this process (a rebuild, tests)."""
-    with _lock:
-        _tables.clear()
+    _tables.clear()
 
 
 def _name(names: Names, table: Table, changes: Sequence[Change]) -> None:

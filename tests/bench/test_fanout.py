@@ -88,6 +88,11 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     assert venue["stored"]["faults"] == 0
     assert [venue["live"][k] for k in ("lost", "doubled", "out_of_order")] == [0, 0, 0]
     assert "(v) the venue: 2 tablets" in done.stdout
+    championship = json.loads(results_file.read_text())["championship"]
+    assert (championship["group_matches"], championship["knockout_matches"]) == (56, 3)
+    assert championship["champion"] is not None
+    assert championship["group_incremental_ms"] > 0 and championship["group_full_ms"] > 0
+    assert "(h) championship in stages: 16 players, 2 groups" in done.stdout
     if not everything:
         return
     logins = json.loads(results_file.read_text())["logins"]["scenarios"]
