@@ -553,6 +553,7 @@ class Championship:
             totals = table.totals.get(entrant.key, Totals())
             played = max(totals.played, 1)
             settled = self.settled(stage)
+            group_settled = self.group_places(stage.id, group) is not None
             qualifies = (
                 stage.advance is not None and place <= stage.advance and not entrant.withdrawn
             )
@@ -567,7 +568,8 @@ class Championship:
                     (totals.points_for - totals.points_against) / played,
                     -entrant.seed,
                 ),
-                None if qualifies else stage.id,
+                # Out once the group is settled: until then, every place can still change.
+                stage.id if group_settled and not qualifies else None,
                 not settled or qualifies,
                 None,
             )

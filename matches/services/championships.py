@@ -203,6 +203,8 @@ def stage_draw(
         if len(championship.book.entrants) < 2:
             raise Refused("a draw needs at least two players entered", "players")
         event = draw_event(championship, stage)
+        if start is not None:  # the knockout's later rounds are created later, on their day
+            event["first_date"] = start.isoformat()
         log_append(competition, [event], by)
         championship.book.apply(event)
         created = []
@@ -270,6 +272,7 @@ def settle(
                     ruleset=playable.stage.ruleset,
                     id=playable.id,
                     stage=f"{playable.stage.id} {playable.slot}",
+                    date=_day_of_round(championship.book.draws[playable.stage.id], playable.slot),
                     stage_id=playable.stage.id,
                     slot=playable.slot,
                 )
@@ -279,6 +282,16 @@ def settle(
             continue  # another settler created it first
         created.append(match)
     return created
+
+
+def _day_of_round(draw: dict[str, Any], slot: str) -> date | None:
+    """Return the day of a knockout match from its draw's first day: a round a day, the
+    third-place match on the final's day (None when the draw named no day)."""
+    if not draw.get("first_date"):
+        return None
+    rounds = int(draw["size"]).bit_length() - 1
+    round_number = rounds if slot == "3rd" else int(slot.split("-", 1)[0])
+    return date.fromisoformat(draw["first_date"]) + timedelta(days=round_number - 1)
 
 
 def _group_matches(
@@ -324,12 +337,22 @@ def _stage(competition: Competition, stage_id: Any) -> Stage:
     return found
 
 
-def knockout_rounds(match: Match) -> int:
-    """Return how many rounds the knockout of a match has (0 for a match outside one)."""
-    if not match.stage_id or match.group:
-        return 0
-    book = book_of([entry.event for entry in log_read(match.competition_id)])
-    draw = book.draws.get(match.stage_id)
-    if draw is None or "size" not in draw:
-        return 0
-    return int(draw["size"]).bit_length() - 1
+def stage_shapes(competition: Competition) -> list[dict[str, Any]]:
+    """Return each stage of a competition as its words need it: id, kind, its groups (a
+    groups stage's count as written) and its rounds (a knockout's, once drawn, else 0)."""
+    stages = stages_of(competition)
+    if not stages:
+        return []
+    draws = book_of([entry.event for entry in log_read(competition.pk)]).draws
+    shapes = []
+    for stage in stages:
+        size = draws.get(stage.id, {}).get("size")
+        shapes.append(
+            {
+                "id": stage.id,
+                "kind": stage.kind,
+                "groups": stage.groups if stage.kind == "groups" else 0,
+                "rounds": int(size).bit_length() - 1 if size else 0,
+            }
+        )
+    return shapes

@@ -18,8 +18,9 @@ PLAYED = ("finished", "review")
 def competitions_listed() -> list[dict[str, Any]]:
     """Return every competition, the newest first, with its matches, finished ones, entrants."""
     competitions = Competition.objects.order_by("-created_at").annotate(
-        total=Count("summaries"),
-        finished=Count("summaries", filter=Q(summaries__status="finished")),
+        # distinct: joined with the entries, each summary comes once per entrant
+        total=Count("summaries", distinct=True),
+        finished=Count("summaries", filter=Q(summaries__status="finished"), distinct=True),
         entrants=Count("entries", distinct=True),
     )
     versions = dict(Standings.objects.values_list("competition_id", "version"))
@@ -73,6 +74,9 @@ def _line(match: Match, summary: MatchSummary | None) -> dict[str, Any]:
         "match": match.pk,
         "date": match.date,
         "stage": match.stage,
+        "stage_id": match.stage_id,
+        "group": match.group,
+        "slot": match.slot,
         "status": "scheduled",
         "players": [
             {

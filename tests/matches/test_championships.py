@@ -262,3 +262,34 @@ def _ranking() -> list[dict]:
     from matches.models import Competition
 
     return championship_at(Competition.objects.get(pk="euro")).championship.ranking()
+
+
+def test_no_one_is_out_of_a_group_that_is_still_being_played(drawn):
+    group_a = Match.objects.filter(competition_id="euro", group="A")
+    for match in group_a:
+        win(match.pk, "A")
+    win("euro-groups-B1", "A")
+    rows = {row["player"]: row for row in _ranking()}
+    assert [rows[name]["out_in"] for name in ("Petrenko", "Novak")] == ["groups", "groups"]
+    assert [rows[name]["out_in"] for name in ("Bianchi", "Dubois")] == [None, None]
+    assert all(rows[name]["provisional"] for name in ("Bianchi", "Dubois"))
+
+
+def test_a_knockout_drawn_with_a_first_day_plays_a_round_a_day_third_place_with_the_final(
+    drawn,
+):
+    play_groups()
+    services.stage_draw(
+        competition_id="euro", stage_id="ko", by="director", first_date="2026-12-20"
+    )
+    assert {m.date.isoformat() for m in Match.objects.filter(stage_id="ko")} == {"2026-12-20"}
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    caught_up()
+    days = dict(
+        Match.objects.filter(stage_id="ko", slot__in=["2-1", "3rd"]).values_list("slot", "date")
+    )
+    assert {slot: day.isoformat() for slot, day in days.items()} == {
+        "2-1": "2026-12-21",
+        "3rd": "2026-12-21",
+    }
