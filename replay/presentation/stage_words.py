@@ -1,16 +1,76 @@
-"""A competition's stages in the page's language: rounds, slots and where a player went out.
+"""A competition's stages in the page's language: stages, rounds, slots, where a player went out.
 
 Built from the ids and slot names `competitions.md` settles (`groups:A1`, `W:ko-1-3`,
-`L:ko-2-1`, `ko:S5`, `BYE`), never from a match's free-text `stage`.
+`L:ko-2-1`, `ko:S5`, `BYE`) and from what each stage is (`Terms`), never from a match's
+free-text `stage`, and never showing a stage's id unless two stages would read alike.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from replay.presentation.standings_words import place
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a stage's words need: its kind, its groups or rounds, and whether another stage
+    of the competition would read alike."""
+
+    id: str
+    kind: str  # "groups" or "knockout"
+    groups: int = 0  # a groups stage's groups (0 before its draw)
+    rounds: int = 0  # a knockout's rounds (0 before its draw)
+    alike: bool = False
+
+
+def terms_of(stages: Sequence[Mapping[str, Any]]) -> dict[str, Terms]:
+    """Return each stage's terms, from the stages as `GET …/stages` gives them."""
+    found = [
+        Terms(
+            stage["id"],
+            stage["kind"],
+            groups=len(stage.get("groups") or []),
+            rounds=len(stage.get("rounds") or []),
+        )
+        for stage in stages
+    ]
+    return alike_marked(found)
+
+
+def terms_of_shapes(shapes: Sequence[Mapping[str, Any]]) -> dict[str, Terms]:
+    """Return each stage's terms from its shape (`stage_shapes`: counts, not views)."""
+    found = [
+        Terms(shape["id"], shape["kind"], groups=shape["groups"], rounds=shape["rounds"])
+        for shape in shapes
+    ]
+    return alike_marked(found)
+
+
+def alike_marked(found: list[Terms]) -> dict[str, Terms]:
+    """Return the terms by stage id, each marked when another stage reads alike."""
+    names = [_kind_name(terms) for terms in found]
+    return {
+        terms.id: Terms(terms.id, terms.kind, terms.groups, terms.rounds, names.count(name) > 1)
+        for terms, name in zip(found, names, strict=True)
+    }
+
+
+def _kind_name(terms: Terms) -> str:
+    if terms.kind == "knockout":
+        return _("Knockout")
+    return _("Round robin") if terms.groups == 1 else _("Group stage")
+
+
+def stage_name(terms: Terms) -> str:
+    """Return a stage's name: "Group stage", "Knockout", "Round robin" (with its id when
+    another stage of the competition has the same name)."""
+    name = _kind_name(terms)
+    return f"{name} ({terms.id})" if terms.alike else name
 
 
 def round_name(round_number: int, rounds: int) -> str:
@@ -26,28 +86,51 @@ def round_name(round_number: int, rounds: int) -> str:
 
 
 def slot_words(slot: str, rounds: int = 0) -> str:
-    """Return what a slot names: "Winner of group A", "Winner of 1-3", "Seed 5", "Bye"."""
+    """Return what a slot names: "Winner of group A", "Winner of semi-final 2", "Seed 5"."""
     if slot == "BYE":
         return _("Bye")
     if slot[:2] in ("W:", "L:"):
-        match = slot[2:].split("-", 1)[1]
-        if slot[0] == "W":
-            return _("Winner of match %(match)s") % {"match": match}
-        return _("Loser of match %(match)s") % {"match": match}
+        round_text, _dash, number_text = slot[2:].split("-", 1)[1].partition("-")
+        return _from_a_match(slot[0] == "W", int(round_text), int(number_text), rounds)
     _stage, _colon, where = slot.partition(":")
     if where.startswith("S"):
         return _("Seed %(seed)s") % {"seed": where[1:]}
     return _("%(place)s of group %(group)s") % {"place": place(int(where[1:])), "group": where[0]}
 
 
-def stage_of_match(stage_id: str, group: str, slot: str, rounds: int = 0) -> str:
-    """Return a match's place in its stage in words: "groups · group B", "ko · Final"."""
+def _from_a_match(winner: bool, round_number: int, number: int, rounds: int) -> str:
+    """Return "Winner of semi-final 2", "Loser of quarter-final 1", "Winner of match 3 of
+    round 1"."""
+    from_the_end = rounds - round_number if rounds else -1
+    words = {"number": number, "round": round_number}
+    if from_the_end == 1:
+        return (
+            _("Winner of semi-final %(number)d") if winner else _("Loser of semi-final %(number)d")
+        ) % words
+    if from_the_end == 2:
+        return (
+            _("Winner of quarter-final %(number)d")
+            if winner
+            else _("Loser of quarter-final %(number)d")
+        ) % words
+    return (
+        _("Winner of match %(number)d of round %(round)d")
+        if winner
+        else _("Loser of match %(number)d of round %(round)d")
+    ) % words
+
+
+def match_place(terms: Terms | None, group: str, slot: str) -> str:
+    """Return a match's place in its stage: "Group stage · group B", "Knockout · Final"."""
+    if terms is None:
+        return ""
+    stage = stage_name(terms)
     if group:
-        return _("%(stage)s · group %(group)s") % {"stage": stage_id, "group": group}
+        return _("%(stage)s · group %(group)s") % {"stage": stage, "group": group}
     if slot == "3rd":
-        return _("%(stage)s · third-place match") % {"stage": stage_id}
+        return _("%(stage)s · third-place match") % {"stage": stage}
     round_number = int(slot.split("-", 1)[0]) if slot else 0
-    return f"{stage_id} · {_one_match_round(round_number, rounds)}"
+    return f"{stage} · {_one_match_round(round_number, terms.rounds)}"
 
 
 def _one_match_round(round_number: int, rounds: int) -> str:
@@ -62,14 +145,16 @@ def _one_match_round(round_number: int, rounds: int) -> str:
     return _("round %(number)d") % {"number": round_number}
 
 
-def dressed(stage: dict[str, Any]) -> dict[str, Any]:
+def dressed(stage: dict[str, Any], terms: Terms) -> dict[str, Any]:
     """Return a stage as `GET …/stages` gives it, with the words its page shows.
 
-    Each knockout round gets its name; each of its matches two lines, a player's name
-    or what the unsettled slot names, the winner's marked.
+    Its name; each knockout round its name; each of a round's matches two lines, a
+    player's name or what the unsettled slot names, the winner's marked, and the
+    players it holds (for the path of a player through the rounds).
     """
+    named_stage = {**stage, "name": stage_name(terms)}
     if stage["kind"] != "knockout":
-        return stage
+        return named_stage
     rounds = len(stage["rounds"])
     named = []
     for number, matches in enumerate(stage["rounds"], start=1):
@@ -80,24 +165,27 @@ def dressed(stage: dict[str, Any]) -> dict[str, Any]:
                 holder = match["holders"][side]
                 lines.append(
                     {
-                        "text": holder or slot_words(slot),
+                        "text": holder or slot_words(slot, rounds),
                         "held": holder is not None,
                         "bye": slot == "BYE",
                         "won": holder is not None and holder == match["winner"],
                     }
                 )
-            title = _("Third-place match") if match["slot"] == "3rd" else match["slot"]
-            shown.append({**match, "lines": lines, "title": title})
-        named.append({"name": round_name(number, rounds), "matches": shown})
-    return {**stage, "named_rounds": named}
+            title = _("Third-place match") if match["slot"] == "3rd" else ""
+            feeds = [slot[2:] for slot in match["slots"] if slot[:2] in ("W:", "L:")]
+            shown.append({**match, "lines": lines, "title": title, "fed_by": " ".join(feeds)})
+        named.append({"number": number, "name": round_name(number, rounds), "matches": shown})
+    return {**named_stage, "named_rounds": named}
 
 
-def out_words(out_in: str | None, stages: list[dict[str, Any]]) -> str:
-    """Return where a player went out in words: "groups", "ko · Semi-finals"; "—" if still in."""
+def out_words(out_in: str | None, terms: Mapping[str, Terms]) -> str:
+    """Return where a player went out: "Group stage", "Knockout · Semi-finals"; "—" if still in."""
     if out_in is None:
         return "—"
     stage_id, _colon, round_text = out_in.partition(":")
+    found = terms.get(stage_id)
+    stage = stage_name(found) if found else stage_id
     if not round_text:
-        return stage_id
-    rounds = next((len(s.get("rounds") or []) for s in stages if s["id"] == stage_id), 0)
-    return f"{stage_id} · {round_name(int(round_text), rounds)}"
+        return stage
+    rounds = found.rounds if found else 0
+    return f"{stage} · {round_name(int(round_text), rounds)}"

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["knockout_rounds", "ranking_get", "stages_and_ranking", "stages_get"]
+__all__ = ["ranking_get", "stage_shapes", "stages_and_ranking", "stages_get"]
 
 from matches import store
 from matches.errors import Refused
 from matches.models import Competition
 from matches.selectors import competition_get
-from matches.services.championships import championship_at, knockout_rounds
+from matches.services.championships import championship_at, stage_shapes
 from replay.models import StagesView
 
 

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from matches.models import FEDERATION_ID_LENGTH, Competition
 from matches.notation import LONGEST
 from matches.rules import DEFAULT_RULESET, Ruleset
-from replay.presentation.stage_words import dressed, out_words
+from replay.presentation.stage_words import Terms, dressed, match_place, out_words, terms_of
 from replay.presentation.standings_words import counts, sentence
 from replay.queries.championships import stages_and_ranking
 from replay.queries.competitions import (
@@ -43,14 +43,15 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
     competition = competition_or_404(competition_id)
     standings = standings_get(competition.pk)
     matches = competition_matches(competition)
+    stages = _stages(competition, request)
     context = {
-        **_stages(competition, request),
+        **stages,
         "competition": competition,
         "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
         "standings": standings,
         "rows": [_row(row) for row in standings["rows"]],
-        "results": matches.results,
-        "schedule": matches.schedule,
+        "results": _worded(matches.results, stages.get("terms")),
+        "schedule": _worded(matches.schedule, stages.get("terms")),
         "history": history(competition.pk),
         "entrants": competition_entrants(competition),
         "staff": request.user.is_authenticated and request.user.is_staff,
@@ -67,16 +68,30 @@ def _stages(competition: Competition, request: HttpRequest) -> dict[str, Any]:
     read = stages_and_ranking(competition.pk, at)
     assert read is not None  # a competition with stages
     stages, ranking = read
+    terms = terms_of(stages["stages"])
     return {
-        "stages": [dressed(stage) for stage in stages["stages"]],
+        "terms": terms,
+        "stages": [dressed(stage, terms[stage["id"]]) for stage in stages["stages"]],
         "stages_version": stages["version"],
         "at": at,
         "ranking": ranking,
         "ranking_rows": [
-            {**row, "out": out_words(row["out_in"], stages["stages"])} for row in ranking["rows"]
+            {**row, "out": out_words(row["out_in"], terms)} for row in ranking["rows"]
         ],
         "drawn": any(stage["drawn"] for stage in stages["stages"]),
     }
+
+
+def _worded(lines: list[dict[str, Any]], terms: dict[str, Terms] | None) -> list[dict[str, Any]]:
+    """Return the lines with each stage match's place in its stage in the page's language."""
+    if not terms:
+        return lines
+    return [
+        {**line, "stage": match_place(terms.get(line["stage_id"]), line["group"], line["slot"])}
+        if line["stage_id"]
+        else line
+        for line in lines
+    ]
 
 
 def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:

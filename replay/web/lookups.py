@@ -15,8 +15,8 @@ from matches.errors import NotFound, Refused
 from matches.models import Competition, Match, Player
 from matches.notation import SLUG
 from matches.selectors import competition_get, match_get
-from replay.presentation.stage_words import stage_of_match
-from replay.queries.championships import knockout_rounds
+from replay.presentation.stage_words import match_place, terms_of_shapes
+from replay.queries.championships import stage_shapes
 from replay.queries.player_keys import player_for_key
 
 
@@ -72,8 +72,9 @@ def at_of(request: HttpRequest) -> int | None:
 
 
 def stage_label(match: Match) -> str:
-    """Return a match's place in its competition's stages in the page's language ("groups ·
-    group B", "ko · Final"), else its free-text stage ("Round 3")."""
+    """Return a match's place in its competition's stages in the page's language ("Group
+    stage · group B", "Knockout · Final"), else its free-text stage ("Round 3")."""
     if not match.stage_id:
         return match.stage
-    return stage_of_match(match.stage_id, match.group, match.slot, knockout_rounds(match))
+    terms = terms_of_shapes(stage_shapes(match.competition))
+    return match_place(terms.get(match.stage_id), match.group, match.slot) or match.stage

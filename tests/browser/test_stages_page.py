@@ -52,7 +52,19 @@ for (const line of document.querySelectorAll(".bracket-line:not(.open)")) {  // 
   const size = parseFloat(getComputedStyle(line).fontSize);
   if (size < arguments[0]) problems.push(`"${line.textContent}" is ${size} px`);
 }
+const bracket = document.querySelector(".bracket").getBoundingClientRect();
+if (bracket.height > window.innerHeight) problems.push(`the bracket is ${bracket.height} px high`);
 return problems;
+"""
+# Which rounds' matches a phone shows in the bracket's strip, now.
+ROUNDS_IN_SIGHT = """
+const strip = document.querySelector(".bracket").getBoundingClientRect();
+return [...document.querySelectorAll(".bracket-round")]
+  .filter((round) => {
+    const box = round.getBoundingClientRect();
+    return box.left >= strip.left - 1 && box.right <= strip.right + 1;
+  })
+  .map((round) => round.querySelector("h4").textContent);
 """
 
 
@@ -73,35 +85,87 @@ def sixteen(competition: str = "open") -> None:
         win(f"{competition}-ko-1-{number}", "A")
 
 
-@pytest.mark.parametrize(
-    ("size", "smallest"), [((360, 740), 14), ((1920, 1080), 20)], ids=["phone", "hall"]
-)
-def test_a_sixteen_place_bracket_fits_a_phone_and_a_hall_s_screen(served, browsers, size, smallest):
-    sixteen()
+def _opened(served, browsers, size: tuple[int, int], language: str):
     browser = browsers("en", size)
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
         {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 500},
     )
-    for language, names in ROUND_NAMES.items():
-        if language == "uk":  # as the switcher remembers it
-            browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": "uk", "path": "/"})
-        browser.get(f"{served.url}/competitions/open/")
+    if language == "uk":  # as the switcher remembers it
+        browser.get(f"{served.url}/competitions/")
+        browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": "uk", "path": "/"})
+    browser.get(f"{served.url}/competitions/open/")
+    rounds = wait_until(
+        browser,
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".bracket-round h4") or d.refresh(),
+        "the bracket drawn",
+    )
+    return browser, rounds
 
-        rounds = wait_until(
-            browser,
-            lambda d: d.find_elements(By.CSS_SELECTOR, ".bracket-round h4") or d.refresh(),
-            "the bracket drawn",
-        )
-        assert [r.text for r in rounds] == names
-        problems = browser.execute_script(PROBLEMS, ".bracket-match, .group")
-        assert problems == [], f"{language}: {problems}"
-        assert browser.execute_script(BRACKET_PROBLEMS, smallest) == []
-        if size[0] > 1000:  # the whole bracket on one screen, side by side
-            tops = {round(r.location["y"]) for r in rounds}
-            assert len(tops) == 1
-        won = browser.find_element(By.CSS_SELECTOR, "[data-slot='1-1'] .bracket-line.won")
-        assert won.text == "Maximiliano Wojciechowski"
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_a_sixteen_place_bracket_is_whole_on_a_hall_s_screen_each_match_joined_to_the_next(
+    served, browsers, language
+):
+    sixteen()
+    browser, rounds = _opened(served, browsers, (1920, 1080), language)
+
+    assert [r.text for r in rounds] == ROUND_NAMES[language]
+    assert len({round(r.location["y"]) for r in rounds}) == 1  # side by side
+    browser.execute_script("document.querySelector('.bracket').scrollIntoView()")
+    assert browser.execute_script(PROBLEMS, ".bracket-match, .group") == []
+    assert browser.execute_script(BRACKET_PROBLEMS, 20) == []
+    # Every match of rounds 2 to 4 joined to the two it is fed by: 8 + 4 + 2 lines.
+    lines = browser.find_elements(By.CSS_SELECTOR, "svg.bracket-lines path")
+    assert len(lines) == 14
+    won = browser.find_element(By.CSS_SELECTOR, "[data-slot='1-1'] .bracket-line.won")
+    assert won.text == "Maximiliano Wojciechowski"
+    assert not browser.find_elements(By.CSS_SELECTOR, ".bracket-tabs button:not([hidden])")[
+        0
+    ].is_displayed()
+
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_a_phone_shows_one_round_of_the_bracket_at_a_time_and_its_buttons_the_others(
+    served, browsers, language
+):
+    sixteen()
+    browser, rounds = _opened(served, browsers, (360, 740), language)
+    names = ROUND_NAMES[language]
+
+    assert browser.execute_script(PROBLEMS, ".bracket-match, .group") == []
+    assert browser.execute_script(ROUNDS_IN_SIGHT) == names[:1]
+    buttons = browser.find_elements(By.CSS_SELECTOR, ".bracket-tabs button")
+    assert [button.text for button in buttons] == names
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", buttons[-1])
+    buttons[-1].click()
+
+    wait_until(
+        browser, lambda d: d.execute_script(ROUNDS_IN_SIGHT) == names[-1:], "the final in sight"
+    )
+    assert buttons[-1].get_attribute("aria-current") == "true"
+    assert buttons[0].get_attribute("aria-current") is None
+    assert browser.execute_script(PROBLEMS, ".bracket-match, .group") == []
+
+
+def test_a_player_s_path_through_the_rounds_lights_up_when_a_name_is_focused(served, chromium):
+    sixteen()
+    chromium.set_window_size(1920, 1080)
+    chromium.get(f"{served.url}/competitions/open/")
+    first = wait_until(
+        chromium,
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot='1-1'] .bracket-line.won"),
+        "the bracket drawn",
+    )[0]
+
+    chromium.execute_script("arguments[0].focus()", first)
+
+    lit = chromium.find_elements(By.CSS_SELECTOR, ".bracket-line.on-path")
+    assert [line.text for line in lit] == ["Maximiliano Wojciechowski"] * 2  # round 1, then 2
+    assert (
+        lit[1].find_element(By.XPATH, "./ancestor::*[@data-slot]").get_attribute("data-slot")
+        == "2-1"
+    )
 
 
 def test_the_bracket_as_of_a_version_is_a_link_anyone_can_share(served, chromium):
@@ -145,6 +209,10 @@ def test_a_director_enters_seeded_players_draws_the_groups_and_undoes_the_draw(s
     assert NAMES[0] in group_a and NAMES[3] in group_a
 
     chromium.find_element(By.CSS_SELECTOR, "form[data-action=undo] button").click()
+    chromium.switch_to.alert.dismiss()  # asked first: dismissed, nothing is undone
+    assert Match.objects.filter(competition_id="cup", stage_id="groups").count() == 2
+    chromium.find_element(By.CSS_SELECTOR, "form[data-action=undo] button").click()
+    chromium.switch_to.alert.accept()
     wait_until(chromium, lambda d: "Not drawn yet." in text_of(d, "[data-stage=groups]"), "undone")
     assert not Match.objects.filter(competition_id="cup").exists()
 

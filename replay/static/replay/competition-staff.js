@@ -63,6 +63,8 @@ export function start(section = document.getElementById("staff")) {
   for (const form of section.querySelectorAll("form[data-action]")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
+      // What cannot be taken back (an undone draw, a withdrawal) is asked again first.
+      if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
       submit(form, section, result).catch(() => {
         result.className = "staff-result refused";
         result.textContent = gettext("Not sent: the server cannot be reached.");

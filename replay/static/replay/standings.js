@@ -133,6 +133,7 @@ async function refreshStages(version) {
   const now = document.getElementById("stages");
   if (fresh && Number(fresh.dataset.version) > Number(now.dataset.version || 0)) {
     now.replaceWith(document.importNode(fresh, true));
+    document.dispatchEvent(new CustomEvent("stages-drawn"));
   }
 }
 

@@ -1,0 +1,65 @@
+"""A competition's stages in words: named by what they are, rounds and slots as a director
+says them, in both languages, never by their ids unless two stages would read alike."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from replay.presentation.stage_words import (
+    Terms,
+    alike_marked,
+    match_place,
+    out_words,
+    slot_words,
+    stage_name,
+)
+
+GROUPS = Terms("groups", "groups", groups=2)
+KNOCKOUT = Terms("ko", "knockout", rounds=3)
+
+
+@pytest.mark.parametrize(
+    ("slot", "rounds", "en", "uk"),
+    [
+        ("W:ko-2-1", 3, "Winner of semi-final 1", "Переможець півфіналу 1"),
+        ("L:ko-2-2", 3, "Loser of semi-final 2", "Переможений у півфіналі 2"),
+        ("W:ko-1-3", 3, "Winner of quarter-final 3", "Переможець чвертьфіналу 3"),
+        ("W:ko-1-5", 4, "Winner of match 5 of round 1", "Переможець матчу 5 раунду 1"),
+        ("groups:B2", 0, "2nd of group B", "2-ге місце в групі B"),
+        ("ko:S5", 0, "Seed 5", "Посів 5"),
+        ("BYE", 0, "Bye", "Вільний прохід"),
+    ],
+)
+def test_a_slot_names_what_will_fill_it_in_the_page_s_language(slot, rounds, en, uk):
+    for language, words in (("en", en), ("uk", uk)):
+        with translation.override(language):
+            assert slot_words(slot, rounds) == words
+
+
+def test_stages_are_named_by_what_they_are_and_by_their_id_only_when_two_read_alike():
+    with translation.override("en"):
+        assert [stage_name(GROUPS), stage_name(KNOCKOUT)] == ["Group stage", "Knockout"]
+        assert stage_name(Terms("league", "groups", groups=1)) == "Round robin"
+        twice = alike_marked([Terms("q", "groups", groups=4), Terms("main", "groups", groups=2)])
+        assert [stage_name(terms) for terms in twice.values()] == [
+            "Group stage (q)",
+            "Group stage (main)",
+        ]
+    with translation.override("uk"):
+        assert [stage_name(GROUPS), stage_name(KNOCKOUT)] == ["Груповий етап", "Плей-оф"]
+
+
+def test_a_match_s_place_and_where_a_player_went_out_are_worded_without_ids():
+    terms = {"groups": GROUPS, "ko": KNOCKOUT}
+    with translation.override("en"):
+        assert match_place(GROUPS, "B", "B3") == "Group stage · group B"
+        assert match_place(KNOCKOUT, "", "3-1") == "Knockout · Final"
+        assert match_place(KNOCKOUT, "", "2-2") == "Knockout · Semi-final"
+        assert match_place(KNOCKOUT, "", "3rd") == "Knockout · third-place match"
+        assert out_words("ko:2", terms) == "Knockout · Semi-finals"
+        assert out_words("groups", terms) == "Group stage"
+        assert out_words(None, terms) == "—"
+    with translation.override("uk"):
+        assert match_place(KNOCKOUT, "", "3-1") == "Плей-оф · Фінал"
+        assert match_place(GROUPS, "A", "A1") == "Груповий етап · група A"
