@@ -9,7 +9,7 @@ path, as an imported record extends a stored match.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from matches import services
@@ -57,7 +57,8 @@ def _played(seed: int) -> None:
     services.stage_draw(competition_id=CHAMPIONSHIP, stage_id="groups", by=BY, first_date=FIRST_DAY)
     for number, match in enumerate(_stage_matches("groups")):
         _play(match, seed + number)
-    services.stage_draw(competition_id=CHAMPIONSHIP, stage_id="ko", by=BY)
+    knockout_day = FIRST_DAY + timedelta(days=3)  # the day after the groups' three rounds
+    services.stage_draw(competition_id=CHAMPIONSHIP, stage_id="ko", by=BY, first_date=knockout_day)
     first, second = _stage_matches("ko")
     _play(first, seed + 100)
     _play(second, seed + 101, share=0.5)  # under way

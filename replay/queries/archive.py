@@ -68,7 +68,7 @@ def recent_results(limit: int = 10) -> QuerySet[MatchSummary]:
     """Return the latest finished matches from the archive's summaries, by the day played."""
     return (
         MatchSummary.objects.filter(status=Match.Status.FINISHED)
-        .select_related("competition")
+        .select_related("competition", "match")
         .order_by(F("date").desc(nulls_first=True), "-match_id")[:limit]
     )
 

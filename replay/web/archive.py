@@ -12,6 +12,7 @@ from replay.presentation.compare import STATUS_NAMES
 from replay.queries.player_keys import player_key
 from replay.queries.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
 from replay.web.exports import CsvWriter, csv_download
+from replay.web.lookups import stage_places
 
 # Each column of the archive's CSV and the summary field it is read from.
 CSV_COLUMNS = {
@@ -70,11 +71,23 @@ def archive(request: HttpRequest) -> HttpResponse:
     form = ArchiveFilter(request.GET or None)
     search = Search.of(form)
     rows, more = page_of(search)
+    places = stage_places(
+        (
+            row["match_id"],
+            row["competition_id"],
+            row["match__stage_id"],
+            row["match__group"],
+            row["match__slot"],
+        )
+        for row in rows
+    )
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "form": form,
-        "lines": [line(row) for row in rows],
+        "lines": [
+            {**line(row), "stage": places.get(row["match_id"], row["stage"])} for row in rows
+        ],
         "page": search.page,
         "previous_page": search.page - 1 if search.page > 1 else None,
         "next_page": search.page + 1 if more else None,

@@ -7,6 +7,8 @@ the page that says the match cannot be shown, naming the event.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -69,6 +71,22 @@ def at_of(request: HttpRequest) -> int | None:
     if written.isascii() and written.isdigit() and len(written) < 19:
         return int(written)
     return None
+
+
+def stage_places(
+    matches: Iterable[tuple[str, str | None, str, str, str]],
+) -> dict[str, str]:
+    """Return each stage match's place in its stage in the page's language, by match id,
+    from (id, competition, stage id, group, slot): one reading of each competition's
+    stages, however many of its matches a list shows. A match outside stages is left out."""
+    staged = [entry for entry in matches if entry[2] and entry[1]]
+    competitions = Competition.objects.in_bulk({entry[1] for entry in staged})
+    terms = {key: terms_of_shapes(stage_shapes(found)) for key, found in competitions.items()}
+    return {
+        match_id: match_place(terms[competition].get(stage_id), group, slot)
+        for match_id, competition, stage_id, group, slot in staged
+        if competition in terms
+    }
 
 
 def stage_label(match: Match) -> str:

@@ -142,3 +142,26 @@ def test_staff_see_the_forms_to_manage_the_competition_and_others_do_not(flipped
 
     assert 'id="staff"' in html and "/static/replay/pages/competition.js" in html
     assert 'name="csrfmiddlewaretoken"' in html
+
+
+def test_a_stage_match_is_placed_in_its_stage_in_the_page_s_language_on_every_list(db):
+    from matches import services
+    from tests.matches.test_championships import championship
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    win("euro-groups-A1", "A")
+    projector.catch_up()
+
+    for path in ("/", "/archive/", "/competitions/euro/"):
+        assert "Group stage · group A" in page(path), path
+        assert "Груповий етап · група A" in page(path, "uk"), path
+        assert "groups A round 1" not in page(path, "uk"), path
+
+
+def test_the_list_of_competitions_counts_each_match_once(flipped):
+    from replay.models import MatchSummary
+
+    summaries = MatchSummary.objects.filter(competition_id="cup")
+    finished = summaries.filter(status="finished").count()
+    assert f"{finished} of {summaries.count()} matches finished" in page("/competitions/")
