@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import secrets
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -21,9 +22,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
 from django.test import Client
+from django.utils import timezone
 
-from bench.database import raw_inserts
+from bench.database import raw_inserts, throwaway_postgres
 from carambole.celery import app
 from matches import services
 from matches.models import Competition
@@ -38,6 +43,7 @@ OPENED = 3  # events before the first shot: the lag, game 1, the break's placeme
 SHORT, LONG = 20, 2000  # events in the matches recorded into
 SHOTS_PER_SHORT = 10  # then the next short match: each stays near 20 events
 COLD = 10  # shots timed with nothing kept folded
+RAW_NAMES = {"sqlite": "sqlite3", "postgresql": "psycopg"}
 # The targets of recording one shot, against the floor and the raw insert of the same run.
 P50_RAW_TIMES, P99_RAW_TIMES, LENGTH_TARGET = 4, 10, 1.3
 
@@ -65,10 +71,18 @@ def eager(value: bool = True) -> Iterator[None]:
 def measure_recording(path: Path, shots: int, long_events: int = LONG) -> dict[str, Any]:
     """Time `shots` shots recorded through the API, with as many raw inserts and floors."""
     with eager():
-        return _measured(path, shots, long_events)
+        return _measured(f"sqlite:///{path}", "sqlite", shots, long_events)
 
 
-def _measured(path: Path, shots: int, long_events: int) -> dict[str, Any]:
+def measure_recording_postgres(url: str, shots: int, long_events: int = LONG) -> dict[str, Any]:
+    """The same on a PostgreSQL database of the bench's own beside the one `url` names, as
+    production runs: each recompute enqueued off the request's path when a broker is named
+    (REDIS_URL), else run in the request as embedded."""
+    with throwaway_postgres(url) as own, eager(settings.REDIS_URL is None):
+        return {**_measured(own, "postgresql", shots, long_events), "database": "postgresql"}
+
+
+def _measured(raw_url: str, vendor: str, shots: int, long_events: int) -> dict[str, Any]:
     token = token_issue("bench-referee").key
     shorts = [opened_match(f"bench-short-{n}", SHORT) for n in range(-(-shots // SHOTS_PER_SHORT))]
     long_match = opened_match("bench-long", long_events)
@@ -88,8 +102,8 @@ def _measured(path: Path, shots: int, long_events: int) -> dict[str, Any]:
         if answer.status_code != 200:
             raise RuntimeError(f"GET /api/me answered {answer.status_code}")
 
-    timed: dict[str, list[float]] = {"api": [], "long": [], "raw": [], "floor": []}
-    with raw_inserts(f"sqlite:///{path}", "sqlite") as raw:
+    timed: dict[str, list[float]] = {"api": [], "long": [], "raw": [], "floor": [], "orm": []}
+    with raw_inserts(raw_url, vendor) as raw:
         gc.collect()
         for number in range(shots):
             short = shorts[number // SHOTS_PER_SHORT]
@@ -98,6 +112,7 @@ def _measured(path: Path, shots: int, long_events: int) -> dict[str, Any]:
                 ("long", shot(long_match)),
                 ("raw", raw),
                 ("floor", floor),
+                ("orm", orm_insert),
             ):
                 started = time.perf_counter()
                 case()
@@ -109,6 +124,15 @@ def _measured(path: Path, shots: int, long_events: int) -> dict[str, Any]:
         shot(long_match)()
         cold.append(time.perf_counter() - started)
     return figures(timed, cold, shots, long_events)
+
+
+def orm_insert() -> None:
+    """Insert one row through the ORM and commit it (a session's, the simplest table): what
+    any write through Django costs before a rule is checked."""
+    with transaction.atomic():
+        Session.objects.create(
+            session_key=secrets.token_hex(16), session_data="{}", expire_date=timezone.now()
+        )
 
 
 def figures(
@@ -191,7 +215,8 @@ def table(recording: dict[str, Any], row: Callable[[str, str, str], str]) -> lis
         return "meets target" if ok else "OVER TARGET"
 
     return [
-        f"(d) recording a shot through the API, {recording['shots']} shots "
+        f"(d) recording a shot through the API on {recording.get('database', 'sqlite')}, "
+        f"{recording['shots']} shots "
         "(request to response in-process: middleware, token, check, append, commit)",
         row(
             f"POST /api/matches/ID/events, {recording['short_events']}-event match",
@@ -214,9 +239,14 @@ def table(recording: dict[str, Any], row: Callable[[str, str, str], str]) -> lis
             f"p99 {recording['floor_p99_ms']:.2f} ms",
         ),
         row(
-            "raw: sqlite3 INSERT of one row + commit",
+            f"raw: {RAW_NAMES[recording.get('database', 'sqlite')]} INSERT of one row + commit",
             f"p50 {recording['raw_p50_ms']:.2f} ms",
             f"p99 {recording['raw_p99_ms']:.2f} ms",
+        ),
+        row(
+            "  an ORM insert of one row + commit",
+            f"p50 {recording['orm_p50_ms']:.2f} ms",
+            f"p99 {recording['orm_p99_ms']:.2f} ms",
         ),
         row(
             f"target p50 <= floor + {P50_RAW_TIMES}x raw",

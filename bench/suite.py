@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import orjson
+from django.conf import settings
 from tqdm import tqdm
 
 from bench.amendment import unannounced
@@ -31,7 +32,7 @@ from bench.churn import table as churn_table
 from bench.database import throwaway_sqlite
 from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
-from bench.recording import measure_recording
+from bench.recording import LONG, measure_recording, measure_recording_postgres
 from bench.recording import table as recording_table
 from matches import store
 from matches.fold import fold
@@ -117,6 +118,11 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
         "recording": recording,
         "archive_pages": archive_pages,
     }
+    if settings.DATABASE_URL:  # recording on the production database as well
+        shots, long_events = (20, 200) if options.quick else (RECORDED_SHOTS, LONG)
+        results["recording_postgresql"] = measure_recording_postgres(
+            settings.DATABASE_URL, shots, long_events
+        )
     if options.fanout is not None:
         results["fanout"] = run_fanout(options.fanout, log)
     if options.churn:
@@ -345,6 +351,8 @@ def table(results: dict[str, Any]) -> str:
         ),
     ]
     lines += ["", *recording_table(results["recording"], _row)]
+    if "recording_postgresql" in results:
+        lines += ["", *recording_table(results["recording_postgresql"], _row)]
     if "archive_pages" in results:
         lines += ["", *archive_table(results["archive_pages"], _row)]
     if "fanout" in results:

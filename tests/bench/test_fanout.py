@@ -82,6 +82,10 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     recording = json.loads(results_file.read_text())["recording"]
     assert (recording["shots"], recording["long_events"]) == (20, 200)
     assert "the same into a 200-event match" in done.stdout
+    if os.getenv("DATABASE_URL"):  # the same recording on the production database
+        on_postgres = json.loads(results_file.read_text())["recording_postgresql"]
+        assert (on_postgres["shots"], on_postgres["database"]) == (20, "postgresql")
+        assert "(d) recording a shot through the API on postgresql" in done.stdout
     venue = json.loads(results_file.read_text())["venue"]
     assert venue["database"] == ("postgresql" if os.getenv("DATABASE_URL") else "sqlite")
     assert venue["load"]["answers"] > 0 and venue["load"]["errors"] == 0
