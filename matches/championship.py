@@ -57,9 +57,10 @@ class Entrant:
 class Played:
     """What one match of a stage counts for: its status, winner side, and result."""
 
-    status: str  # scheduled (no event), lag, playing, finished, review
+    status: str  # scheduled (no event), lag, playing, finished, review, void
     result: Result  # its players are the header's keys (A, B)
     winner: str | None = None  # "A" or "B", once finished
+    changed: int = 0  # the global id of the event that last changed what it shows
 
     @property
     def started(self) -> bool:
@@ -69,6 +70,10 @@ class Played:
     def decided(self) -> bool:
         return self.status == "finished" and self.winner is not None
 
+    def voided(self) -> Played:
+        """Return the match as a decision leaves it void: counted nowhere."""
+        return Played("void", Result(self.result.players), None, self.changed)
+
 
 @dataclass
 class Book:
@@ -76,8 +81,11 @@ class Book:
 
     entrants: dict[str, Entrant] = field(default_factory=dict)
     draws: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The decisions on disputes, each slot's in order; and each voided match's replacement.
+    decisions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    replaced: dict[str, str] = field(default_factory=dict)
 
-    def apply(self, event: Mapping[str, Any]) -> None:
+    def apply(self, event: Mapping[str, Any], version: int = 0) -> None:
         kind = event["type"]
         if kind == "player_entered":
             entrant = Entrant(
@@ -97,15 +105,20 @@ class Book:
             self.draws[event["stage"]] = dict(event)
         elif kind == "draw_undone":
             self.draws.pop(event["stage"], None)
+        elif kind == "dispute_decided":
+            self.decisions.setdefault(event["slot"], []).append({**event, "version": version})
+            if not event["keep"]:
+                self.replaced[event["match"]] = event["replacement"]
 
     def by_seed(self) -> list[Entrant]:
         return sorted(self.entrants.values(), key=lambda entrant: entrant.seed)
 
 
-def book_of(events: Sequence[Mapping[str, Any]]) -> Book:
+def book_of(events: Sequence[Mapping[str, Any]], versions: Sequence[int] = ()) -> Book:
+    """Fold a competition's log; `versions`, the global id of each event where known."""
     book = Book()
-    for event in events:
-        book.apply(event)
+    for index, event in enumerate(events):
+        book.apply(event, versions[index] if index < len(versions) else 0)
     return book
 
 
@@ -139,6 +152,29 @@ class Playable:
 class Outcome:
     winner: Holder
     loser: Holder
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A started match whose slot is held, as amended, by another than its player."""
+
+    slot: str  # the slot that feeds it: `groups:B2`, `W:ko-1-3`
+    match: str  # the started match's id
+    side: int  # 0 for A, 1 for B
+    as_played: str  # the key of who plays it
+    as_amended: str | None  # the key of who holds the slot now (None: undecided)
+    since: int  # the newest event that made the slot's holder what it is now
+
+    def view(self, names: Mapping[str, str]) -> dict[str, Any]:
+        """Return the dispute as the API shows it: names, not keys."""
+        return {
+            "slot": self.slot,
+            "match": self.match,
+            "side": "AB"[self.side],
+            "as_played": names.get(self.as_played, self.as_played),
+            "as_amended": names.get(self.as_amended) if self.as_amended else None,
+            "since": self.since,
+        }
 
 
 @dataclass(frozen=True)
@@ -176,6 +212,7 @@ class Championship:
         self._group_matches: dict[tuple[str, str], list[tuple[str, str, str, int]]] = {}
         self._tables: dict[tuple[str, str], tuple[list[str], Table]] = {}
         self._group_views: dict[tuple[str, str], dict[str, Any]] = {}
+        self._memo: dict[str, Any] = {}
         self._seeded = {entrant.seed: entrant for entrant in book.entrants.values()}
         # The previous fold's answers, not the fold itself: no chain of folds is kept.
         self._earlier = (
@@ -253,8 +290,8 @@ class Championship:
         members = [key for key in self.members(stage_id, group) if key is not None]
         table = Table()
         for match_id, _, _, _ in self.group_matches(stage_id, group):
-            played = self.played.get(match_id)
-            if played is not None:
+            played = self.played_of(match_id)
+            if played is not None and played.status != "void":
                 table.put(match_id, played.result)
         entrants = self.book.entrants
         totals: dict[Hashable, Totals] = {key: table.totals.get(key, Totals()) for key in members}
@@ -288,6 +325,10 @@ class Championship:
                 self._places[memo] = self.group_table(stage_id, group)[0]
         return self._places[memo]
 
+    def knockout_places(self, stage_id: str) -> list[Planned]:
+        """Return a drawn knockout's places, round by round."""
+        return self._plan(stage_id)
+
     def _plan(self, stage_id: str) -> list[Planned]:
         stage = self.stage(stage_id)
         draw = self.book.draws[stage_id]
@@ -302,11 +343,28 @@ class Championship:
         return self._outcomes[place]
 
     def _decide(self, place: str) -> Outcome | None:
+        planned = self._planned(place)
+        if planned is None:
+            return None
+        if planned.id is None:  # a bye: its player goes on from the draw
+            a = self.holder(planned.slots[0])
+            return Outcome(a, A_BYE) if a.settled else None
+        # A match played stands as played: its winner goes on, whatever its slots say now
+        # (a slot disputed since is decided by staff, never rewritten).
+        played = self.played_of(self.current(planned.id))
+        if played is None or not played.decided:
+            return None
+        won = played.result.players[0 if played.winner == "A" else 1]
+        lost = played.result.players[1 if played.winner == "A" else 0]
+        return Outcome(Holder(str(won)), Holder(str(lost)))
+
+    def _planned(self, place: str) -> Planned | None:
+        """Return the planned place a name (`ko-1-3`) names, if its stage is drawn."""
         stage_id, _, numbers = place.partition("-")
         if stage_id not in self.book.draws:
             return None
         round_text, _, number_text = numbers.partition("-")
-        planned = next(
+        return next(
             (
                 p
                 for p in self._plan(stage_id)
@@ -314,19 +372,80 @@ class Championship:
             ),
             None,
         )
-        if planned is None:
-            return None
-        a, b = (self.holder(slot) for slot in planned.slots)
-        if planned.id is None:  # a bye: its player goes on from the draw
-            return Outcome(a, A_BYE) if a.settled else None
-        if not (a.settled and b.settled):
-            return None
-        played = self.played.get(planned.id)
-        if played is None or not played.decided:
-            return None
-        won = played.result.players[0 if played.winner == "A" else 1]
-        lost = played.result.players[1 if played.winner == "A" else 0]
-        return Outcome(Holder(str(won)), Holder(str(lost)))
+
+    def current(self, match_id: str) -> str:
+        """Return the match that plays a place now: its own, or its last replacement."""
+        while match_id in self.book.replaced:
+            match_id = self.book.replaced[match_id]
+        return match_id
+
+    def played_of(self, match_id: str) -> Played | None:
+        """Return what a match counts for: nothing once a decision voided it."""
+        played = self.played.get(match_id)
+        if played is not None and match_id in self.book.replaced:
+            return played.voided()
+        return played
+
+    # -- Disputes ----------------------------------------------------------------------
+
+    def disputes(self) -> list[Dispute]:
+        """Return every open dispute: a started match whose slot's holder as amended is not
+        the player who plays it, and no decision has answered that yet."""
+        if "disputes" not in self._memo:
+            found = []
+            for stage in self.stages:
+                if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+                    for planned in self._plan(stage.id):
+                        found.extend(self.disputes_at(planned))
+            self._memo["disputes"] = found
+        disputes: list[Dispute] = self._memo["disputes"]
+        return disputes
+
+    def disputes_at(self, planned: Planned) -> list[Dispute]:
+        """Return the open disputes of one knockout place's match."""
+        if planned.id is None:
+            return []
+        match_id = self.current(planned.id)
+        played = self.played_of(match_id)
+        if played is None or not played.started:
+            return []
+        found = []
+        for side, slot in enumerate(planned.slots):
+            as_played = str(played.result.players[side])
+            as_amended = self.holder(slot).key
+            if as_amended == as_played or self._answered(slot, match_id, as_amended):
+                continue
+            found.append(Dispute(slot, match_id, side, as_played, as_amended, self._since(slot)))
+        return found
+
+    def _answered(self, slot: str, match_id: str, as_amended: str | None) -> bool:
+        """Return whether staff kept the match as played against this holder as amended."""
+        return any(
+            decision["match"] == match_id and decision["as_amended"] == as_amended
+            for decision in self.book.decisions.get(slot, [])
+            if decision["keep"]
+        )
+
+    def _since(self, slot: str) -> int:
+        """Return the newest event that made what a slot names what it is now."""
+        if slot[:2] in ("W:", "L:"):
+            planned = self._planned(slot[2:])
+            if planned is None or planned.id is None:
+                return 0
+            chain = self._replaced_chain(planned.id)
+            decided = [
+                int(decision.get("version", 0))
+                for decisions in self.book.decisions.values()
+                for decision in decisions
+                if decision["match"] in chain
+            ]
+            return max([self._changed(match_id) for match_id in chain] + decided)
+        stage_id, _, place = slot.partition(":")
+        if place.startswith("S") or stage_id not in self.book.draws:
+            return 0
+        return max(
+            (self._changed(m) for m, _, _, _ in self.group_matches(stage_id, place[0])), default=0
+        )
 
     # -- What can be played ------------------------------------------------------------
 
@@ -345,7 +464,7 @@ class Championship:
                 entrants = self.book.entrants
                 found.append(
                     Playable(
-                        planned.id,
+                        self.current(planned.id),
                         stage,
                         _place_name(planned),
                         (entrants[a.key], entrants[b.key]),
@@ -450,11 +569,16 @@ class Championship:
 
     def _rounds_view(self, stage: Stage) -> list[list[dict[str, Any]]]:
         rounds: list[list[dict[str, Any]]] = []
+        names = {key: entrant.name for key, entrant in self.book.entrants.items()}
+        disputes: dict[str, list[Dispute]] = {}
+        for dispute in self.disputes():
+            disputes.setdefault(dispute.match, []).append(dispute)
         for planned in self._plan(stage.id):
             while len(rounds) < planned.round:
                 rounds.append([])
             a, b = (self.holder(slot) for slot in planned.slots)
-            played = self.played.get(planned.id) if planned.id else None
+            match_id = self.current(planned.id) if planned.id else None
+            played = self.played_of(match_id) if match_id else None
             if planned.id is None:
                 status = "bye"
             elif played is not None:
@@ -464,21 +588,43 @@ class Championship:
             else:
                 status = "waiting"
             outcome = self._outcome(_outcome_name(stage.id, planned))
-            both = a.settled and b.settled
+            holders = [self._name(a.key), self._name(b.key)]
+            if played is not None and played.started:  # who plays it, whatever came since
+                players: list[str | None] | None = [
+                    names.get(str(key), str(key)) for key in played.result.players
+                ]
+            else:
+                players = holders if a.settled and b.settled else None
+            own = [dispute.view(names) for dispute in disputes.get(match_id or "", [])]
             rounds[planned.round - 1].append(
                 {
                     "slot": _place_name(planned),
                     "round": planned.round,
                     "slots": list(planned.slots),
-                    "players": [self._name(a.key), self._name(b.key)] if both else None,
-                    "holders": [self._name(a.key), self._name(b.key)],
-                    "match": planned.id if played is not None else None,
+                    "players": players,
+                    "holders": holders,
+                    "match": match_id if played is not None else None,
+                    "replaces": [m for m in self._replaced_chain(planned.id)][:-1]
+                    if planned.id
+                    else [],
                     "status": status,
                     "winner": self._name(outcome.winner.key) if outcome else None,
-                    "disputed": None,
+                    "disputed": own[0] if own else None,
+                    "disputes": own,
                 }
             )
         return rounds
+
+    def _replaced_chain(self, match_id: str) -> list[str]:
+        """Return a place's matches in order: its own, then each replacement."""
+        chain = [match_id]
+        while chain[-1] in self.book.replaced:
+            chain.append(self.book.replaced[chain[-1]])
+        return chain
+
+    def _changed(self, match_id: str) -> int:
+        played = self.played.get(match_id)
+        return played.changed if played is not None else 0
 
     # -- The final ranking -------------------------------------------------------------
 

@@ -102,6 +102,7 @@ class Match(models.Model):
         PLAYING = "playing"
         FINISHED = "finished"
         REVIEW = "review"
+        VOID = "void"  # a decision voided it (competitions.md): its record stays, counted nowhere
 
     id = models.SlugField(primary_key=True, max_length=ID_LENGTH)
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")

@@ -32,9 +32,10 @@ from matches.services.competition_log import (
     PLAYER_WITHDRAWN,
     log_append,
     log_read,
+    stages_of,
 )
 from matches.services.competitions import check_text, day_of, match_create, referee_assign
-from matches.stages import Stage, parse_stages
+from matches.stages import Stage
 from matches.state import MatchState
 
 
@@ -43,13 +44,6 @@ class StateClash(Refused):
     begun, a second withdrawal."""
 
     status = 409
-
-
-def stages_of(competition: Competition) -> list[Stage]:
-    """Return a competition's stages, parsed from what its creator wrote ([] without)."""
-    if competition.stages is None:
-        return []
-    return parse_stages(competition.stages, competition.ruleset)
 
 
 @dataclass(frozen=True)
@@ -80,7 +74,7 @@ def championship_of(
     gives it, and `played`, from the summaries it keeps, so it folds no match again.
     """
     logged = log_read(competition.pk, at)
-    book = book_of([entry.event for entry in logged])
+    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
     version = logged[-1].id if logged else 0
     championship = Championship(competition.pk, stages_of(competition), book, played)
     return AsOf(championship, max(version, changed))
@@ -115,7 +109,7 @@ def _played(competition: Competition, at: int | None) -> tuple[dict[str, Played]
         newest = max(newest, changed)
         shown = status(state)
         winner = state.winner if shown == "finished" else None
-        played[match_id] = Played(shown, result_of(state, keys), winner)
+        played[match_id] = Played(shown, result_of(state, keys), winner, changed)
     return played, newest
 
 
@@ -176,7 +170,9 @@ def _forfeit_unplayed(competition: Competition, player: int, reason: str, by: st
         if state.winner is not None:
             continue  # played: his result stands
         side = "A" if match.player_a_id == player else "B"
-        match_forfeit(match_id=match.pk, expected_seq=state.seq, by=by, player=side, reason=reason)
+        match_forfeit(
+            match_id=match.pk, expected_seq=state.seq, by=by, player=side, reason=reason, staff=True
+        )
 
 
 def stage_draw(

@@ -123,6 +123,7 @@ def ruling_amend(
     facts: Mapping[str, Any],
     reason: str,
     idempotency_key: str | None = None,
+    staff: bool = False,
 ) -> Recorded:
     """Amend a shot with new facts and a reason; the original stays in the record."""
     event = _command("shot_amended", shot=shot, facts=_object(facts, "facts"), reason=reason)
@@ -132,6 +133,7 @@ def ruling_amend(
         event=event,
         by=by,
         idempotency_key=idempotency_key,
+        staff=staff,
     )
 
 
@@ -143,6 +145,7 @@ def shot_retract(
     shot: int,
     reason: str,
     idempotency_key: str | None = None,
+    staff: bool = False,
 ) -> Recorded:
     """Retract the latest shot, entered by mistake."""
     event = _command("shot_retracted", shot=shot, reason=reason)
@@ -152,6 +155,7 @@ def shot_retract(
         event=event,
         by=by,
         idempotency_key=idempotency_key,
+        staff=staff,
     )
 
 
@@ -222,6 +226,7 @@ def game_forfeit(
     player: str,
     reason: str,
     idempotency_key: str | None = None,
+    staff: bool = False,
 ) -> Recorded:
     """Record that a player left without permission: he loses the open game."""
     event = _command("game_forfeited", player=player, reason=reason)
@@ -231,6 +236,7 @@ def game_forfeit(
         event=event,
         by=by,
         idempotency_key=idempotency_key,
+        staff=staff,
     )
 
 
@@ -242,6 +248,7 @@ def match_forfeit(
     player: str,
     reason: str,
     idempotency_key: str | None = None,
+    staff: bool = False,
 ) -> Recorded:
     """Record that a player refused to continue: he loses the match."""
     event = _command("match_forfeited", player=player, reason=reason)
@@ -251,4 +258,5 @@ def match_forfeit(
         event=event,
         by=by,
         idempotency_key=idempotency_key,
+        staff=staff,
     )

@@ -23,12 +23,20 @@ from matches.errors import Refused
 from matches.models import Competition, Event
 from matches.notation import canonical_json
 from matches.readback import event_data
+from matches.stages import Stage, parse_stages
 
 # The kinds of event a competition's log holds (`competitions.md`, "The competition's log").
 PLAYER_ENTERED = "player_entered"
 PLAYER_WITHDRAWN = "player_withdrawn"
 STAGE_DRAWN = "stage_drawn"
 DRAW_UNDONE = "draw_undone"
+
+
+def stages_of(competition: Competition) -> list[Stage]:
+    """Return a competition's stages, parsed from what its creator wrote ([] without)."""
+    if competition.stages is None:
+        return []
+    return parse_stages(competition.stages, competition.ruleset)
 
 
 def competition_seal(competition: Competition) -> str:

@@ -25,6 +25,7 @@ from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE, canonical_json
 from matches.render import scoreboard, status
 from matches.selectors import check_id
+from matches.services import corrections
 from matches.services import running as running_states
 from matches.services.competitions import check_text
 from matches.signals import events_appended
@@ -129,8 +130,13 @@ def event_record(
     event: Mapping[str, Any],
     by: str,
     idempotency_key: str | None = None,
+    staff: bool = False,
 ) -> Recorded:
-    """Check one event against the match as it stands and append it after `expected_seq`."""
+    """Check one event against the match as it stands and append it after `expected_seq`.
+
+    In a competition in stages its consequences follow through the draw in the same
+    transaction (`corrections.follow`); one that would dispute a started match is staff's
+    alone (`staff`: the login recording it is staff)."""
     if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
         raise Refused("must be a whole number from 0", "expected_seq")
     check_text(by, "by", USERNAME_LENGTH, required=True)
@@ -146,6 +152,8 @@ def event_record(
             if earlier is not None:
                 return _replayed(match, earlier, digest)
         log.expect(expected_seq)
+        if log.seq == 0 or match.status == Match.Status.VOID:
+            corrections.first_event_check(match)
         header = match.header()
         running = _running(match, header, log)
         try:
@@ -153,7 +161,7 @@ def event_record(
         except Refused:
             running_states.keep(match.pk, running, log.previous)  # unchanged by a refusal
             raise
-        running = evolve(running, checked)  # the match as it stands now, one event more
+        before, running = running, evolve(running, checked)  # the match now, one event more
         at = store.now_text()
         events_append(
             log,
@@ -163,6 +171,7 @@ def event_record(
             idempotency_key=idempotency_key,
             command_digest=digest,
         )
+        corrections.follow(match, before, running, checked, by, staff)
         kept, head = match.pk, log.previous
         transaction.on_commit(lambda: running_states.keep(kept, running, head))
         board = scoreboard(running, checked)

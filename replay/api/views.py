@@ -176,6 +176,7 @@ class EventsView(APIView):
             match_id=id,
             by=username(request),
             idempotency_key=request.headers.get(IDEMPOTENCY_HEADER),
+            staff=request.user.is_staff,
             **body,
         )
         headers = {"Idempotent-Replayed": "true"} if recorded.replayed else None

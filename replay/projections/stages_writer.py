@@ -24,8 +24,7 @@ from matches.championship import Book, Championship, Played, book_of, player_key
 from matches.models import Competition, Match
 from matches.rules.ranking import Result
 from matches.services import settle
-from matches.services.championships import stages_of
-from matches.services.competition_log import log_read
+from matches.services.competition_log import log_read, stages_of
 from matches.stages import Stage
 from matches.store import LoggedEvent
 from replay.models import StagesView
@@ -103,7 +102,7 @@ def _read(competition_id: str) -> Kept | None:
     return Kept(
         competition,
         stages_of(competition),
-        book_of([entry.event for entry in logged]),
+        book_of([entry.event for entry in logged], [entry.id for entry in logged]),
         logged[-1].id if logged else 0,
         played,
         changed,
@@ -171,6 +170,6 @@ def played_of(
         outcome = Result(keys) if counted is None else replace(counted, players=keys)
         status = status or "scheduled"
         won = winner if status == "finished" and winner else None
-        played[match_id] = Played(status, outcome, won)
+        played[match_id] = Played(status, outcome, won, shown or 0)
         newest = max(newest, shown or 0)
     return played, newest

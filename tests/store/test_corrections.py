@@ -1,0 +1,113 @@
+"""A correction that flows through the draw: the players of a match not started follow it,
+a started one is disputed and never rewritten (staff alone may record that), and a match
+whose slot is no longer settled refuses its first event."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches import services
+from matches.errors import Refused
+from matches.models import Competition, Event, Match
+from matches.services.championships import championship_at
+from matches.services.corrections import Forbidden
+from tests.matches.test_championships import championship
+from tests.support.cast import BY
+from tests.support.league import CAROM_A, win
+
+FLIPPED = "euro-groups-B5"  # Kovalenko v Fernández, won by Fernández, then flipped
+
+
+def places(group: str) -> list[str]:
+    folded = championship_at(Competition.objects.get(pk="euro")).championship
+    return [key.removeprefix("name:") for key in folded.group_places("groups", group) or []]
+
+
+def names(match_id: str) -> tuple[str, str]:
+    match = Match.objects.get(pk=match_id)
+    return (match.players["A"]["name"], match.players["B"]["name"])
+
+
+def amend(match_id: str, staff: bool = False) -> int:
+    """Amend A's first shot of a match B won into a carom of A's: A now wins."""
+    return services.ruling_amend(
+        match_id=match_id,
+        expected_seq=Event.objects.filter(match_id=match_id).count(),
+        by="jury",
+        shot=4,
+        facts=CAROM_A,
+        reason="video review: white touched the red",
+        staff=staff,
+    ).seq
+
+
+@pytest.fixture
+def knockout_drawn(db) -> list[str]:
+    """The groups played (side A winning all but one of group B's), the knockout drawn."""
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        win(match.pk, "B" if match.pk == FLIPPED else "A")
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    return places("B")
+
+
+def test_the_players_of_a_match_not_started_follow_a_correction_in_the_same_write(
+    knockout_drawn,
+):
+    assert names("euro-ko-1-1")[1] == knockout_drawn[1]  # A1 v B2
+
+    amend(FLIPPED)
+
+    now = places("B")
+    assert now[1] != knockout_drawn[1]
+    assert names("euro-ko-1-1")[1] == now[1]
+    assert names("euro-ko-1-2")[0] == now[0]  # B1 v A2
+    moved = Event.objects.filter(competition_id="euro", type="players_moved").order_by("seq")
+    assert [event.data["match"] for event in moved] == ["euro-ko-1-1", "euro-ko-1-2"]
+    cause = moved.first().data["cause"]
+    assert (cause["match"], cause["type"], cause["shot"]) == (FLIPPED, "shot_amended", 4)
+
+
+def test_a_started_match_is_disputed_never_rewritten_and_only_staff_may_dispute_it(
+    knockout_drawn,
+):
+    services.lag_record(
+        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    played = names("euro-ko-1-1")
+    before = Event.objects.filter(match_id=FLIPPED).count()
+
+    with pytest.raises(Forbidden) as refused:
+        amend(FLIPPED)  # the match's referee
+    assert refused.value.status == 403
+    assert "only staff" in refused.value.message and "euro-ko-1-1" in refused.value.message
+    assert Event.objects.filter(match_id=FLIPPED).count() == before
+
+    amend(FLIPPED, staff=True)
+
+    assert names("euro-ko-1-1") == played
+    folded = championship_at(Competition.objects.get(pk="euro")).championship
+    [dispute] = folded.disputes()
+    assert (dispute.slot, dispute.match) == ("groups:B2", "euro-ko-1-1")
+    assert dispute.as_played == f"name:{played[1]}"
+    assert dispute.as_amended == f"name:{places('B')[1]}"
+    assert dispute.since == Event.objects.filter(match_id=FLIPPED).order_by("-id").first().pk
+
+
+def test_a_match_whose_slot_is_no_longer_settled_refuses_its_first_event_naming_the_slot(
+    knockout_drawn,
+):
+    last = Event.objects.filter(match_id=FLIPPED).count()
+    services.shot_retract(
+        match_id=FLIPPED, expected_seq=last, by="jury", shot=last, reason="entered twice"
+    )
+    assert places("B") == []  # group B is open again
+
+    with pytest.raises(Refused) as refused:
+        services.lag_record(
+            match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+        )
+    assert (refused.value.status, refused.value.field) == (422, "slot")
+    assert "groups:B2" in refused.value.message
+    assert not Event.objects.filter(match_id="euro-ko-1-1").exists()
