@@ -31,6 +31,7 @@ from matches.services.competitions import (
     match_store,
     referee_assign,
 )
+from matches.services.decisions import dispute_decide
 from matches.services.entries import player_enter, round_robin_create
 from matches.services.log import Log, Recorded, event_record, events_append, log_of
 from matches.services.users import login_ensure
@@ -41,6 +42,7 @@ __all__ = [
     "ball_place",
     "balls_respot",
     "competition_create",
+    "dispute_decide",
     "event_record",
     "events_append",
     "foul_record",

@@ -22,6 +22,9 @@ from replay.queries.championships import ranking_get, stages_get
 STAGE_ID = OpenApiParameter(
     "stage", str, OpenApiParameter.PATH, description="the stage's id, as the competition names it"
 )
+SLOT = OpenApiParameter(
+    "slot", str, OpenApiParameter.PATH, description="the disputed slot: groups:B2, W:ko-1-3"
+)
 PLAYER_KEY = OpenApiParameter(
     "player", int, OpenApiParameter.PATH, description="the player's key in this archive"
 )
@@ -44,6 +47,14 @@ class DrawBody(RoundRobinBody):
 
 class WithdrawalBody(Body):
     reason = Text(help_text="why the player is withdrawn: kept in the competition's log")
+
+
+class DecisionBody(Body):
+    keep = serializers.BooleanField(
+        help_text="true: the match stands as played; false: it is void (its record stays, "
+        "counted nowhere) and replaced by a match of the slot's holders as amended"
+    )
+    reason = Text(help_text="why: kept in the competition's log")
 
 
 # -- Answers (described only) -----------------------------------------------------------
@@ -69,7 +80,14 @@ class StageMatch(serializers.Serializer[dict[str, Any]]):
         "finished, review"
     )
     winner = serializers.CharField(allow_null=True)
-    disputed = serializers.JSONField(allow_null=True, help_text="null: no dispute")
+    disputed = serializers.JSONField(
+        allow_null=True,
+        help_text="null, or the open dispute of a started match: its slot, who holds the place "
+        "as played and as amended (null: undecided) and since which version",
+    )
+    disputes = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="each side's open dispute"
+    )
 
 
 class Group(serializers.Serializer[dict[str, Any]]):
@@ -206,3 +224,42 @@ class WithdrawalView(APIView):
         )
         answer = {"competition": id, "player_key": entry.player_id, "withdrawn": True}
         return Response(answer, status=status.HTTP_201_CREATED)
+
+
+class DecisionAnswer(serializers.Serializer[dict[str, Any]]):
+    slot = serializers.CharField()
+    match = serializers.CharField(help_text="the disputed match")
+    keep = serializers.BooleanField()
+    reason = serializers.CharField()
+    as_played = serializers.CharField(help_text="the key of who plays the match")
+    as_amended = serializers.CharField(allow_null=True, help_text="null: undecided")
+    replacement = serializers.CharField(required=False, help_text="voided: its replacement's id")
+    made = serializers.CharField(
+        allow_null=True, help_text="the replacement, if made now (both holders settled)"
+    )
+
+
+class DecisionView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="dispute_decide",
+        summary="Decide a slot's dispute (staff): keep the started match, or void it",
+        description="A dispute is a started match whose slot is held, as amended, by another "
+        "than its player. A decision answers it once, in the competition's log; a later "
+        "amendment that gives another holder opens a new dispute.",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID, SLOT],
+        request=DecisionBody,
+        responses={201: DecisionAnswer, **schema.errors(400, 401, 403, 404, 409, 413, 422)},
+    )
+    def post(self, request: Request, id: str, slot: str) -> Response:
+        body = checked(DecisionBody, request.data)
+        decided = services.dispute_decide(
+            competition_id=id,
+            slot=slot,
+            keep=body["keep"],
+            reason=body["reason"],
+            by=username(request),
+        )
+        return Response(decided, status=status.HTTP_201_CREATED)

@@ -57,6 +57,11 @@ urlpatterns = [
     ),
     path("competitions/<carambole_id:id>/ranking", stages.RankingView.as_view(), name="ranking"),
     path(
+        "competitions/<carambole_id:id>/slots/<str:slot>/decision",
+        stages.DecisionView.as_view(),
+        name="decision",
+    ),
+    path(
         "competitions/<carambole_id:id>/players/<int:player>/withdrawal",
         stages.WithdrawalView.as_view(),
         name="withdrawal",

@@ -239,6 +239,10 @@ def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, in
         else:
             old.append(summary)
         changes.extend(_advance(matches[match_id], summary, events))
+    by_id = {summary.match_id: summary for summary in [*new, *old]}
+    for row in rows:
+        if row.match_id is None and row.stored_type == VOIDING:
+            changes.extend(_void(row, by_id, old))
     changes.sort(key=lambda change: change.event.id)
     # The standings read the summaries as they were before this batch: write them after.
     versions = standings_write(changes, before, after)
@@ -278,6 +282,38 @@ def _update_summaries(summaries: list[MatchSummary]) -> None:
     """Store the summaries that changed: a plain UPDATE each."""
     for summary in summaries:
         plain_sql.update(MatchSummary, SUMMARY_FIELDS, summary)
+
+
+VOIDING = "dispute_decided"  # a decision of a competition's log, voiding a match or not
+
+
+def _void(
+    row: LoggedEvent, summaries: dict[str, MatchSummary], old: list[MatchSummary]
+) -> list[Change]:
+    """Count a match a decision voided for nothing: its summary reads void from then on."""
+    try:
+        decision = row.fact()
+    except Refused:
+        return []
+    if decision.get("keep", True):
+        return []
+    match_id = decision["match"]
+    summary = summaries.get(match_id)
+    if summary is None:
+        summary = MatchSummary.objects.filter(match_id=match_id).first()
+        if summary is None:
+            return []
+        summaries[match_id] = summary
+        old.append(summary)
+    before = Result.from_json(summary.result) if summary.result else None
+    summary.status = "void"
+    summary.result, summary.winner, summary.winner_player_id = None, "", None
+    summary.needs_review = False
+    summary.result_event_id = summary.shown_event_id = row.id
+    summary.updated_at = timezone.now()
+    if before is None:
+        return []
+    return [Change(row, summary.competition_id, summary, before, None)]
 
 
 def new_summary(match: Match) -> MatchSummary:

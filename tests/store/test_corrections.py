@@ -11,6 +11,7 @@ from matches.errors import Refused
 from matches.models import Competition, Event, Match
 from matches.services.championships import championship_at
 from matches.services.corrections import Forbidden
+from matches.services.decisions import StateClash
 from tests.matches.test_championships import championship
 from tests.support.cast import BY
 from tests.support.league import CAROM_A, win
@@ -111,3 +112,74 @@ def test_a_match_whose_slot_is_no_longer_settled_refuses_its_first_event_naming_
     assert (refused.value.status, refused.value.field) == (422, "slot")
     assert "groups:B2" in refused.value.message
     assert not Event.objects.filter(match_id="euro-ko-1-1").exists()
+
+
+# -- Decisions ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def disputed(knockout_drawn) -> tuple[str, str]:
+    """ko-1-1 started by A1 v B2, then B2 changed by a staff amendment: its slot disputed."""
+    services.lag_record(
+        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    played = names("euro-ko-1-1")
+    amend(FLIPPED, staff=True)
+    return played
+
+
+def test_kept_the_match_stands_as_played_and_the_dispute_is_answered_once(disputed):
+    decided = services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=True, reason="jury: result stands", by="chief"
+    )
+
+    assert decided["keep"] is True and decided["made"] is None
+    folded = championship_at(Competition.objects.get(pk="euro")).championship
+    assert folded.disputes() == []
+    assert names("euro-ko-1-1") == disputed
+    with pytest.raises(StateClash):
+        services.dispute_decide(
+            competition_id="euro", slot="groups:B2", keep=False, reason="again", by="chief"
+        )
+
+
+def test_voided_the_match_counts_nowhere_and_its_replacement_has_the_holders_as_amended(
+    disputed,
+):
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="jury: replay it", by="chief"
+    )
+
+    voided = Match.objects.get(pk="euro-ko-1-1")
+    replacement = Match.objects.get(pk="euro-ko-1-1-r2")
+    assert voided.status == Match.Status.VOID
+    assert names("euro-ko-1-1-r2")[1] == places("B")[1] != disputed[1]
+    assert (replacement.stage_id, replacement.slot) == ("ko", "1-1")
+    folded = championship_at(Competition.objects.get(pk="euro")).championship
+    assert folded.disputes() == []
+    first = folded.views()[1]["rounds"][0][0]
+    assert (first["match"], first["replaces"]) == ("euro-ko-1-1-r2", ["euro-ko-1-1"])
+    with pytest.raises(Refused) as refused:
+        services.shot_record(match_id="euro-ko-1-1", expected_seq=1, by=BY, facts=CAROM_A)
+    assert refused.value.field == "match"
+
+
+def test_voiding_a_played_match_disputes_the_started_match_its_winner_fed(knockout_drawn):
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    from replay.projections import projector
+
+    projector.catch_up()  # the final and the third-place match made
+    services.lag_record(
+        match_id="euro-ko-2-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    amend(FLIPPED, staff=True)
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+
+    folded = championship_at(Competition.objects.get(pk="euro")).championship
+    disputes = {dispute.slot: dispute for dispute in folded.disputes()}
+    fed = disputes["W:ko-1-1"]  # the final: its player as played, undecided as amended
+    assert (fed.match, fed.as_played, fed.as_amended) == ("euro-ko-2-1", "name:Rossi", None)
+    assert disputes["groups:B1"].match == "euro-ko-1-2"  # the flip moved group B's first too

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from matches.models import Match, Player
+from matches import services
+from matches.models import Event, Match, Player
+from replay.models import MatchSummary, Standings
 from replay.projections import projector
+from tests.matches.test_championships import championship
+from tests.store.test_corrections import FLIPPED
 from tests.support.league import RULESET, win
 from tests.support.logins import api
 
@@ -142,3 +146,55 @@ def test_a_competition_without_stages_lists_none_and_keeps_its_round_robin(staff
         client.post("/api/competitions/league/players", {"name": name}, format="json")
     answer = client.post("/api/competitions/league/round-robin", {}, format="json")
     assert answer.status_code == 201
+
+
+def test_an_amendment_that_disputes_a_started_match_is_staff_s_and_so_is_its_decision(
+    staff, referee
+):
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        win(match.pk, "B" if match.pk == FLIPPED else "A")
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    services.referee_assign(match_id=FLIPPED, username=referee.username, by="federation")
+    win("euro-ko-1-1", "A")
+    seq = Event.objects.filter(match_id=FLIPPED).count()
+    body = {
+        "expected_seq": seq,
+        "event": {
+            "type": "shot_amended",
+            "shot": 4,
+            "reason": "video",
+            "facts": {
+                "contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]
+            },
+        },
+    }
+
+    by_referee = api(referee.key).post(f"/api/matches/{FLIPPED}/events", body, format="json")
+    by_staff = api(staff.key).post(f"/api/matches/{FLIPPED}/events", body, format="json")
+
+    assert by_referee.status_code == 403, by_referee.json()
+    assert "only staff" in by_referee.json()["error"]
+    assert by_staff.status_code == 201, by_staff.json()
+    projector.catch_up()
+    ko = api().get("/api/competitions/euro/stages").json()["stages"][1]
+    disputed = ko["rounds"][0][0]["disputed"]
+    assert disputed["slot"] == "groups:B2" and disputed["as_played"] != disputed["as_amended"]
+    path = "/api/competitions/euro/slots/groups:B2/decision"
+    decision = {"keep": False, "reason": "the jury voids it"}
+    assert api(referee.key).post(path, decision, format="json").status_code == 403
+    decided = api(staff.key).post(path, decision, format="json")
+    assert decided.status_code == 201, decided.json()
+    assert decided.json()["made"] == "euro-ko-1-1-r2"
+    again = api(staff.key).post(path, decision, format="json")
+    assert (again.status_code, again.json()["field"]) == (409, "slot")
+    projector.catch_up()
+    assert MatchSummary.objects.get(match_id="euro-ko-1-1").status == "void"
+    counted = Standings.objects.get(pk="euro").rows
+    assert sum(row["played"] for row in counted) == 2 * 12  # the 12 group matches, not the void
+    ko = api().get("/api/competitions/euro/stages").json()["stages"][1]
+    assert (
+        ko["rounds"][0][0]["match"] == "euro-ko-1-1-r2" and ko["rounds"][0][0]["disputed"] is None
+    )

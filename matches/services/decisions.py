@@ -1,0 +1,122 @@
+"""Staff's decisions on disputes (`competitions.md`, "Settled readings": disputes).
+
+A started match whose slot is held, as amended, by another than its player is disputed;
+staff answer each dispute once, as an event of the competition's log: keep the match as
+played, or void it (its record stays, its status reads void, it counts nowhere) and make
+its replacement with the slot's holders as amended. Voiding a match leaves the place's
+winner undecided again, so every started match its winner fed is disputed in turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from matches import store
+from matches.championship import Championship, book_of
+from matches.errors import Refused, excerpt
+from matches.models import USERNAME_LENGTH, Competition, Match
+from matches.selectors import competition_get
+from matches.services.competition_log import log_append, log_read, stages_of
+from matches.services.competitions import check_text, match_create
+from matches.services.corrections import FoldedOnDemand
+
+REASON_LENGTH = 500
+
+
+class StateClash(Refused):
+    """What the competition's state refuses (409): a decision on a slot with no open dispute."""
+
+    status = 409
+
+
+DISPUTE_DECIDED = "dispute_decided"
+
+
+def dispute_decide(
+    *, competition_id: str, slot: str, keep: Any, reason: Any, by: str
+) -> dict[str, Any]:
+    """Answer a slot's open dispute (staff), as an event of the competition's log.
+
+    Kept, the match stands as played. Voided (`keep` false), its record stays, its status
+    reads void and it counts nowhere; its replacement (`{id}-r2`, `-r3`, ...) is made with
+    the slot's holders as amended, at once when both are settled, else once they are (the
+    projector). Every started match fed by its winner is then disputed in turn. Return the
+    decision as logged, with the replacement made (or None).
+    """
+    if not isinstance(keep, bool):
+        raise Refused("must be true (keep the match as played) or false (void it)", "keep")
+    check_text(reason, "reason", REASON_LENGTH, required=True)
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    competition = competition_get(competition_id)
+    if competition.stages is None:
+        raise Refused("the competition has no stages", "stages")
+    with transaction.atomic():
+        store.lock_log()
+        championship = _folded(competition)
+        dispute = next((d for d in championship.disputes() if d.slot == slot), None)
+        if dispute is None:
+            raise StateClash(f"no open dispute on slot {excerpt(str(slot))}", "slot")
+        decision: dict[str, Any] = {
+            "type": DISPUTE_DECIDED,
+            "slot": dispute.slot,
+            "match": dispute.match,
+            "keep": keep,
+            "reason": reason,
+            "as_played": dispute.as_played,
+            "as_amended": dispute.as_amended,
+        }
+        made = None
+        if not keep:
+            decision["replacement"] = _replacement_id(dispute.match)
+            voided = Match.objects.get(pk=dispute.match)
+            voided.status = Match.Status.VOID
+            voided.save(update_fields=["status"])
+        log_append(competition, [decision], by)
+        if not keep:
+            championship.book.apply(decision)
+            refolded = Championship(
+                competition.pk, championship.stages, championship.book, championship.played
+            )
+            made = next(
+                (
+                    playable
+                    for playable in refolded.playable()
+                    if playable.id == decision["replacement"]
+                ),
+                None,
+            )
+            if made is not None:
+                _replacement_make(competition, voided, made)
+    return {**decision, "made": made.id if made is not None else None}
+
+
+def _folded(competition: Competition) -> Championship:
+    """Return a competition as its logs make it now, each stage match folded when asked."""
+    logged = log_read(competition.pk)
+    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
+    return Championship(competition.pk, stages_of(competition), book, FoldedOnDemand(matches))
+
+
+def _replacement_id(match_id: str) -> str:
+    """Return the id of a voided match's replacement: `{id}-r2`, then `-r3`, ..."""
+    base, _, number = match_id.rpartition("-r")
+    if base and number.isdigit():
+        return f"{base}-r{int(number) + 1}"
+    return f"{match_id}-r2"
+
+
+def _replacement_make(competition: Competition, voided: Match, made: Any) -> Match:
+    a, b = made.players
+    return match_create(
+        competition=competition.pk,
+        players={"A": a.record(), "B": b.record()},
+        ruleset=made.stage.ruleset,
+        id=made.id,
+        stage=voided.stage,
+        date=voided.date,
+        stage_id=voided.stage_id,
+        slot=voided.slot,
+    )
