@@ -221,18 +221,19 @@ def _add_shot(state: MatchState, entry: dict[str, Any]) -> None:
 def _add_as_recorded(state: MatchState, game: Game, player: str, points: int) -> None:
     """Keep the score with the rulings first recorded: did the game end as it was played?"""
     target, score = state.ruleset.target, game.recorded_score
-    score[player] = capped(score[player], points, target)
-    if game_won(score[player], target):
+    after = score[player] = capped(score[player], points, target)
+    if game_won(after, target):
         game.reached_as_recorded = True
 
 
 def _award(state: MatchState, game: Game, player: str, points: int) -> int:
     """Add points to a game score, cut at the target; reaching it wins the game."""
-    before, target = game.score[player], state.ruleset.target
-    game.score[player] = capped(before, points, target)
-    if game_won(game.score[player], target) and not game.decided:
+    score, target = game.score, state.ruleset.target
+    before = score[player]
+    after = score[player] = capped(before, points, target)
+    if game_won(after, target) and not game.decided:
         _win_game(state, game, player, "target")
-    return game.score[player] - before
+    return after - before
 
 
 def _win_game(state: MatchState, game: Game, player: str, end: str) -> None:
@@ -243,18 +244,20 @@ def _win_game(state: MatchState, game: Game, player: str, end: str) -> None:
 
 def _count_shot(state: MatchState, player: str, seq: int, ruling: Ruling, added: int) -> None:
     """Count a shot in the stats; points are those the scores took (cut at the target)."""
-    mine, theirs = state.stats[player], state.stats[other(player)]
+    mine = state.stats[player]
     mine["shots"] += 1
     if ruling.fouls:
         mine["fouls"] += 1
         mine["foul_points_conceded"] += added
-        theirs["points_received"] += added
+        state.stats[other(player)]["points_received"] += added
     elif ruling.points:
         mine["points"] += added
         if ruling.carom:
             mine["caroms"][ruling.carom] += 1
-        for pin in ruling.pins:
-            mine["pins"][pin] += 1
+        if ruling.pins:
+            pins = mine["pins"]
+            for pin in ruling.pins:
+                pins[pin] += 1
         best = mine["best_shot"]
         if best is None or ruling.points > best["points"]:
             mine["best_shot"] = {"seq": seq, "points": ruling.points}
