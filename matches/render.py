@@ -37,11 +37,13 @@ def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
 
 def board(state: MatchState) -> dict[str, Any]:
     """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it."""
+    # Asked once a game: the replay makes a board after every event.
+    reviews = [game.needs_review for game in state.games]
     return {
-        "status": status(state),
+        "status": _status(state, any(reviews)),
         "winner": state.winner,
         "games_won": state.games_won(),
-        "games": [_game(game) for game in state.games],
+        "games": [_game(game, review) for game, review in zip(state.games, reviews, strict=True)],
         "next": _next(state),
         "positions": {
             ball: ([float(p[0]), float(p[1])] if p else None) for ball, p in state.positions.items()
@@ -68,7 +70,11 @@ def ruling_of(state: MatchState, event: Mapping[str, Any]) -> dict[str, Any] | N
 
 def status(state: MatchState) -> str:
     """Return "lag", "playing", "review" or "finished"."""
-    if any(game.needs_review for game in state.games):
+    return _status(state, any(game.needs_review for game in state.games))
+
+
+def _status(state: MatchState, review: bool) -> str:
+    if review:
         return "review"
     if state.winner is not None:
         return "finished"
@@ -104,13 +110,13 @@ def result_of(state: MatchState, players: tuple[Hashable, Hashable]) -> Result:
     )
 
 
-def _game(game: Game) -> dict[str, Any]:
+def _game(game: Game, review: bool) -> dict[str, Any]:
     flags = []
     if game.void_shots:
         flags.append("void_shots")
     if game.void:
         flags.append("void_game")
-    if game.needs_review:
+    if review:
         flags.append("needs_review")
     return {
         "game": game.number,
