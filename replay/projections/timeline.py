@@ -22,7 +22,7 @@ from matches.readback import folding
 from matches.render import board, render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
-from matches.store import StoredEvent, fact_of
+from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
 
 
 class Frames(NamedTuple):
@@ -106,7 +106,9 @@ def _seen_live(
     corrections = Corrections.of(events[: first - 1])
     start.corrections = corrections
     kept = [start]  # copies at the span's and at each game's start, the corrections known then
-    state = start.copy()
+    # Kept as it is only if a correction inside the span may have to go back to it.
+    inside = any(event["type"] in CORRECTIONS for event in events[first - 1 : last])
+    state = start.copy() if inside else start
     seen: dict[int, dict[str, Any]] = {}
     for seq in range(first, last + 1):
         event = events[seq - 1]
@@ -148,7 +150,12 @@ def match_timeline(match: Match) -> dict[str, Any]:
     """Return the whole replay of a match: its events, every frame, its shots and games."""
     logged = store.load_events(match)  # a row missing or no JSON object is refused
     header = match.header()
-    facts = [fact_of(entry.data) for entry in logged]
+    # Without the envelope, which only the columns hold (a key of it in the data, put there
+    # behind the store's back, is no fact); the data as it is when it holds none of it.
+    facts = [
+        entry.data if ENVELOPE_KEYS.isdisjoint(entry.data) else fact_of(entry.data)
+        for entry in logged
+    ]
     with folding():
         amended, live, final = frames(header, facts)
     by_seq = {entry.seq: entry for entry in logged}
