@@ -35,15 +35,36 @@ def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
     }
 
 
-def board(state: MatchState) -> dict[str, Any]:
-    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it."""
-    # Asked once a game: the replay makes a board after every event.
-    reviews = [game.needs_review for game in state.games]
+# A game decided before the latest, as a board showed it, by its place: (game, shown).
+Settled = dict[int, tuple[Game, dict[str, Any]]]
+
+
+def board(state: MatchState, settled: Settled | None = None) -> dict[str, Any]:
+    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it.
+
+    `settled`, kept from one board to the next of one fold (the replay makes a board after
+    every event), lets a game decided before the latest one be shown as the board before
+    showed it, shared: the fold never changes such a game again (`transitions`). A game
+    of another fold, or of a copy, is another object, shown anew.
+    """
+    games, shown, review = state.games, [], False
+    last = len(games) - 1
+    for index, game in enumerate(games):
+        kept = settled.get(index) if settled else None
+        if kept is not None and kept[0] is game:
+            shown.append(kept[1])  # decided: no review either
+            continue
+        reviewed = game.needs_review  # asked once, for the status and the game's flags
+        review = review or reviewed
+        entry = _game(game, reviewed)
+        shown.append(entry)
+        if settled is not None and index < last and game.decided:
+            settled[index] = (game, entry)
     return {
-        "status": _status(state, any(reviews)),
+        "status": _status(state, review),
         "winner": state.winner,
         "games_won": state.games_won(),
-        "games": [_game(game, review) for game, review in zip(state.games, reviews, strict=True)],
+        "games": shown,
         "next": _next(state),
         "positions": {
             ball: ([float(p[0]), float(p[1])] if p else None) for ball, p in state.positions.items()

@@ -3,8 +3,9 @@
 One function per kind of event (`matches.events` lists them). Each changes the
 state in place, the fold's accumulator, since the rebuild of a whole archive must
 stay close to the speed of reading it. A correction returns `REFOLD`: the shot it
-names and everything after it must be folded again (`matches.fold` does).
-Pure Python: no Django.
+names and everything after it must be folded again (`matches.fold` does). A game
+decided and followed by another is never changed again (the replay's boards show it
+as they showed it before: `render.board`). Pure Python: no Django.
 """
 
 from __future__ import annotations
