@@ -19,7 +19,7 @@ from matches.fold import evolve
 from matches.header import Header
 from matches.models import Match
 from matches.readback import folding
-from matches.render import board, render
+from matches.render import Settled, board, render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
@@ -45,16 +45,23 @@ def frames(header: Header, events: Sequence[Mapping[str, Any]]) -> Frames:
     spans = live_spans(events)
     before = {first - 1 for first, _ in spans}
     state = MatchState(header, Corrections.of(events))
-    amended = [board(state)]
+    amended, settled = [board(state)], Settled()
     starts = {0: state.copy()} if 0 in before else {}
     for seq, event in enumerate(events, start=1):
         state = evolve(state, event)
-        amended.append(board(state))
+        amended.append(board(state, settled))
         if seq in before:
             starts[seq] = state.copy()
+    noted = [(seq, e) for seq, e in enumerate(events, start=1) if e["type"] in CORRECTIONS]
     live: dict[int, dict[str, Any]] = {}
     for first, last in spans:
-        live.update(_seen_live(events, amended, starts[first - 1], first, last))
+        # The corrections known live before the span: those recorded before it.
+        known = Corrections()
+        for seq, event in noted:
+            if seq >= first:
+                break
+            known.note(seq, event)
+        live.update(_seen_live(events, amended, starts[first - 1], known, first, last))
     return Frames(amended, live, state)
 
 
@@ -86,6 +93,7 @@ def _seen_live(
     events: Sequence[Mapping[str, Any]],
     amended: Sequence[dict[str, Any]],
     start: MatchState,
+    corrections: Corrections,
     first: int,
     last: int,
 ) -> dict[int, dict[str, Any]]:
@@ -93,17 +101,17 @@ def _seen_live(
 
     `start` is a copy of the amended fold just before the span, this function's to change:
     there the match as seen live is the same, and it goes on with the corrections known
-    live. A new correction changes the shot it names and what followed, nothing before,
-    so the fold goes back to a copy of the state kept at the start of the span or of that
-    shot's game, if later (a correction names a recent shot: a few events folded again).
-    The games before such a copy are over and no shot of theirs is corrected: their score
-    as first recorded, which the fold keeps once an amendment is known, is their score,
-    kept or not. The amended fold keeps that score from event 1 if the match has an
-    amendment at all; where none is known live yet, no shot before the span is amended
-    either (the board before it is the same), so what it kept is the score, and a game
-    that reached the target as first recorded reached it as played: it is decided.
+    live then (`corrections`, which learns those recorded inside the span). A new
+    correction changes the shot it names and what followed, nothing before, so the fold
+    goes back to a copy of the state kept at the start of the span or of that shot's game,
+    if later (a correction names a recent shot: a few events folded again). The games
+    before such a copy are over and no shot of theirs is corrected: their score as first
+    recorded, which the fold keeps once an amendment is known, is their score, kept or
+    not. The amended fold keeps that score from event 1 if the match has an amendment at
+    all; where none is known live yet, no shot before the span is amended either (the
+    board before it is the same), so what it kept is the score, and a game that reached
+    the target as first recorded reached it as played: it is decided.
     """
-    corrections = Corrections.of(events[: first - 1])
     start.corrections = corrections
     kept = [start]  # copies at the span's and at each game's start, the corrections known then
     # Kept as it is only if a correction inside the span may have to go back to it.
