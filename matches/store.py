@@ -148,7 +148,11 @@ def load_events(match: Match | str, after: int = 0, limit: int | None = None) ->
     else:
         rows = _rows(f"{LOAD_EVENTS_SQL} LIMIT %s", match, after, limit)
     datas = _decoded(rows, after)
-    return [StoredEvent(row[0], data, *row[2:]) for row, data in zip(rows, datas, strict=True)]
+    make = StoredEvent._make
+    return [
+        make((seq, data, at, by, digest))
+        for (seq, _, at, by, digest), data in zip(rows, datas, strict=True)
+    ]
 
 
 def _decoded(rows: list[tuple[Any, ...]], after: int) -> list[dict[str, Any]]:
