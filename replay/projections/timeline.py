@@ -166,7 +166,6 @@ def match_timeline(match: Match) -> dict[str, Any]:
     ]
     with folding():
         amended, live, final = frames(header, facts)
-    by_seq = {entry.seq: entry for entry in logged}
     return {
         "head": len(logged),
         "events": [
@@ -176,20 +175,22 @@ def match_timeline(match: Match) -> dict[str, Any]:
         "frames": amended,
         # Only where the match as seen live differs from the match as amended.
         "live": {str(seq): seen for seq, seen in live.items()},
-        "shots": [_shot(shot, by_seq, header.ruleset) for shot in final.shots],
+        "shots": [_shot(shot, logged, header.ruleset) for shot in final.shots],
         "games": _games(final, facts),
         "stats": render(final, detached=False)["stats"],
     }
 
 
 def _shot(
-    shot: Mapping[str, Any], by_seq: Mapping[int, StoredEvent], ruleset: Ruleset
+    shot: Mapping[str, Any], logged: Sequence[StoredEvent], ruleset: Ruleset
 ) -> dict[str, Any]:
-    entry = {**shot, "at": by_seq[shot["seq"]].at, "marks": marks(shot, ruleset)}
-    for key in ("amended_by", "retracted_by"):
-        if key in shot:
-            correction = by_seq[shot[key]]
-            entry[key] = {"seq": correction.seq, "at": correction.at, "by": correction.by}
+    """Return a shot as the replay lists it; `logged` is the match's log, event 1 first."""
+    entry = {**shot, "at": logged[shot["seq"] - 1].at, "marks": marks(shot, ruleset)}
+    if shot["amended"] or shot["retracted"]:
+        for key in ("amended_by", "retracted_by"):
+            if key in shot:
+                correction = logged[shot[key] - 1]
+                entry[key] = {"seq": correction.seq, "at": correction.at, "by": correction.by}
     return entry
 
 
