@@ -211,7 +211,7 @@ def table(result: dict[str, Any], row: Callable[[str, str, str], str]) -> list[s
             f"{result['replay_view_vs_raw']}x raw",
         ),
         row(
-            "  its data: match_timeline (two folds)",
+            "  its data: match_timeline (one fold)",
             f"{result['replay_data_ms']:.2f} ms",
             f"{result['replay_data_vs_raw']}x raw",
         ),

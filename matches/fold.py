@@ -43,7 +43,11 @@ def state_after(
     """Return the state after these events, with these corrections (default: their own)."""
     state = MatchState(header, Corrections.of(events) if corrections is None else corrections)
     for event in events:
-        state = evolve(state, event)
+        # `evolve`, spelt out: a rebuild folds every event of the archive here.
+        state.seq += 1
+        state.events.append(event)
+        if _EVOLVE[event["type"]](state, event) is REFOLD:
+            state = state_after(state.header, state.events, state.corrections)
     return state
 
 

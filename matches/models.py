@@ -136,11 +136,18 @@ class Match(models.Model):
 
     def header(self) -> Header:
         """Return what the events are judged against and what the hash chain seals."""
-        return Header(
-            players=self.players,
-            balls={"A": self.ball_a, "B": self.ball_b},
-            ruleset=Ruleset.from_overrides(self.ruleset),
-        )
+        return header_of(self.players, self.ball_a, self.ball_b, self.ruleset)
+
+
+# The columns of a match's header, in the order `header_of` takes them.
+HEADER_COLUMNS = ("players", "ball_a", "ball_b", "ruleset")
+
+
+def header_of(players: Any, ball_a: str, ball_b: str, ruleset: Any) -> Header:
+    """Return the header of a match from its columns (`Match.header`, or a plain read)."""
+    return Header(
+        players=players, balls={"A": ball_a, "B": ball_b}, ruleset=Ruleset.from_overrides(ruleset)
+    )
 
 
 class Assignment(models.Model):

@@ -52,7 +52,7 @@ def events_data(rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
         events = [loads(row[1]) for row in rows]
     except JSONDecodeError:
         events = []
-    if len(events) == len(rows) and all(type(event) is dict for event in events):
+    if len(events) == len(rows) and set(map(type, events)) <= {dict}:
         return events
     return [event_data(row[1], row[0]) for row in rows]
 

@@ -35,13 +35,36 @@ def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
     }
 
 
-def board(state: MatchState) -> dict[str, Any]:
-    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it."""
+# A game decided before the latest, as a board showed it, by its place: (game, shown).
+Settled = dict[int, tuple[Game, dict[str, Any]]]
+
+
+def board(state: MatchState, settled: Settled | None = None) -> dict[str, Any]:
+    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it.
+
+    `settled`, kept from one board to the next of one fold (the replay makes a board after
+    every event), lets a game decided before the latest one be shown as the board before
+    showed it, shared: the fold never changes such a game again (`transitions`). A game
+    of another fold, or of a copy, is another object, shown anew.
+    """
+    games, shown, review = state.games, [], False
+    last = len(games) - 1
+    for index, game in enumerate(games):
+        kept = settled.get(index) if settled else None
+        if kept is not None and kept[0] is game:
+            shown.append(kept[1])  # decided: no review either
+            continue
+        reviewed = game.needs_review  # asked once, for the status and the game's flags
+        review = review or reviewed
+        entry = _game(game, reviewed)
+        shown.append(entry)
+        if settled is not None and index < last and game.decided:
+            settled[index] = (game, entry)
     return {
-        "status": status(state),
+        "status": _status(state, review),
         "winner": state.winner,
         "games_won": state.games_won(),
-        "games": [_game(game) for game in state.games],
+        "games": shown,
         "next": _next(state),
         "positions": {
             ball: ([float(p[0]), float(p[1])] if p else None) for ball, p in state.positions.items()
@@ -68,7 +91,11 @@ def ruling_of(state: MatchState, event: Mapping[str, Any]) -> dict[str, Any] | N
 
 def status(state: MatchState) -> str:
     """Return "lag", "playing", "review" or "finished"."""
-    if any(game.needs_review for game in state.games):
+    return _status(state, any(game.needs_review for game in state.games))
+
+
+def _status(state: MatchState, review: bool) -> str:
+    if review:
         return "review"
     if state.winner is not None:
         return "finished"
@@ -104,13 +131,13 @@ def result_of(state: MatchState, players: tuple[Hashable, Hashable]) -> Result:
     )
 
 
-def _game(game: Game) -> dict[str, Any]:
+def _game(game: Game, review: bool) -> dict[str, Any]:
     flags = []
     if game.void_shots:
         flags.append("void_shots")
     if game.void:
         flags.append("void_game")
-    if game.needs_review:
+    if review:
         flags.append("needs_review")
     return {
         "game": game.number,

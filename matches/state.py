@@ -147,17 +147,21 @@ class MatchState:
 
         The header, the corrections and the memo of rulings are shared, as every fold of a
         match shares them. An entry of `shots`, `lags`, `outside_fouls` or `intermissions`
-        is never changed once added, so those lists are copied, not their entries; what
-        the fold changes in place (the games, the stats, the positions) is copied.
+        is never changed once added, so those lists are copied, not their entries; nor is
+        a game decided and followed by another (`transitions`), shared too; what the fold
+        changes in place (the other games, the stats, the positions) is copied.
         """
+        last = len(self.games) - 1
         return replace(
             self,
             events=list(self.events),
             lags=list(self.lags),
             late_starts=dict(self.late_starts),
             games=[
-                replace(game, score=dict(game.score), recorded_score=dict(game.recorded_score))
-                for game in self.games
+                game
+                if index < last and game.decided
+                else replace(game, score=dict(game.score), recorded_score=dict(game.recorded_score))
+                for index, game in enumerate(self.games)
             ],
             positions=dict(self.positions),
             shots=list(self.shots),

@@ -3,14 +3,17 @@
 One function per kind of event (`matches.events` lists them). Each changes the
 state in place, the fold's accumulator, since the rebuild of a whole archive must
 stay close to the speed of reading it. A correction returns `REFOLD`: the shot it
-names and everything after it must be folded again (`matches.fold` does).
-Pure Python: no Django.
+names and everything after it must be folded again (`matches.fold` does). A game
+decided and followed by another is never changed again (the replay's boards show it
+as they showed it before: `render.board`). Pure Python: no Django.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple
+
+from orjson import dumps
 
 from matches.notation import decode_shot
 from matches.rules import (
@@ -38,11 +41,13 @@ REFOLD = "refold"
 
 
 class Judged(NamedTuple):
-    """A shot's ruling, the balls it moved, and the ruling as the state shows it (shared)."""
+    """A shot's ruling, the balls it moved, the ruling as the state shows it (shared), and
+    who receives its points when A or when B plays it (`receiver`: None for no one)."""
 
     ruling: Ruling
     moved: frozenset[str]
     shown: dict[str, Any]
+    receivers: Mapping[str, str | None]
 
 
 # The same strokes recur all match long and from match to match: each is judged once
@@ -71,8 +76,35 @@ def judged(state: MatchState, shot: Shot, own: str) -> Judged:
     if found is None:
         ruling = judge(shot, own, state.ruleset, state.no_score_next)
         found = rulings[key] = Judged(
-            ruling, frozenset(shot.balls_that_moved(own)), ruling.as_dict()
+            ruling,
+            frozenset(shot.balls_that_moved(own)),
+            ruling.as_dict(),
+            {player: receiver(player, ruling.scorer, ruling.points) for player in PLAYERS},
         )
+    return found
+
+
+def judged_as_stored(state: MatchState, facts: Mapping[str, Any], own: str) -> Judged:
+    """Return `judged` of shot facts the store accepted, decoded only when first met.
+
+    Keyed by the contacts as JSON, the one thing of a shot that varies and needs more
+    than a lookup to read; the same JSON always decodes to the same shot, so it always
+    gets the same ruling, and a known stroke is not decoded again.
+    """
+    rulings = state.rulings
+    if rulings is None:
+        rulings = state.rulings = _rulings_under(state.ruleset)
+    called = facts.get("called")
+    key = (
+        facts.get("struck") or own,
+        dumps(facts.get("contacts")),
+        tuple(called) if called else (),
+        own,
+        state.no_score_next,
+    )
+    found = rulings.get(key)
+    if found is None:
+        found = rulings[key] = judged(state, decode_shot(facts, own), own)
     return found
 
 
@@ -124,15 +156,17 @@ def balls_respotted(state: MatchState, event: Mapping[str, Any]) -> None:
 
 
 def shot(state: MatchState, event: Mapping[str, Any]) -> None:
-    seq, game = state.seq, state.game
+    seq, games = state.seq, state.games
+    game = games[-1] if games else None
     player = event.get("player") or state.due or "A"
     own = state.header.balls[player]
     corrections = state.corrections
-    amendment = corrections.amendments.get(seq) if corrections.amendments else None
+    amendments = corrections.amendments
+    amendment = amendments.get(seq) if amendments else None
     # Stored events were checked when they were recorded (`decide`, `check_log`).
-    recorded = decode_shot(event, own)
-    facts = decode_shot(amendment.facts, own) if amendment else recorded
-    ruling, moved, shown = judged(state, facts, own)
+    recorded = judged_as_stored(state, event, own)
+    facts = amendment.facts if amendment else event
+    ruling, moved, shown, receivers = judged_as_stored(state, facts, own) if amendment else recorded
     entry: dict[str, Any] = {
         "seq": seq,
         "game": game.number if game else None,
@@ -143,9 +177,8 @@ def shot(state: MatchState, event: Mapping[str, Any]) -> None:
         "void": False,
         "retracted": False,
     }
-    first = ruling
     if amendment:
-        first, _, entry["original"] = judged(state, recorded, own)
+        entry["original"] = recorded.shown
         entry.update(amended=True, amended_by=amendment.seq, reason=amendment.reason)
     retraction = corrections.retractions.get(seq) if corrections.retractions else None
     if retraction:
@@ -159,13 +192,19 @@ def shot(state: MatchState, event: Mapping[str, Any]) -> None:
         if game is not None:
             game.void_shots = game.void_shots or not game.void
     else:
-        added = _score_shot(state, game, player, ruling, first)
+        to = receivers[player]
+        added = _award(state, game, to, ruling.points) if to else 0
+        if amendments:
+            # The score with the rulings first recorded: did the game end as it was played?
+            first_to = recorded.receivers[player]
+            if first_to:
+                _add_as_recorded(state, game, first_to, recorded.ruling.points)
         _count_shot(state, player, seq, ruling, added)
         game.shots += 1
     entry["score"] = dict(game.score) if game else None
     _add_shot(state, entry)
     # A ball that moved is where the shot says it came to rest, or somewhere unknown.
-    rest, positions = facts.rest or {}, state.positions
+    rest, positions = facts.get("rest") or {}, state.positions
     for ball in moved:
         positions[ball] = rest.get(ball)
     state.due = other(player)
@@ -180,33 +219,22 @@ def _add_shot(state: MatchState, entry: dict[str, Any]) -> None:
     state.shot_index[entry["seq"]] = entry
 
 
-def _score_shot(state: MatchState, game: Game, player: str, ruling: Ruling, first: Ruling) -> int:
-    """Score a shot; return the points it added (a score is cut at the target)."""
-    to = receiver(player, ruling.scorer, ruling.points)
-    added = _award(state, game, to, ruling.points) if to else 0
-    if first is ruling and not state.corrections.amendments:
-        return added  # as recorded is as amended: the game's score tells it all
-    first_to = receiver(player, first.scorer, first.points)
-    if first_to:
-        _add_as_recorded(state, game, first_to, first.points)
-    return added
-
-
 def _add_as_recorded(state: MatchState, game: Game, player: str, points: int) -> None:
     """Keep the score with the rulings first recorded: did the game end as it was played?"""
     target, score = state.ruleset.target, game.recorded_score
-    score[player] = capped(score[player], points, target)
-    if game_won(score[player], target):
+    after = score[player] = capped(score[player], points, target)
+    if game_won(after, target):
         game.reached_as_recorded = True
 
 
 def _award(state: MatchState, game: Game, player: str, points: int) -> int:
     """Add points to a game score, cut at the target; reaching it wins the game."""
-    before, target = game.score[player], state.ruleset.target
-    game.score[player] = capped(before, points, target)
-    if game_won(game.score[player], target) and not game.decided:
+    score, target = game.score, state.ruleset.target
+    before = score[player]
+    after = score[player] = capped(before, points, target)
+    if game_won(after, target) and not game.decided:
         _win_game(state, game, player, "target")
-    return game.score[player] - before
+    return after - before
 
 
 def _win_game(state: MatchState, game: Game, player: str, end: str) -> None:
@@ -217,18 +245,20 @@ def _win_game(state: MatchState, game: Game, player: str, end: str) -> None:
 
 def _count_shot(state: MatchState, player: str, seq: int, ruling: Ruling, added: int) -> None:
     """Count a shot in the stats; points are those the scores took (cut at the target)."""
-    mine, theirs = state.stats[player], state.stats[other(player)]
+    mine = state.stats[player]
     mine["shots"] += 1
     if ruling.fouls:
         mine["fouls"] += 1
         mine["foul_points_conceded"] += added
-        theirs["points_received"] += added
+        state.stats[other(player)]["points_received"] += added
     elif ruling.points:
         mine["points"] += added
         if ruling.carom:
             mine["caroms"][ruling.carom] += 1
-        for pin in ruling.pins:
-            mine["pins"][pin] += 1
+        if ruling.pins:
+            pins = mine["pins"]
+            for pin in ruling.pins:
+                pins[pin] += 1
         best = mine["best_shot"]
         if best is None or ruling.points > best["points"]:
             mine["best_shot"] = {"seq": seq, "points": ruling.points}

@@ -25,7 +25,7 @@ from matches.header import Header
 from matches.models import Match
 from matches.readback import folding
 from matches.render import render
-from matches.selectors import match_get
+from matches.selectors import match_get, match_header
 from matches.state import CORRECTIONS, MatchState
 
 MAX_SNAPSHOTS = 256
@@ -59,10 +59,12 @@ def match_state(
 def _match_state(match: Match | str, upto: int | None, view: str, cached: bool) -> dict[str, Any]:
     if view not in VIEWS:
         raise Refused(f"must be one of {', '.join(VIEWS)}", "view")
+    if not cached:
+        # The header alone: a model of the match would cost as much as reading its log.
+        header = match.header() if isinstance(match, Match) else match_header(match)
+        return fold(header, store.load_facts(match), upto=upto, view=view)
     if not isinstance(match, Match):
         match = match_get(match)
-    if not cached:
-        return fold(match.header(), store.load_facts(match), upto=upto, view=view)
     head_seq, head_hash = store.head(match)
     if upto is not None and not 0 <= upto <= head_seq:
         raise Refused(f"must be between 0 and {head_seq}", "upto")

@@ -1,74 +1,129 @@
-"""A match shot by shot, for the replay page: every moment of it from one fold per view.
+"""A match shot by shot, for the replay page: every moment of it from one fold of the match.
 
 The page steps through the log without asking the server again, so everything it
 shows is computed here at once: the scoreboard after every event as amended (one
 fold with every correction known beforehand) and, where it differs, as it was seen
-live (one fold that learns each correction when it was recorded), each shot with
-its marks, and each amendment with who made it, when and why.
+live (each correction learnt when it was recorded: folded again only where a
+correction was pending), each shot with its marks, and each amendment with who made
+it, when and why.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from math import ceil
+from typing import Any, NamedTuple
 
 from matches import store
 from matches.fold import evolve
 from matches.header import Header
 from matches.models import Match
 from matches.readback import folding
-from matches.render import board, render
+from matches.render import Settled, board, render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
-from matches.store import StoredEvent, fact_of
+from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
 
 
-def frames(
-    header: Header, events: Sequence[Mapping[str, Any]]
-) -> tuple[list[dict[str, Any]], MatchState]:
-    """Return the scoreboard before any event and after each one as amended, and the last state.
+class Frames(NamedTuple):
+    """The scoreboards of a match event by event, and where it stood after the last event."""
 
-    One fold, every correction known from the start.
+    amended: list[dict[str, Any]]  # before any event, then after each, as amended
+    live: dict[int, dict[str, Any]]  # as seen live, by seq, only where it differs
+    last: MatchState  # after the last event, as amended
+
+
+def frames(header: Header, events: Sequence[Mapping[str, Any]]) -> Frames:
+    """Return the scoreboards as amended and as seen live, from one fold of the whole match.
+
+    As amended: one fold, every correction known from the start. As seen live, each
+    correction is learnt when it was recorded; the match then differs from the match as
+    amended only from the shot a correction names to the event before the correction
+    (`live_spans`): there alone the boards are made again, from a copy of the amended fold
+    kept just before the span (the same match there, its corrections as then known).
     """
+    spans = live_spans(events)
+    before = {first - 1 for first, _ in spans}
     state = MatchState(header, Corrections.of(events))
-    shown = [board(state)]
-    for event in events:
+    amended, settled = [board(state)], Settled()
+    starts = {0: state.copy()} if 0 in before else {}
+    for seq, event in enumerate(events, start=1):
         state = evolve(state, event)
-        shown.append(board(state))
-    return shown, state
+        amended.append(board(state, settled))
+        if seq in before:
+            starts[seq] = state.copy()
+    noted = [(seq, e) for seq, e in enumerate(events, start=1) if e["type"] in CORRECTIONS]
+    live: dict[int, dict[str, Any]] = {}
+    for first, last in spans:
+        # The corrections known live before the span: those recorded before it.
+        known = Corrections()
+        for seq, event in noted:
+            if seq >= first:
+                break
+            known.note(seq, event)
+        live.update(_seen_live(events, amended, starts[first - 1], known, first, last))
+    return Frames(amended, live, state)
 
 
-def seen_live(
-    header: Header, events: Sequence[Mapping[str, Any]], amended: Sequence[dict[str, Any]]
-) -> dict[int, dict[str, Any]]:
-    """Return the scoreboards as seen live where they differ from `amended`, by `seq`.
+def live_spans(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """Return the (first, last) boards where the match as seen live may differ from it amended.
 
-    Live, each correction is learnt when it was recorded. Before the first shot a
-    correction names, and from the last correction on, the match as seen live is the
-    match as amended: only the boards between are made. A new correction changes the
-    shot it names and what followed, nothing before, so the fold goes back to a copy of
-    the state kept at the start of that shot's game (a correction names a recent shot: a
-    few events folded again, not the whole match). The games before such a copy are over
-    and no shot of theirs is corrected: their score as first recorded, which the fold
-    keeps once an amendment is known, is their score, kept or not.
+    From the shot each correction names to the event before it, spans that meet or touch
+    merged: outside them, every correction of a shot folded so far is known as it is in
+    the end, so every shot is ruled alike and the board is the same. Inside, the board
+    before the span is outside them all.
     """
-    named = [
-        (seq, event["shot"])
+    named = sorted(
+        (max(ceil(event["shot"]), 1), seq - 1)
         for seq, event in enumerate(events, start=1)
         if event["type"] in CORRECTIONS
-    ]
-    if not named:
-        return {}
-    first, last = min(shot for _, shot in named), max(seq for seq, _ in named)
-    corrections = Corrections()
-    state = MatchState(header, corrections)
-    kept: list[MatchState] = []  # a copy at each game's start, the corrections known then
+    )
+    spans: list[tuple[int, int]] = []
+    for first, last in named:
+        if first > last:
+            continue  # names no shot before it: changes nothing live
+        if spans and first <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+        else:
+            spans.append((first, last))
+    return spans
+
+
+def _seen_live(
+    events: Sequence[Mapping[str, Any]],
+    amended: Sequence[dict[str, Any]],
+    start: MatchState,
+    corrections: Corrections,
+    first: int,
+    last: int,
+) -> dict[int, dict[str, Any]]:
+    """Return the boards of one span as seen live where they differ from `amended`, by seq.
+
+    `start` is a copy of the amended fold just before the span, this function's to change:
+    there the match as seen live is the same, and it goes on with the corrections known
+    live then (`corrections`, which learns those recorded inside the span). A new
+    correction changes the shot it names and what followed, nothing before, so the fold
+    goes back to a copy of the state kept at the start of the span or of that shot's game,
+    if later (a correction names a recent shot: a few events folded again). The games
+    before such a copy are over and no shot of theirs is corrected: their score as first
+    recorded, which the fold keeps once an amendment is known, is their score, kept or
+    not. The amended fold keeps that score from event 1 if the match has an amendment at
+    all; where none is known live yet, no shot before the span is amended either (the
+    board before it is the same), so what it kept is the score, and a game that reached
+    the target as first recorded reached it as played: it is decided.
+    """
+    start.corrections = corrections
+    kept = [start]  # copies at the span's and at each game's start, the corrections known then
+    # Kept as it is only if a correction inside the span may have to go back to it.
+    inside = any(event["type"] in CORRECTIONS for event in events[first - 1 : last])
+    state = start.copy() if inside else start
     seen: dict[int, dict[str, Any]] = {}
-    for seq, event in enumerate(events[:last], start=1):
+    for seq in range(first, last + 1):
+        event = events[seq - 1]
         if event["type"] in CORRECTIONS and corrections.note(seq, event):
-            while kept and kept[-1].seq >= event["shot"]:
+            while len(kept) > 1 and kept[-1].seq >= event["shot"]:
                 kept.pop()  # its fold took in the shot corrected
-            state = kept[-1].copy() if kept else MatchState(header, corrections)
+            state = kept[-1].copy()
             for again in events[state.seq : seq]:
                 if again["type"] == "game_started":
                     kept.append(state.copy())
@@ -77,10 +132,9 @@ def seen_live(
             if event["type"] == "game_started":
                 kept.append(state.copy())
             state = evolve(state, event)
-        if first <= seq < last:
-            shown = board(state)
-            if shown != amended[seq]:
-                seen[seq] = shown
+        shown = board(state)
+        if shown != amended[seq]:
+            seen[seq] = shown
     return seen
 
 
@@ -104,11 +158,14 @@ def match_timeline(match: Match) -> dict[str, Any]:
     """Return the whole replay of a match: its events, every frame, its shots and games."""
     logged = store.load_events(match)  # a row missing or no JSON object is refused
     header = match.header()
-    facts = [fact_of(entry.data) for entry in logged]
+    # Without the envelope, which only the columns hold (a key of it in the data, put there
+    # behind the store's back, is no fact); the data as it is when it holds none of it.
+    facts = [
+        entry.data if ENVELOPE_KEYS.isdisjoint(entry.data) else fact_of(entry.data)
+        for entry in logged
+    ]
     with folding():
-        amended, final = frames(header, facts)
-        live = seen_live(header, facts, amended)
-    by_seq = {entry.seq: entry for entry in logged}
+        amended, live, final = frames(header, facts)
     return {
         "head": len(logged),
         "events": [
@@ -118,20 +175,22 @@ def match_timeline(match: Match) -> dict[str, Any]:
         "frames": amended,
         # Only where the match as seen live differs from the match as amended.
         "live": {str(seq): seen for seq, seen in live.items()},
-        "shots": [_shot(shot, by_seq, header.ruleset) for shot in final.shots],
+        "shots": [_shot(shot, logged, header.ruleset) for shot in final.shots],
         "games": _games(final, facts),
         "stats": render(final, detached=False)["stats"],
     }
 
 
 def _shot(
-    shot: Mapping[str, Any], by_seq: Mapping[int, StoredEvent], ruleset: Ruleset
+    shot: Mapping[str, Any], logged: Sequence[StoredEvent], ruleset: Ruleset
 ) -> dict[str, Any]:
-    entry = {**shot, "at": by_seq[shot["seq"]].at, "marks": marks(shot, ruleset)}
-    for key in ("amended_by", "retracted_by"):
-        if key in shot:
-            correction = by_seq[shot[key]]
-            entry[key] = {"seq": correction.seq, "at": correction.at, "by": correction.by}
+    """Return a shot as the replay lists it; `logged` is the match's log, event 1 first."""
+    entry = {**shot, "at": logged[shot["seq"] - 1].at, "marks": marks(shot, ruleset)}
+    if shot["amended"] or shot["retracted"]:
+        for key in ("amended_by", "retracted_by"):
+            if key in shot:
+                correction = logged[shot[key] - 1]
+                entry[key] = {"seq": correction.seq, "at": correction.at, "by": correction.by}
     return entry
 
 

@@ -4,10 +4,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from matches.fold import check_log, evolve, fold
-from matches.notation import parse_shot
+from matches.notation import decode_shot, parse_shot
 from matches.render import render
-from matches.rules import judge, other
+from matches.rules import judge, other, receiver
 from matches.state import MatchState
+from matches.transitions import judged_as_stored
 from tests.support.legal_logs import (
     CORRECTIONS,
     PROPERTY,
@@ -116,3 +117,27 @@ def test_each_counted_shot_moves_at_most_one_players_score(log):
                 gained = scores[game][receiver] - before[receiver]
                 assert gained == min(ruling["points"], target - before[receiver])
         previous = scores
+
+
+@PROPERTY
+@given(log=legal_logs())
+def test_a_stored_shot_found_by_its_json_is_ruled_as_its_facts_judged_afresh(log):
+    header, events = log
+    state = MatchState(header)
+    for event in events:
+        if event["type"] == "shot":
+            player = event.get("player") or state.due or "A"
+            asked = [(event, header.ball_of(player))]
+        elif event["type"] == "shot_amended":
+            asked = [(event["facts"], header.ball_of(state.shot_index[event["shot"]]["player"]))]
+        else:
+            asked = []
+        for facts, own in asked:
+            found = judged_as_stored(state, facts, own)
+            shot = decode_shot(facts, own)
+            ruling = judge(shot, own, header.ruleset, state.no_score_next)
+            assert found.ruling == ruling
+            assert found.moved == shot.balls_that_moved(own)
+            assert found.shown == ruling.as_dict()
+            assert found.receivers == {p: receiver(p, ruling.scorer, ruling.points) for p in "AB"}
+        state = evolve(state, event)

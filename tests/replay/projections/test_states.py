@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import selectors, services, store
-from matches.errors import Refused
+from matches.errors import NotFound, Refused
 from matches.fold import VIEWS, fold
 from matches.records import record_import
 from replay.projections.states import forget, match_state
@@ -65,6 +65,23 @@ def test_match_state_refuses_an_upto_beyond_the_log_and_an_unknown_view(db):
         match_state(match, 1, "tomorrow")
 
     assert (beyond.value.field, view.value.field) == ("upto", "view")
+
+
+def test_the_header_read_alone_is_the_models_and_an_unknown_match_is_refused_alike(db):
+    record_import(json.loads(RECORD.read_text(encoding="utf-8")))
+    match = new_match("cup-header-1", target=30, best_of=5)
+
+    for match_id in ("example-1", match.id):
+        assert selectors.match_header(match_id) == selectors.match_get(match_id).header()
+    with pytest.raises(NotFound) as alone:
+        selectors.match_header("no-such-match")
+    with pytest.raises(NotFound) as model:
+        selectors.match_get("no-such-match")
+    with pytest.raises(NotFound) as uncached:
+        match_state("no-such-match", cached=False)
+
+    refusals = [(error.value.field, error.value.message) for error in (alone, model, uncached)]
+    assert refusals == [("id", "no match 'no-such-match'")] * 3
 
 
 def test_the_head_state_follows_each_appended_event_and_correction(db):

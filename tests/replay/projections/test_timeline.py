@@ -1,30 +1,37 @@
 """The replay's scoreboards as seen live: each correction learnt when it was recorded.
 
-They are made only where the match as seen live may differ from the match as amended,
-and go back to a copy of the state kept at the start of the corrected shot's game instead
-of folding the match again from its start; they must be those of the plain fold, every
-correction learnt at its event and the match folded again from event 1, wherever they
-differ from the amended ones.
+They are made only where the match as seen live may differ from the match as amended
+(from a corrected shot to its correction), from a copy of the amended fold kept before
+and going back to a copy of the state kept at the start of the corrected shot's game
+instead of folding the match again from its start; they must be those of the plain fold,
+every correction learnt at its event and the match folded again from event 1, wherever
+they differ from the amended ones, and the amended ones those of each event's fold.
 """
 
 from __future__ import annotations
 
 from hypothesis import given
 
-from matches.fold import decide, evolve
+from matches.fold import decide, evolve, state_after
 from matches.readback import folding
 from matches.render import board, render
-from matches.state import MatchState
-from replay.projections.timeline import frames, seen_live
+from matches.state import Corrections, MatchState
+from replay.projections.timeline import frames, live_spans
 from tests.support.cast import CAROM_A, MISS
 from tests.support.legal_logs import PROPERTY, header_for, legal_logs
 
 
 def differences(header, events):
-    """What `seen_live` must return: the plain live boards where they differ, by seq."""
-    amended = frames(header, events)[0]
+    """What `frames` must return as seen live: the plain live boards where they differ, by seq."""
+    amended = amended_from_the_start(header, events)
     plain = refolded_from_the_start(header, events)[0]
     return amended, {seq: shown for seq, shown in enumerate(plain) if shown != amended[seq]}
+
+
+def amended_from_the_start(header, events):
+    """The frames as amended the plain way: each event's state folded from event 1."""
+    corrections = Corrections.of(events)
+    return [board(state_after(header, events[:seq], corrections)) for seq in range(len(events) + 1)]
 
 
 def refolded_from_the_start(header, events):
@@ -58,10 +65,11 @@ def test_amending_the_shot_that_won_a_game_once_the_next_began_is_seen_live_from
     )
     with folding():
         amended, expected = differences(header, events)
-        seen = seen_live(header, events, amended)
+        shown = frames(header, events)
 
-    assert seen == expected
-    assert seen[3]["games"][0]["winner"] == "A"  # as recorded, until the amendment
+    assert (shown.amended, shown.live) == (amended, expected)
+    assert live_spans(events) == [(2, 3)]
+    assert shown.live[3]["games"][0]["winner"] == "A"  # as recorded, until the amendment
     assert amended[3]["games"][0]["winner"] is None
 
 
@@ -71,9 +79,12 @@ def test_the_live_boards_equal_those_of_the_match_folded_again_at_each_correctio
     header, events = log
     with folding():
         amended, expected = differences(header, events)
-        seen = seen_live(header, events, amended)
+        shown = frames(header, events)
 
-    assert seen == expected
+    assert (shown.amended, shown.live) == (amended, expected)
+    spans = live_spans(events)
+    assert all(any(first <= seq <= last for first, last in spans) for seq in expected)
+    assert render(shown.last) == render(state_after(header, events))
 
 
 @PROPERTY

@@ -1,4 +1,4 @@
-"""The replay page and its data: one fold per view gives what a fold per seq would."""
+"""The replay page and its data: one fold of the match gives what a fold per seq would."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def embedded(response) -> tuple[dict, dict]:
     return response.context["page"], response.context["timeline"]
 
 
-# -- The data: every frame, from one fold per view ----------------------------------------
+# -- The data: every frame, from one fold of the match -------------------------------------
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda path: path.stem)
