@@ -286,6 +286,9 @@ AUTHENTICATION_BACKENDS = [
 THROTTLE_WINDOW_SECONDS = envcount("THROTTLE_WINDOW_SECONDS", "600")
 LOGIN_FAILURES_PER_ACCOUNT = envcount("LOGIN_FAILURES_PER_ACCOUNT", "10")
 LOGIN_FAILURES_PER_ADDRESS = envcount("LOGIN_FAILURES_PER_ADDRESS", "30")
+# Previews of an event's consequences (POST …/events/preview) one address may ask a minute:
+# each folds a competition's draw twice from its read models.
+PREVIEWS_PER_MINUTE = envcount("PREVIEWS_PER_MINUTE", "60")
 TOKEN_FAILURES_PER_ADDRESS = envcount("TOKEN_FAILURES_PER_ADDRESS", "30")
 # Password hashes a server process computes at once (each costs most of a second of a
 # core), and how long a login waits for its turn before it is answered 503.

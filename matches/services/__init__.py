@@ -33,16 +33,26 @@ from matches.services.competitions import (
 )
 from matches.services.decisions import dispute_decide
 from matches.services.entries import player_enter, round_robin_create
-from matches.services.log import Log, Recorded, event_record, events_append, log_of
+from matches.services.log import (
+    Log,
+    Previewed,
+    Recorded,
+    event_preview,
+    event_record,
+    events_append,
+    log_of,
+)
 from matches.services.users import login_ensure
 
 __all__ = [
     "Log",
+    "Previewed",
     "Recorded",
     "ball_place",
     "balls_respot",
     "competition_create",
     "dispute_decide",
+    "event_preview",
     "event_record",
     "events_append",
     "foul_record",

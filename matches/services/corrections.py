@@ -86,17 +86,19 @@ def played_of(match: Match, state: MatchState) -> Played:
 
 def follow(
     match: Match,
-    before: MatchState,
+    was: Played,
     after: MatchState,
     event: Mapping[str, Any],
     by: str,
     staff: bool,
 ) -> Consequences | None:
     """Carry an event's consequences through the draw (the caller's transaction, under the
-    log lock); return them, or None when it can change no slot that has a match yet."""
+    log lock); return them, or None when it can change no slot that has a match yet.
+
+    `was`: what the match counted for just before the event; `after`: its fold after it."""
     if not match.stage_id:
         return None
-    was, now = played_of(match, before), played_of(match, after)
+    now = played_of(match, after)
     if was == now:
         return None  # nothing a group table or a slot reads has changed
     knockout = _knockout_matches(match.competition_id)

@@ -24,7 +24,7 @@ from matches.header import Header
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE, canonical_json
 from matches.render import scoreboard, status
-from matches.selectors import check_id
+from matches.selectors import check_id, match_get
 from matches.services import corrections
 from matches.services import running as running_states
 from matches.services.competitions import check_text
@@ -161,7 +161,9 @@ def event_record(
         except Refused:
             running_states.keep(match.pk, running, log.previous)  # unchanged by a refusal
             raise
-        before, running = running, evolve(running, checked)  # the match now, one event more
+        # What the match counted for in its stage before the event (the fold changes in place).
+        was = corrections.played_of(match, running) if match.stage_id else None
+        running = evolve(running, checked)  # the match as it stands now, one event more
         at = store.now_text()
         events_append(
             log,
@@ -171,11 +173,40 @@ def event_record(
             idempotency_key=idempotency_key,
             command_digest=digest,
         )
-        corrections.follow(match, before, running, checked, by, staff)
+        if was is not None:
+            corrections.follow(match, was, running, checked, by, staff)
         kept, head = match.pk, log.previous
         transaction.on_commit(lambda: running_states.keep(kept, running, head))
         board = scoreboard(running, checked)
     return Recorded(seq=expected_seq + 1, at=at, state=board)
+
+
+@dataclass(frozen=True)
+class Previewed:
+    """An event checked against its match as recording would check it, stored nowhere: the
+    match before it, the event as it would be stored, and the match after it."""
+
+    match: Match
+    before: MatchState
+    event: dict[str, Any]
+    after: MatchState
+
+
+def event_preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any]) -> Previewed:
+    """Check one event against the match as it stands, as `event_record` would (409 on a
+    stale `expected_seq`, 422 on an illegal event), and store nothing."""
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+        raise Refused("must be a whole number from 0", "expected_seq")
+    match = match_get(match_id)
+    seq, head = store.head(match)
+    if seq != expected_seq:
+        raise Conflict(seq)
+    header = match.header()
+    before = running_states.peek(match.pk, header, seq, head)
+    if before is None:
+        before = state_after(header, store.load_facts(match))
+    checked = _checked(before, event)
+    return Previewed(match, before, checked, evolve(before.copy(), checked))
 
 
 def _running(match: Match, header: Header, log: Log) -> MatchState:

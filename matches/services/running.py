@@ -42,6 +42,16 @@ def take(match_id: str, header: Header, seq: int, head: str) -> MatchState | Non
     return kept.state
 
 
+def peek(match_id: str, header: Header, seq: int, head: str) -> MatchState | None:
+    """Return the kept state of a match whose log ends at `seq` with hash `head`, leaving it
+    kept (a state is never changed: a preview folds its event into a new one)."""
+    with _lock:
+        kept = _kept.get(match_id)
+    if kept is None or kept.state.seq != seq or kept.head != head or kept.state.header != header:
+        return None
+    return kept.state
+
+
 def keep(match_id: str, state: MatchState, head: str) -> None:
     """Keep a match's state after its event `state.seq`, of hash `head` (once committed)."""
     with _lock:

@@ -166,6 +166,29 @@ class Events(serializers.Serializer[dict[str, Any]]):
     events = RecordedEvent(many=True)
 
 
+class Change(serializers.Serializer[dict[str, Any]]):
+    before = serializers.JSONField(required=False)
+    after = serializers.JSONField()
+
+
+class Consequences(serializers.Serializer[dict[str, Any]]):
+    """What an event would change (`competitions.md`: the preview), each where it changes."""
+
+    ruling = Change(required=False, help_text="the shot's ruling (an amendment: before, after)")
+    match = Change(required=False, help_text="status, winner and games won")
+    groups = Change(required=False, help_text="each group whose places change, by place")
+    slots = serializers.JSONField(
+        required=False,
+        help_text="before and after: each slot whose holder changes (its place, its match if "
+        "made, started or not); moves: the matches not started whose players would follow; "
+        "disputes: the started matches that would be disputed",
+    )
+    ranking = Change(required=False, help_text="the final ranking's rows that change")
+    said = serializers.ListField(
+        child=serializers.CharField(), help_text="the same in sentences, in the request's language"
+    )
+
+
 class Recorded(serializers.Serializer[dict[str, Any]]):
     seq = serializers.IntegerField(help_text="the new event's seq")
     at = serializers.CharField(help_text="when it was recorded: the event's at")
@@ -241,6 +264,7 @@ WHY = {
     409: "expected_seq is stale: seq is the match's current one",
     413: "the body is larger than the limit (API_MAX_BODY_BYTES, 64 KiB unless set)",
     422: "well-formed, but the rules or the match refuse it; field (and seq) name why",
+    429: "too many requests from this address: Retry-After says how many seconds to wait",
 }
 
 

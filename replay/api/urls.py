@@ -75,6 +75,7 @@ urlpatterns = [
     path("matches/<carambole_id:id>", views.MatchView.as_view(), name="match"),
     path("matches/<carambole_id:id>/state", views.StateView.as_view(), name="state"),
     path("matches/<carambole_id:id>/events", views.EventsView.as_view(), name="events"),
+    path("matches/<carambole_id:id>/events/preview", views.PreviewView.as_view(), name="preview"),
     path("matches/<carambole_id:id>/judge", views.JudgeView.as_view(), name="judge"),
     path("matches/<carambole_id:id>/export", views.ExportView.as_view(), name="export"),
     path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),

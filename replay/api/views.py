@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -12,8 +13,10 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from carambole.throttle import address_of
 from matches import services
 from matches.records import record_export, record_header
 from matches.selectors import competition_get, events_after, match_get, shot_preview
@@ -31,9 +34,11 @@ from replay.api.serializers import (
     TokensQuery,
 )
 from replay.api.tokens import token_revoke, tokens_of
+from replay.presentation.consequence_words import consequence_sentences
 from replay.projections.states import match_state
 from replay.queries.access import is_staff
 from replay.queries.listing import matches_page
+from replay.queries.previews import preview
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 
@@ -185,6 +190,43 @@ class EventsView(APIView):
             status=status.HTTP_201_CREATED,
             headers=headers,
         )
+
+
+class PreviewThrottle(SimpleRateThrottle):
+    """Previews per address (`PREVIEWS_PER_MINUTE`): each folds a competition's draw twice."""
+
+    scope = "preview"
+
+    def get_rate(self) -> str:
+        return f"{settings.PREVIEWS_PER_MINUTE}/min"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": address_of(request)}
+
+
+class PreviewView(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [PreviewThrottle]
+
+    @extend_schema(
+        operation_id="event_preview",
+        summary="What an event would change, from its ruling to the final ranking; nothing "
+        "is recorded",
+        description="The same body as recording an event. Each of `ruling`, `match`, "
+        "`groups`, `slots` and `ranking` is `{before, after}` where it changes, absent "
+        "where it does not; `slots` also lists the matches whose players would move and the "
+        "started matches that would be disputed; `said` says it in sentences, in the "
+        "request's language. Anyone may preview; only who may record may record. "
+        "Throttled per address (429 with Retry-After).",
+        tags=["events"],
+        parameters=[schema.MATCH_ID],
+        request=EventBody,
+        responses={200: schema.Consequences, **schema.errors(400, 401, 404, 409, 413, 422, 429)},
+    )
+    def post(self, request: Request, id: str) -> Response:
+        body = checked(EventBody, request.data)
+        answer = preview(match_id=id, **body)
+        return Response({**answer, "said": consequence_sentences(answer)})
 
 
 class JudgeView(APIView):

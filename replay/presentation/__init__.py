@@ -4,6 +4,7 @@
 - `drawing`: the table's SVG geometry (pins, balls, their legend).
 - `compare`: two players side by side; `charts`: the score and average charts.
 - `stage_words`: a competition's rounds, slots and matches' places in words.
+- `consequence_words`: what a correction changes in the draw, in sentences.
 
 No database query and no request: each takes data and returns data. May import:
 `matches` (its pure modules), `replay.models` for types, `replay.projections`. Not

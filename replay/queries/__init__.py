@@ -9,6 +9,8 @@
 - `player_keys`: the key of a player's page, and the player a key names.
 - `access`: who may record a match.
 - `championships`: a competition's stages and final ranking, as of a version.
+- `previews`: what an event would change, from its ruling to the final ranking, recording
+  nothing.
 
 May import: `matches`, `replay.models`, `replay.projections`. Not `presentation`
 (beside it), nor a layer above.

@@ -13,7 +13,7 @@ from matches.services.championships import championship_at
 from matches.services.corrections import Forbidden
 from matches.services.decisions import StateClash
 from tests.matches.test_championships import championship
-from tests.support.cast import BY
+from tests.support.cast import BY, QUIET
 from tests.support.league import CAROM_A, win
 
 FLIPPED = "euro-groups-B5"  # Kovalenko v Fernández, won by Fernández, then flipped
@@ -183,3 +183,19 @@ def test_voiding_a_played_match_disputes_the_started_match_its_winner_fed(knocko
     fed = disputes["W:ko-1-1"]  # the final: its player as played, undecided as amended
     assert (fed.match, fed.as_played, fed.as_amended) == ("euro-ko-2-1", "name:Rossi", None)
     assert disputes["groups:B1"].match == "euro-ko-1-2"  # the flip moved group B's first too
+
+
+def test_a_match_replayed_to_another_end_after_a_retraction_moves_the_players_too(
+    knockout_drawn,
+):
+    last = Event.objects.filter(match_id=FLIPPED).count()
+    services.shot_retract(
+        match_id=FLIPPED, expected_seq=last, by="jury", shot=last, reason="entered twice"
+    )
+    seq = last + 1
+    seq = services.shot_record(match_id=FLIPPED, expected_seq=seq, by=BY, facts=QUIET).seq
+    services.shot_record(match_id=FLIPPED, expected_seq=seq, by=BY, facts=CAROM_A)  # A wins
+
+    now = places("B")
+    assert now[1] != knockout_drawn[1]
+    assert names("euro-ko-1-1")[1] == now[1]

@@ -1,0 +1,176 @@
+"""What an event would change, before it is recorded (`competitions.md`: the preview).
+
+The event is checked as recording would check it (`services.event_preview`: 409 on a
+stale `expected_seq`, 422 on an illegal event) and stored nowhere. For a match of a
+competition in stages, its consequences are the difference of two folds of the current
+projection (the match summaries the projector keeps: never a full recompute), one with
+the match as it stands and one with the event folded in: the group's places, the slots'
+holders, the matches whose players would move or that would be disputed, the ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from matches import services
+from matches.championship import Championship, Played, book_of
+from matches.consequences import Consequences, consequences
+from matches.models import Match
+from matches.render import ruling_of, status
+from matches.services.competition_log import log_read, stages_of
+from matches.services.corrections import header_keys, played_of
+from matches.state import MatchState
+from replay.projections.stages_writer import played_of as played_from_summaries
+
+
+def preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any]) -> dict[str, Any]:
+    """Return what recording `event` after `expected_seq` would change: `ruling`, `match`,
+    `groups`, `slots`, `ranking`, each `{"before", "after"}`, present where it changes."""
+    previewed = services.event_preview(match_id=match_id, expected_seq=expected_seq, event=event)
+    match, before, after = previewed.match, previewed.before, previewed.after
+    answer: dict[str, Any] = {}
+    ruling = _ruling(before, after, previewed.event)
+    if ruling is not None:
+        answer["ruling"] = ruling
+    was, now = _shown(before), _shown(after)
+    if was != now:
+        answer["match"] = {"before": was, "after": now}
+    if match.stage_id and match.competition.stages is not None:
+        found, folded = _consequences(match, played_of(match, before), played_of(match, after))
+        answer.update(_views(found, folded))
+    return answer
+
+
+def _ruling(
+    before: MatchState, after: MatchState, event: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """Return the ruling of the shot the event is (after) or amends (before and after)."""
+    now = ruling_of(after, event)
+    if now is None:
+        return None
+    if event["type"] != "shot_amended":
+        return {"after": now}
+    entry = before.shot_index.get(event["shot"])
+    was = entry["ruling"] if entry is not None else None
+    return None if was == now else {"before": was, "after": now}
+
+
+def _shown(state: MatchState) -> dict[str, Any]:
+    return {"status": status(state), "winner": state.winner, "games_won": state.games_won()}
+
+
+def _consequences(
+    match: Match, was: Played, now: Played
+) -> tuple[Consequences, tuple[Championship, Championship]]:
+    competition = match.competition
+    played, _newest = played_from_summaries(competition.pk)
+    logged = log_read(competition.pk)
+    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    stages = stages_of(competition)
+    folded_before = Championship(competition.pk, stages, book, {**played, match.pk: was})
+    folded_after = Championship(competition.pk, stages, book, {**played, match.pk: now})
+    knockout = Match.objects.filter(competition=competition, group="").exclude(stage_id="")
+    headers = {made.pk: header_keys(made) for made in knockout.exclude(status=Match.Status.VOID)}
+    return consequences(folded_before, folded_after, headers), (folded_before, folded_after)
+
+
+def _views(found: Consequences, folded: tuple[Championship, Championship]) -> dict[str, Any]:
+    """Return the consequences as the preview shows them: names, not keys."""
+    before, after = folded
+    names = {key: entrant.name for key, entrant in after.book.entrants.items()}
+    rounds = {
+        stage.id: max((p.round for p in after.knockout_places(stage.id)), default=0)
+        for stage in after.stages
+        if stage.kind == "knockout" and stage.id in after.book.draws
+    }
+
+    def round_of(place: str) -> dict[str, int]:
+        stage_id, _, numbers = place.partition("-")
+        return {"round": int(numbers.split("-")[0]), "rounds": rounds.get(stage_id, 0)}
+
+    def name(key: str | None) -> str | None:
+        return names.get(key, key) if key is not None else None
+
+    views: dict[str, Any] = {}
+    if found.groups:
+        views["groups"] = {
+            side: [
+                {
+                    "stage": change.stage,
+                    "group": change.group,
+                    "places": [
+                        name(key) for key in (change.before if side == "before" else change.after)
+                    ],
+                }
+                for change in found.groups
+            ]
+            for side in ("before", "after")
+        }
+    if found.slots or found.moves or found.disputes:
+        views["slots"] = {
+            side: [
+                {
+                    "slot": change.slot,
+                    "place": change.place,
+                    "match": change.match,
+                    "started": change.started,
+                    "holder": name(change.before if side == "before" else change.after),
+                }
+                for change in found.slots
+            ]
+            for side in ("before", "after")
+        }
+        views["slots"]["moves"] = [
+            {
+                "match": move.match,
+                "place": move.place,
+                **round_of(move.place),
+                "before": [name(key) for key in move.before],
+                "after": [name(key) for key in move.after],
+            }
+            for move in found.moves
+        ]
+        views["slots"]["disputes"] = [
+            {
+                **dispute.view(names),
+                **(round_of(place) if (place := _place_of(dispute.match, after)) else {}),
+                "players": [name(key) for key in _played_keys(after, dispute.match)],
+            }
+            for dispute in found.disputes
+        ]
+    if found.ranking is not None:
+        views["ranking"] = _ranking_change(*found.ranking)
+    return views
+
+
+def _ranking_change(
+    before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> dict[str, list[Mapping[str, Any]]]:
+    """Return the rows of the players whose row changes, before and after."""
+    was = {row["player"]: row for row in before}
+    changed = [row for row in after if was.get(row["player"]) != row]
+    players = {row["player"] for row in changed}
+    return {
+        "before": [row for row in before if row["player"] in players],
+        "after": changed,
+    }
+
+
+def _place_of(match_id: str, championship: Championship) -> str | None:
+    """Return the knockout place (`ko-1-3`) a match plays, or None."""
+    for stage in championship.stages:
+        if stage.kind != "knockout" or stage.id not in championship.book.draws:
+            continue
+        for planned in championship.knockout_places(stage.id):
+            if planned.id is not None and championship.current(planned.id) == match_id:
+                return f"{stage.id}-{planned.round}-{planned.number}"
+    return None
+
+
+def _played_keys(championship: Championship, match_id: str) -> tuple[str, str]:
+    played = championship.played_of(match_id)
+    if played is None:
+        return ("", "")
+    a, b = played.result.players
+    return (str(a), str(b))
