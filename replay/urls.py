@@ -22,6 +22,11 @@ urlpatterns = [
         competitions.competition_history,
         name="competition-history",
     ),
+    path(
+        "competitions/<str:competition_id>/disputes/",
+        competitions.competition_disputes,
+        name="competition-disputes",
+    ),
     path("matches/<str:match_id>/replay/", match_replay.match_replay, name="replay"),
     path("matches/<str:match_id>/record.json", exports.match_record, name="match-record"),
     path(

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from replay.presentation.stage_words import Terms, stage_name
 from replay.presentation.standings_words import place
 
 
@@ -90,3 +91,67 @@ def match_words(players: list[Any], round_number: int, rounds: int) -> str:
     if from_the_end == 2:
         return _("the quarter-final %(match)s") % {"match": versus}
     return _("the round %(number)d match %(match)s") % {"number": round_number, "match": versus}
+
+
+def log_sentence(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
+    """Return one event of a competition's log as its history says it."""
+    kind = event["type"]
+    if kind == "player_entered":
+        return _("%(player)s entered, seed %(seed)s") % {
+            "player": event["player"]["name"],
+            "seed": event["seed"],
+        }
+    if kind == "player_withdrawn":
+        return _("%(player)s withdrawn: %(reason)s") % {
+            "player": event["player"]["name"],
+            "reason": event.get("reason", ""),
+        }
+    if kind in ("stage_drawn", "draw_undone"):
+        found = terms.get(event["stage"])
+        stage = stage_name(found) if found else event["stage"]
+        if kind == "stage_drawn":
+            return _("%(stage)s drawn") % {"stage": stage}
+        return _("The draw of %(stage)s undone") % {"stage": stage}
+    if kind == "players_moved":
+        return _moved(event, terms)
+    if kind == "dispute_decided":
+        return _decided(event)
+    return str(kind)
+
+
+def _moved(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
+    cause = event.get("cause") or {}
+    was = [event["was"][side]["name"] for side in "AB"]
+    now = [event["now"][side]["name"] for side in "AB"]
+    round_text = (event.get("slot") or "0-0").split("-")[0]
+    rounds = next((t.rounds for t in terms.values() if t.kind == "knockout"), 0)
+    moved = move_sentence(was, now, int(round_text) if round_text.isdigit() else 0, rounds)
+    return _("%(cause)s: %(moved)s") % {"cause": cause_words(cause), "moved": moved}
+
+
+def cause_words(cause: Mapping[str, Any]) -> str:
+    """Return the event a change came from: "Amendment to shot 4 of Kovalenko v Fernández"."""
+    players = cause.get("players") or ["", ""]
+    match = _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]}
+    kind = cause.get("type")
+    if kind == "shot_amended":
+        return _("Amendment to shot %(shot)s of %(match)s") % {
+            "shot": cause.get("shot"),
+            "match": match,
+        }
+    if kind == "shot_retracted":
+        return _("Retraction of shot %(shot)s of %(match)s") % {
+            "shot": cause.get("shot"),
+            "match": match,
+        }
+    return _("Event %(seq)s of %(match)s") % {"seq": cause.get("seq"), "match": match}
+
+
+def _decided(event: Mapping[str, Any]) -> str:
+    words = {"slot": event["slot"], "match": event["match"], "reason": event.get("reason", "")}
+    if event["keep"]:
+        return _("Decision on slot %(slot)s: match %(match)s stands as played (%(reason)s)") % words
+    return _(
+        "Decision on slot %(slot)s: match %(match)s is void and replayed as %(replacement)s "
+        "(%(reason)s)"
+    ) % {**words, "replacement": event.get("replacement", "")}

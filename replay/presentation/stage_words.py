@@ -161,14 +161,20 @@ def dressed(stage: dict[str, Any], terms: Terms) -> dict[str, Any]:
         shown = []
         for match in matches:
             lines = []
+            started = match["status"] not in ("bye", "waiting", "scheduled")
+            disputed = {d["side"]: d for d in match.get("disputes") or []}
             for side, slot in enumerate(match["slots"]):
-                holder = match["holders"][side]
+                # A match begun is shown with who plays it; one to come with who holds its slots.
+                holder = match["players"][side] if started and match["players"] else None
+                holder = holder or match["holders"][side]
+                dispute = disputed.get("AB"[side])
                 lines.append(
                     {
                         "text": holder or slot_words(slot, rounds),
                         "held": holder is not None,
                         "bye": slot == "BYE",
                         "won": holder is not None and holder == match["winner"],
+                        "dispute": dispute,
                     }
                 )
             title = _("Third-place match") if match["slot"] == "3rd" else ""

@@ -10,13 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ranking_get", "stage_shapes", "stages_and_ranking", "stages_get"]
+__all__ = [
+    "disputes_open",
+    "draw_history",
+    "ranking_get",
+    "stage_shapes",
+    "stages_and_ranking",
+    "stages_get",
+]
 
 from matches import store
 from matches.errors import Refused
 from matches.models import Competition
 from matches.selectors import competition_get
 from matches.services.championships import championship_at, stage_shapes
+from matches.services.competition_log import log_read
 from replay.models import StagesView
 
 
@@ -85,3 +93,34 @@ def _ranking(competition_id: str, shown: Shown) -> dict[str, Any]:
         "provisional": any(row["provisional"] for row in shown.ranking),
         "rows": shown.ranking,
     }
+
+
+def draw_history(competition_id: str, at: int | None = None) -> list[dict[str, Any]]:
+    """Return a competition's own log, newest first: every entry, draw, withdrawal, move of
+    players and decision, each with its version (global id), when and by whom."""
+    return [
+        {"version": logged.id, "at": logged.at, "by": logged.by, "event": logged.event}
+        for logged in reversed(log_read(competition_id, at))
+    ]
+
+
+def disputes_open(competition_id: Any) -> dict[str, Any]:
+    """Return a competition's open disputes, as its stages show them now, with the match
+    each is about: its round, both players as played and as amended."""
+    competition = _staged(competition_id)
+    shown = shown_at(competition)
+    found = []
+    for stage in shown.stages:
+        for number, matches in enumerate(stage.get("rounds") or [], start=1):
+            for match in matches:
+                for dispute in match.get("disputes") or []:
+                    found.append(
+                        {
+                            **dispute,
+                            "stage": stage["id"],
+                            "round": number,
+                            "rounds": len(stage["rounds"]),
+                            "players": match["players"],
+                        }
+                    )
+    return {"competition": competition.pk, "version": shown.version, "disputes": found}

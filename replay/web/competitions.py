@@ -4,15 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from matches.models import FEDERATION_ID_LENGTH, Competition
 from matches.notation import LONGEST
 from matches.rules import DEFAULT_RULESET, Ruleset
-from replay.presentation.stage_words import Terms, dressed, match_place, out_words, terms_of
+from replay.presentation.consequence_words import log_sentence, match_words
+from replay.presentation.stage_words import (
+    Terms,
+    dressed,
+    match_place,
+    out_words,
+    terms_of,
+    terms_of_shapes,
+)
 from replay.presentation.standings_words import counts, sentence
-from replay.queries.championships import stages_and_ranking
+from replay.queries.championships import (
+    disputes_open,
+    draw_history,
+    stage_shapes,
+    stages_and_ranking,
+)
 from replay.queries.competitions import (
     competition_entrants,
     competition_matches,
@@ -23,6 +38,7 @@ from replay.queries.standings_reader import standings_changes, standings_get
 from replay.web.lookups import at_of, competition_or_404
 
 HISTORY = 15
+DRAW_HISTORY = 8  # the draw's latest events on the competition's page
 
 
 def competition_list(request: HttpRequest) -> HttpResponse:
@@ -53,6 +69,7 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
         "results": _worded(matches.results, stages.get("terms")),
         "schedule": _worded(matches.schedule, stages.get("terms")),
         "history": history(competition.pk),
+        "draw_history": _draw_history(competition, DRAW_HISTORY),
         "entrants": competition_entrants(competition),
         "staff": request.user.is_authenticated and request.user.is_staff,
         "federation_id_length": FEDERATION_ID_LENGTH,
@@ -95,10 +112,63 @@ def _worded(lines: list[dict[str, Any]], terms: dict[str, Terms] | None) -> list
 
 
 def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:
-    """Show what changed the standings; the competition's page takes its list at each version."""
+    """Show what changed the standings, and every event of the draw (entries, draws, moves of
+    players, decisions); the competition's page takes its list at each version."""
     competition = competition_or_404(competition_id)
-    context = {"competition": competition, "history": history(competition.pk)}
+    context = {
+        "competition": competition,
+        "history": history(competition.pk),
+        "draw_history": _draw_history(competition),
+    }
     return render(request, "replay/competition_history.html", context)
+
+
+def competition_disputes(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """List a competition's open disputes with the decision's form (staff; others log in)."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return redirect_to_login(request.get_full_path())
+    competition = competition_or_404(competition_id)
+    if competition.stages is None:
+        raise Http404(_("The competition has no stages"))
+    found = disputes_open(competition.pk)
+    disputes = [
+        {
+            **dispute,
+            "match_words": match_words(
+                dispute["players"] or [], dispute["round"], dispute["rounds"]
+            ),
+        }
+        for dispute in found["disputes"]
+    ]
+    context = {
+        "competition": competition,
+        "version": found["version"],
+        "disputes": disputes,
+        "draw_history": [
+            line for line in _draw_history(competition) if line["kind"] in DRAW_CHANGES
+        ],
+    }
+    return render(request, "replay/competition_disputes.html", context)
+
+
+DRAW_CHANGES = ("players_moved", "dispute_decided")
+
+
+def _draw_history(competition: Competition, limit: int | None = None) -> list[dict[str, Any]]:
+    """Return the competition's log, newest first, each event in a sentence."""
+    if competition.stages is None:
+        return []
+    terms = terms_of_shapes(stage_shapes(competition))
+    return [
+        {
+            "version": line["version"],
+            "at": line["at"],
+            "by": line["by"],
+            "kind": line["event"]["type"],
+            "text": log_sentence(line["event"], terms),
+        }
+        for line in draw_history(competition.pk)[:limit]
+    ]
 
 
 def history(competition_id: str) -> list[dict[str, Any]]:

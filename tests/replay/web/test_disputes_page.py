@@ -1,0 +1,58 @@
+"""A dispute on the pages: marked on the bracket with who holds the place as amended, listed
+for staff with the decision's form, and every change of the draw in the history."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from matches import services
+from replay.projections import projector
+from tests.store.test_corrections import FLIPPED, amend, knockout_drawn  # noqa: F401
+from tests.support.browser import make_user
+from tests.support.cast import BY
+
+pytestmark = pytest.mark.usefixtures("projector_forgotten")
+
+
+@pytest.fixture
+def disputed(knockout_drawn):  # noqa: F811
+    services.lag_record(
+        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    amend(FLIPPED, staff=True)
+    projector.catch_up()
+
+
+def staff_client() -> Client:
+    client = Client()
+    client.force_login(make_user("chief", staff=True))
+    return client
+
+
+def test_the_bracket_marks_a_disputed_place_with_its_holder_as_amended(disputed):
+    html = Client().get("/competitions/euro/").content.decode()
+    assert 'data-dispute="groups:B2"' in html
+    assert "Disputed:" in html and "as amended, since version" in html
+    uk = Client(HTTP_ACCEPT_LANGUAGE="uk").get("/competitions/euro/").content.decode()
+    assert 'data-dispute="groups:B2"' in uk and "Disputed:" not in uk
+
+
+def test_staff_see_the_open_disputes_with_a_decision_form_and_others_are_sent_to_log_in(
+    disputed,
+):
+    assert Client().get("/competitions/euro/disputes/").status_code == 302
+    html = staff_client().get("/competitions/euro/disputes/").content.decode()
+    assert 'data-slot="groups:B2"' in html and "form data-decision" in html
+    assert "The semi-final " in html  # of a knockout of two rounds
+
+
+def test_every_change_of_the_draw_is_a_sentence_of_its_history(disputed):
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=True, reason="result stands", by="chief"
+    )
+    html = Client().get("/competitions/euro/history/").content.decode()
+    assert "Decision on slot groups:B2: match euro-ko-1-1 stands as played (result stands)" in html
+    assert "Group stage drawn" in html and "Knockout drawn" in html
+    uk = Client(HTTP_ACCEPT_LANGUAGE="uk").get("/competitions/euro/history/").content.decode()
+    assert "Груповий етап" in uk
