@@ -80,7 +80,7 @@ function verdictOf(ruling) {
 }
 
 /** Draw the preview (the ruling in words, or why there is none) and enable the confirm. */
-function renderPreviewBox(root, { preview, amending, player, names, confirmable, unchanged }) {
+function renderPreviewBox(root, { preview, amending, player, names, confirmable, unchanged, consequences }) {
   const $ = (selector) => root.querySelector(selector);
   const box = $("#preview");
   box.dataset.state = preview.state;
@@ -106,5 +106,29 @@ function renderPreviewBox(root, { preview, amending, player, names, confirmable,
     $("#amend-preview").textContent = preview.state === "ok" ? words : "—";
   }
   $("#amend-unchanged").hidden = !unchanged;
+  renderConsequences(root, amending && !unchanged ? consequences : null);
   $("#confirm-shot").disabled = !confirmable;
+}
+
+/** Draw what an amendment would change beyond its match (the preview's sentences), before
+ * it is confirmed: a started match it would dispute stands out. */
+export function renderConsequences(root, consequences) {
+  const box = root.querySelector("#amend-consequences");
+  const list = root.querySelector("#amend-consequence-list");
+  if (!box || !list) return;
+  const state = consequences ? consequences.state : "none";
+  box.dataset.state = state;
+  box.hidden = state === "none";
+  const lines = state === "ok" ? consequences.said : [];
+  const words = {
+    loading: [gettext("Working out what it changes…")],
+    ok: lines.length ? lines : [gettext("Nothing beyond this match's result.")],
+    error: [gettext("What it changes cannot be worked out now.")],
+  }[state] || [];
+  box.dataset.disputes = String(state === "ok" && consequences.disputes > 0);
+  list.replaceChildren(...words.map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
 }

@@ -46,6 +46,7 @@ let restBall = null;
 let placePos = null;
 let placeDefaultsAt = -1;
 let preview = { state: "empty", key: null }; // the engine's latest answer, and what it judged
+let consequences = null; // what an amendment would change beyond its match: {state, key, said}
 let asked = null; // the key of the facts whose ruling is being asked for
 let unjudged = null; // facts last confirmable with no ruling to read (offline, waiting)
 let previewTimer = null;
@@ -279,7 +280,31 @@ async function runPreview(key) {
     preview = answer.status === 200 ? { state: "ok", ruling: answer.body, key }
       : { state: "error", error: (answer.body && answer.body.error) || String(answer.status),
         field: answer.body && answer.body.field, key };
+    if (preview.state === "ok" && amending) askConsequences(key);
   }
+  renderShot();
+}
+
+/** Ask what an amendment would change beyond its match (the group, the draw, the ranking)
+ * for the facts shown, before it is confirmed; nothing is recorded. */
+async function askConsequences(key) {
+  if (queue.length) return; // the match will stand otherwise once the queue is recorded
+  consequences = { state: "loading", key };
+  const reason = $("#amend-reason").value.trim() || gettext("preview");
+  const event = { type: "shot_amended", shot: amending.seq, facts: draft.facts(), reason };
+  let answer = null;
+  try {
+    answer = await api(`${setup.api}/events/preview`, {
+      method: "POST", body: { expected_seq: state.seq, event }, timeout: 5000,
+    });
+  } catch {
+    // Not reached: the console says it is offline; the amendment can still be confirmed.
+  }
+  if (key !== factsKey()) return;
+  consequences = answer && answer.status === 200
+    ? { state: "ok", key, said: answer.body.said || [],
+      disputes: ((answer.body.slots || {}).disputes || []).length }
+    : { state: "error", key };
   renderShot();
 }
 
@@ -404,6 +429,7 @@ function renderShot() {
     draft, amending, player, names, cueBalls, restBall, preview: shown,
     confirmable: mayConfirm(shown),
     unchanged: Boolean(amending) && JSON.stringify(draft.facts()) === amending.facts,
+    consequences: consequences && consequences.key === factsKey() ? consequences : null,
   });
   askEngine();
 }

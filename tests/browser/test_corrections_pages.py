@@ -1,0 +1,112 @@
+"""A correction in a real browser: the console shows what an amendment would change before
+it is confirmed (a started match it would dispute), and staff decide the dispute from its
+page."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from matches import services
+from matches.models import Event, Match
+from replay.projections import projector
+from tests.browser.test_console import tap
+from tests.browser.test_standings_page import text_of
+from tests.matches.test_championships import championship
+from tests.store.test_corrections import FLIPPED, amend
+from tests.support.browser import log_in, make_user, wait_until
+from tests.support.cast import BY
+from tests.support.league import win
+
+
+CONSEQUENCES = """
+const box = document.getElementById("amend-consequences");
+if (box.dataset.state !== "ok") return null;
+return {text: box.textContent, disputes: box.dataset.disputes,
+        ruling: document.getElementById("amend-preview").textContent,
+        contacts: document.getElementById("contacts").textContent};
+"""
+
+
+def quarter_started() -> None:
+    """Groups played (Fernández beat Kovalenko in group B), the knockout drawn, ko-1-1 begun."""
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        win(match.pk, "B" if match.pk == FLIPPED else "A")
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    services.lag_record(
+        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    projector.catch_up()
+
+
+def test_the_console_shows_that_an_amendment_would_dispute_a_started_match_before_it_is_confirmed(
+    served, chromium
+):
+    quarter_started()
+    log_in(chromium, served, make_user("chief", staff=True))
+    chromium.get(f"{served.url}/referee/matches/{FLIPPED}/")
+    seq = str(Event.objects.filter(match_id=FLIPPED).count())
+    wait_until(
+        chromium, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == seq
+    )
+    tap(chromium, '[data-tab="correct"]')
+    tap(chromium, '#shot-list li[data-seq="4"] button.amend')
+    wait_until(
+        chromium,
+        lambda d: d.find_element(By.ID, "amend-unchanged").is_displayed(),
+        "the shot's facts in force loaded",
+    )
+    # White on yellow, then on red: a carom of A's (clicked in the page, as a thumb taps it).
+    chromium.execute_script(
+        "document.querySelector('button[data-actor=\"white\"]').click();"
+        "document.querySelector('button[data-hit=\"red\"]').click();"
+    )
+
+    # Read at once, in the page: the console draws its panel again as answers come.
+    box = wait_until(
+        chromium,
+        lambda d: d.execute_script(CONSEQUENCES),
+        "the consequences worked out",
+    )
+    said = box["text"]
+    assert "now 1st in group B" in said
+    assert "has started and would be disputed" in said
+    assert box["disputes"] == "true"
+    assert Event.objects.filter(match_id=FLIPPED).count() == int(seq)  # nothing recorded yet
+
+    chromium.find_element(By.ID, "amend-reason").send_keys("video review")
+    tap(chromium, "#confirm-shot")
+    wait_until(
+        chromium,
+        lambda d: Event.objects.filter(match_id=FLIPPED).count() == int(seq) + 1,
+        "the amendment recorded",
+    )
+
+
+def test_staff_decide_a_dispute_from_its_page_and_the_bracket_shows_the_replacement(
+    served, chromium
+):
+    quarter_started()
+    amend(FLIPPED, staff=True)
+    projector.catch_up()
+    log_in(chromium, served, make_user("chief", staff=True))
+    chromium.get(f"{served.url}/competitions/euro/disputes/")
+    card = chromium.find_element(By.CSS_SELECTOR, '[data-slot="groups:B2"]')
+    assert "as played" in card.text and "as amended" in card.text
+
+    card.find_element(By.CSS_SELECTOR, 'input[name=keep][value="false"]').click()
+    card.find_element(By.NAME, "reason").send_keys("the jury voids it")
+    card.find_element(By.CSS_SELECTOR, "button").click()
+    chromium.switch_to.alert.accept()
+
+    wait_until(chromium, lambda d: "No dispute is open." in text_of(d, "#disputes"), "decided")
+    assert Match.objects.get(pk="euro-ko-1-1").status == "void"
+    assert Match.objects.filter(pk="euro-ko-1-1-r2").exists()
+    projector.catch_up()
+    chromium.get(f"{served.url}/competitions/euro/")
+    first = wait_until(
+        chromium, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot='1-1']"), "the bracket"
+    )[0]
+    assert "/matches/euro-ko-1-1-r2/" in first.get_attribute("innerHTML")
+    assert "is void and replayed as euro-ko-1-1-r2" in text_of(chromium, "#draw-history")
