@@ -17,7 +17,6 @@ from tests.support.browser import log_in, make_user, wait_until
 from tests.support.cast import BY
 from tests.support.league import win
 
-
 CONSEQUENCES = """
 const box = document.getElementById("amend-consequences");
 if (box.dataset.state !== "ok") return null;
