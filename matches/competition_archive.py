@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from matches import store
 from matches.championship import book_of
 from matches.errors import Refused, excerpt
-from matches.models import USERNAME_LENGTH, Competition, Entry
+from matches.models import USERNAME_LENGTH, Competition, Entry, Match
 from matches.notation import load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
@@ -143,6 +143,8 @@ def _entries(
             )
         return
     book = book_of([_body(event) for event in logged])
+    # A match a decision voided reads void, as it did where it was exported.
+    Match.objects.filter(pk__in=list(book.replaced)).update(status=Match.Status.VOID)
     for entrant in book.entrants.values():
         player = player_of(entrant.record(), "log")
         Entry.objects.create(
