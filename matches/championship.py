@@ -227,7 +227,20 @@ class Championship:
         return next(stage for stage in self.stages if stage.id == stage_id)
 
     def holder(self, slot: str) -> Holder:
-        """Return who holds a slot now: `ko:S5`, `groups:A1`, `W:ko-1-3`, `L:ko-2-1`, `BYE`."""
+        """Return who holds a slot now: `ko:S5`, `groups:A1`, `W:ko-1-3`, `L:ko-2-1`, `BYE`.
+
+        The holder the draw goes on with: a group's place taken by a player who plays (as
+        played) a started match of another place is held by the next player as amended, so
+        that no player is drawn into two matches of a round while a dispute waits.
+        """
+        return self._held(slot, as_amended=False)
+
+    def amended_holder(self, slot: str) -> Holder:
+        """Return who holds a slot as amended: a group's place as its table ranks it now,
+        whoever plays the match it feeds (what a dispute compares with who plays it)."""
+        return self._held(slot, as_amended=True)
+
+    def _held(self, slot: str, as_amended: bool) -> Holder:
         if slot == BYE:
             return A_BYE
         if slot[:2] in ("W:", "L:"):
@@ -243,8 +256,51 @@ class Championship:
         number = int(place[1:])
         if places is None or number > len(places):
             return UNSETTLED
-        key = places[number - 1]
+        key = places[number - 1] if as_amended else self._assigned(stage_id, place[0])[number]
+        if key is None:
+            return UNSETTLED
         return UNSETTLED if self.book.entrants[key].withdrawn else Holder(key)
+
+    def _assigned(self, stage_id: str, group: str) -> dict[int, str | None]:
+        """Return a settled group's places as the draw goes on with them: each place whose
+        match has started pinned to who plays it, the others taken in order as amended by
+        the players not pinned."""
+        memo = f"assigned {stage_id} {group}"
+        if memo not in self._memo:
+            places = self.group_places(stage_id, group) or []
+            pinned: dict[int, str] = {}
+            for number in range(1, len(places) + 1):
+                fed = self._feeds().get(f"{stage_id}:{group}{number}")
+                if fed is None:
+                    continue
+                planned, side = fed
+                assert planned.id is not None
+                played = self.played_of(self.current(planned.id))
+                if played is not None and played.started:
+                    pinned[number] = str(played.result.players[side])
+            rest = [key for key in places if key not in pinned.values()]
+            self._memo[memo] = {
+                number: pinned[number] if number in pinned else (rest.pop(0) if rest else None)
+                for number in range(1, len(places) + 1)
+            }
+        assigned: dict[int, str | None] = self._memo[memo]
+        return assigned
+
+    def _feeds(self) -> dict[str, tuple[Planned, int]]:
+        """Return the knockout place and side each group's place feeds, of every drawn stage."""
+        if "feeds" not in self._memo:
+            feeds = {}
+            for stage in self.stages:
+                if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+                    for planned in self._plan(stage.id):
+                        if planned.id is None:
+                            continue
+                        for side, slot in enumerate(planned.slots):
+                            if slot[:2] not in ("W:", "L:") and slot != BYE:
+                                feeds[slot] = (planned, side)
+            self._memo["feeds"] = feeds
+        found: dict[str, tuple[Planned, int]] = self._memo["feeds"]
+        return found
 
     def members(self, stage_id: str, group: str) -> list[str | None]:
         memo = (stage_id, group)
@@ -412,7 +468,7 @@ class Championship:
         found = []
         for side, slot in enumerate(planned.slots):
             as_played = str(played.result.players[side])
-            as_amended = self.holder(slot).key
+            as_amended = self.amended_holder(slot).key
             if as_amended == as_played or self._answered(slot, match_id, as_amended):
                 continue
             found.append(Dispute(slot, match_id, side, as_played, as_amended, self._since(slot)))
@@ -577,6 +633,7 @@ class Championship:
             while len(rounds) < planned.round:
                 rounds.append([])
             a, b = (self.holder(slot) for slot in planned.slots)
+            amended = [self.amended_holder(slot).key for slot in planned.slots]
             match_id = self.current(planned.id) if planned.id else None
             played = self.played_of(match_id) if match_id else None
             if planned.id is None:
@@ -588,13 +645,15 @@ class Championship:
             else:
                 status = "waiting"
             outcome = self._outcome(_outcome_name(stage.id, planned))
-            holders = [self._name(a.key), self._name(b.key)]
+            holders = [self._name(key) for key in amended]
             if played is not None and played.started:  # who plays it, whatever came since
                 players: list[str | None] | None = [
                     names.get(str(key), str(key)) for key in played.result.players
                 ]
             else:
-                players = holders if a.settled and b.settled else None
+                players = (
+                    [self._name(a.key), self._name(b.key)] if a.settled and b.settled else None
+                )
             own = [dispute.view(names) for dispute in disputes.get(match_id or "", [])]
             rounds[planned.round - 1].append(
                 {

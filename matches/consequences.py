@@ -132,10 +132,9 @@ def _place(
     played = after.played_of(match_id)
     made = match_id in headers
     started = played is not None and played.started
-    holders: list[str | None] = []
+    holders = [after.holder(slot).key for slot in planned.slots]  # as the draw goes on
     for side, slot in enumerate(planned.slots):
-        held, holds = before.holder(slot).key, after.holder(slot).key
-        holders.append(holds)
+        held, holds = before.amended_holder(slot).key, after.amended_holder(slot).key
         if held != holds:
             found.slots.append(
                 SlotChange(slot, place, side, match_id if made else None, started, held, holds)

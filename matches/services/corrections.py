@@ -101,7 +101,7 @@ def follow(
     now = played_of(match, after)
     if was == now:
         return None  # nothing a group table or a slot reads has changed
-    knockout = _knockout_matches(match.competition_id)
+    knockout = knockout_matches(match.competition_id)
     if not knockout:
         return None
     competition = match.competition
@@ -124,8 +124,8 @@ def follow(
             "event",
         )
     cause = _cause(match, event, after.seq)
-    for move in found.moves:
-        _move(knockout[move.match], move.players, move.before, cause, by)
+    for found_move in found.moves:
+        move(knockout[found_move.match], found_move.players, cause, by)
     return found
 
 
@@ -163,7 +163,8 @@ def first_event_check(match: Match) -> None:
             )
 
 
-def _knockout_matches(competition_id: str) -> dict[str, Match]:
+def knockout_matches(competition_id: str) -> dict[str, Match]:
+    """Return a competition's knockout matches made and not void, by id."""
     found = (
         Match.objects.filter(competition_id=competition_id, group="")
         .exclude(stage_id="")
@@ -181,13 +182,7 @@ def _cause(match: Match, event: Mapping[str, Any], seq: int) -> dict[str, Any]:
     return cause
 
 
-def _move(
-    match: Match,
-    players: tuple[Any, Any],
-    before: tuple[str, str],
-    cause: Mapping[str, Any],
-    by: str,
-) -> None:
+def move(match: Match, players: tuple[Any, Any], cause: Mapping[str, Any], by: str) -> None:
     """Give a match not started yet the players its slots hold now, and log it."""
     was = {"A": dict(match.players["A"]), "B": dict(match.players["B"])}
     now = {"A": players[0].record(), "B": players[1].record()}

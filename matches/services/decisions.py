@@ -15,9 +15,11 @@ from django.db import transaction
 
 from matches import store
 from matches.championship import Championship, book_of
+from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Competition, Match
 from matches.selectors import competition_get
+from matches.services import corrections
 from matches.services.competition_log import log_append, log_read, stages_of
 from matches.services.competitions import check_text, match_create
 from matches.services.corrections import FoldedOnDemand
@@ -74,11 +76,15 @@ def dispute_decide(
             voided.status = Match.Status.VOID
             voided.save(update_fields=["status"])
         log_append(competition, [decision], by)
+        refolded = _folded(competition)
+        # A place a void match held is free again: the players of a match not begun follow.
+        knockout = corrections.knockout_matches(competition.pk)
+        headers = {match_id: corrections.header_keys(m) for match_id, m in knockout.items()}
+        found = consequences(championship, refolded, headers, ranking=False)
+        cause = {"type": DISPUTE_DECIDED, "slot": dispute.slot, "match": dispute.match}
+        for move in found.moves:
+            corrections.move(knockout[move.match], move.players, cause, by)
         if not keep:
-            championship.book.apply(decision)
-            refolded = Championship(
-                competition.pk, championship.stages, championship.book, championship.played
-            )
             made = next(
                 (
                     playable

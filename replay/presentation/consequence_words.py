@@ -131,6 +131,8 @@ def _moved(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
 
 def cause_words(cause: Mapping[str, Any]) -> str:
     """Return the event a change came from: "Amendment to shot 4 of Kovalenko v Fernández"."""
+    if cause.get("type") == "dispute_decided":
+        return _("Decision on slot %(slot)s") % {"slot": cause.get("slot")}
     players = cause.get("players") or ["", ""]
     match = _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]}
     kind = cause.get("type")

@@ -1,0 +1,197 @@
+"""Any sequence of results, amendments, retractions and decisions in a championship in
+stages: the read model is the fold at its cursor and a rebuild gives it again; in each
+view, as played and as amended, no slot has two holders; no started match ever changes
+players; a dispute is answered at most once; and the preview of each correction is what
+recording it then gives."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches import services
+from matches.championship import player_key
+from matches.errors import Refused
+from matches.fold import state_after
+from matches.models import Event, Match
+from matches.render import board, status
+from matches.store import load_facts
+from replay.projections import projector
+from replay.queries.previews import preview
+from tests.matches.test_championships import championship
+from tests.replay.projections.test_stages_writer import folded, open_slots_hold_no_one_twice, stored
+from tests.support.cast import BY, CAROM_A, QUIET
+from tests.support.league import CAROM_B, win
+
+EXAMPLES = itertools.count()
+STATS: Counter[str] = Counter()
+CAROM = {"A": CAROM_A, "B": CAROM_B}
+
+
+def state_of(match: Match) -> Any:
+    return state_after(match.header(), load_facts(match))
+
+
+def seq_of(match_id: str) -> int:
+    return Event.objects.filter(match_id=match_id).count()
+
+
+def correction(rng: random.Random, match: Match) -> dict[str, Any] | None:
+    """A correction of a group match: its first shot made a carom of A's or a miss, or its
+    last shot retracted."""
+    state = state_of(match)
+    if not state.shots:
+        return None
+    if rng.random() < 0.3:
+        last = state.shots[-1]["seq"]
+        if last != state.seq:
+            return None  # a retraction names the latest event, a shot
+        return {"type": "shot_retracted", "shot": last, "reason": "entered twice"}
+    facts = rng.choice([CAROM_A, QUIET])
+    return {"type": "shot_amended", "shot": 4, "facts": facts, "reason": "video review"}
+
+
+def play_on(match: Match) -> None:
+    """Record a carom for whoever is due, until the match is decided."""
+    for _ in range(4):
+        state = state_of(match)
+        if status(state) in ("finished", "review") or state.seq < 3:
+            return
+        due = (board(state)["next"] or {}).get("player")
+        if due is None:
+            return
+        services.shot_record(match_id=match.pk, expected_seq=state.seq, by=BY, facts=CAROM[due])
+
+
+def checked_preview(match: Match, event: dict[str, Any]) -> None:
+    """Record a correction as staff, and check that its preview said what it then gives."""
+    seq = seq_of(match.pk)
+    projector.catch_up()
+    said = preview(match_id=match.pk, expected_seq=seq, event=event)
+    services.event_record(match_id=match.pk, expected_seq=seq, event=event, by="jury", staff=True)
+    projector.catch_up()
+    _version, views, ranking = stored(match.competition_id)
+    for group in (said.get("groups") or {}).get("after", []):
+        shown = next(g for g in views[0]["groups"] if g["name"] == group["group"])
+        if shown["settled"]:
+            assert [row["player"] for row in shown["standings"]] == group["places"]
+    disputed = {
+        d["slot"] for r in views[1].get("rounds", []) for m in r for d in m.get("disputes") or []
+    }
+    for dispute in (said.get("slots") or {}).get("disputes", []):
+        assert dispute["slot"] in disputed
+    rows = {row["player"]: row for row in ranking}
+    for row in (said.get("ranking") or {}).get("after", []):
+        assert rows[row["player"]] == row
+    for move in (said.get("slots") or {}).get("moves", []):
+        moved = Match.objects.get(pk=move["match"])
+        assert [moved.players["A"]["name"], moved.players["B"]["name"]] == move["after"]
+    STATS["corrections"] += 1
+    STATS["moves"] += len((said.get("slots") or {}).get("moves", []))
+    STATS["disputes"] += len((said.get("slots") or {}).get("disputes", []))
+
+
+def both_views_hold_no_one_twice(views: list[dict]) -> None:
+    """As played (`players`) and as amended (`holders`), no player holds two places of a round."""
+    open_slots_hold_no_one_twice(views)
+    for stage in views:
+        for games in stage.get("rounds") or []:
+            for key in ("players", "holders"):
+                named = [p for m in games if m.get(key) for p in m[key] if p]
+                assert len(named) == len(set(named)), (key, named)
+
+
+@settings(
+    max_examples=max(4, settings.default.max_examples // 25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_any_sequence_of_corrections_and_decisions_keeps_both_views_single_and_rebuilds(
+    db, projector_forgotten, seed
+):
+    competition = f"euro{next(EXAMPLES)}"
+    championship(competition)
+    rng = random.Random(seed)
+    services.stage_draw(competition_id=competition, stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id=competition, stage_id="groups"):
+        win(match.pk, rng.choice("AB"))
+    services.stage_draw(competition_id=competition, stage_id="ko", by="director")
+    projector.catch_up()
+    started: dict[str, tuple[str, str]] = {}
+    for _step in range(14):
+        knockout = list(
+            Match.objects.filter(competition_id=competition, group="")
+            .exclude(stage_id="")
+            .exclude(status=Match.Status.VOID)
+        )
+        groups = list(Match.objects.filter(competition_id=competition).exclude(group=""))
+        action = rng.choices(
+            ["start", "finish", "correct", "play_on", "decide"], weights=[2, 2, 5, 3, 3]
+        )[0]
+        try:
+            if action == "start" and knockout:
+                match = rng.choice(knockout)
+                if not seq_of(match.pk):
+                    services.lag_record(
+                        match_id=match.pk,
+                        expected_seq=0,
+                        by=BY,
+                        a={"distance": 90},
+                        b={"distance": 150},
+                    )
+            elif action == "finish" and knockout:
+                match = rng.choice(knockout)
+                if not seq_of(match.pk):
+                    win(match.pk, rng.choice("AB"))
+            elif action == "correct":
+                match = rng.choice(groups)
+                event = correction(rng, match)
+                if event is not None:
+                    checked_preview(match, event)
+            elif action == "play_on":
+                play_on(rng.choice(groups))
+            elif action == "decide":
+                folded_now = folded(competition)
+                disputes = [
+                    d
+                    for r in folded_now[1][1].get("rounds", [])
+                    for m in r
+                    for d in m.get("disputes") or []
+                ]
+                if disputes:
+                    STATS["decisions"] += 1
+                    services.dispute_decide(
+                        competition_id=competition,
+                        slot=rng.choice(disputes)["slot"],
+                        keep=rng.random() < 0.5,
+                        reason="the jury",
+                        by="chief",
+                    )
+        except Refused as refused:
+            # What the draw refuses: a first event while a slot is unsettled, a late amendment.
+            assert refused.field in ("slot", "event", "shot", "facts", "match"), refused
+            STATS[f"refused {refused.field}"] += 1
+        for match in Match.objects.filter(competition_id=competition, group="").exclude(
+            stage_id=""
+        ):
+            if seq_of(match.pk):
+                players = (player_key(match.players["A"]), player_key(match.players["B"]))
+                assert started.setdefault(match.pk, players) == players  # never changed
+        projector.catch_up()
+        version, views, ranking = stored(competition)
+        assert (version, views, ranking) == folded(competition)
+        both_views_hold_no_one_twice(views)
+        decided = Counter(
+            (e.data["slot"], e.data["match"], e.data["as_amended"])
+            for e in Event.objects.filter(competition_id=competition, type="dispute_decided")
+        )
+        assert all(count == 1 for count in decided.values())
+    incremental = stored(competition)
+    projector.rebuild()
+    assert stored(competition) == incremental
