@@ -12,11 +12,13 @@ import time
 import pytest
 
 from matches import services
-from matches.models import Match
+from matches.models import Event, Match
 from replay.api.tokens import token_issue
 from replay.models import StagesView
 from replay.projections import projector
 from tests.matches.test_championships import championship, play_groups
+from tests.store.test_corrections import FLIPPED
+from tests.support.cast import BY
 from tests.support.celery_workers import server, worker
 from tests.support.league import CAROM_A, open_game, win
 from tests.support.servers import free_port, own_redis, post_event
@@ -104,3 +106,45 @@ def test_a_worker_killed_while_settling_a_semi_final_leaves_its_final_to_the_nex
         with worker(redis_url, tmp_path / "beat-2"):
             slots = wait_for_the_final(CATCH_UP_S)
     assert_made_once_with_the_winners(slots)
+
+
+def test_with_redis_stopped_a_correction_disputes_the_started_match_and_the_bracket_shows_it_when_redis_is_back(  # noqa: E501
+    tmp_path,
+):
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        win(match.pk, "B" if match.pk == FLIPPED else "A")
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    services.lag_record(
+        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    projector.catch_up()
+    key = token_issue("federation", staff=True).key
+    seq = Event.objects.filter(match_id=FLIPPED).count()
+    body = {
+        "expected_seq": seq,
+        "event": {"type": "shot_amended", "shot": 4, "facts": CAROM_A, "reason": "video review"},
+    }
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    with own_redis(port) as redis, server(url) as api_port, worker(url, tmp_path / "beat"):
+        redis.terminate()
+        redis.wait(timeout=10)
+
+        answer = post_event(f"http://127.0.0.1:{api_port}/api/matches/{FLIPPED}/events", key, body)
+        assert answer.status == 201  # recorded, whatever Redis is doing
+        time.sleep(1)
+        assert projector.head() > projector.position()
+        # The write itself moved the players of the match not begun, in its transaction.
+        assert Event.objects.filter(competition_id="euro", type="players_moved").exists()
+        with own_redis(port):
+            deadline = time.monotonic() + CATCH_UP_S
+            while time.monotonic() < deadline:
+                view = StagesView.objects.filter(pk="euro").first()
+                first = view.stages[1]["rounds"][0][0] if view else {}
+                if first.get("disputed"):
+                    break
+                time.sleep(0.2)
+    assert first["disputed"]["slot"] == "groups:B2"
+    assert projector.position() == projector.head()
