@@ -213,6 +213,7 @@ class Championship:
         self._tables: dict[tuple[str, str], tuple[list[str], Table]] = {}
         self._group_views: dict[tuple[str, str], dict[str, Any]] = {}
         self._memo: dict[str, Any] = {}
+        self._holders: dict[str, Holder] = {}
         self._seeded = {entrant.seed: entrant for entrant in book.entrants.values()}
         # The previous fold's answers, not the fold itself: no chain of folds is kept.
         self._earlier = (
@@ -233,7 +234,9 @@ class Championship:
         played) a started match of another place is held by the next player as amended, so
         that no player is drawn into two matches of a round while a dispute waits.
         """
-        return self._held(slot, as_amended=False)
+        if slot not in self._holders:
+            self._holders[slot] = self._held(slot, as_amended=False)
+        return self._holders[slot]
 
     def amended_holder(self, slot: str) -> Holder:
         """Return who holds a slot as amended: a group's place as its table ranks it now,
@@ -386,11 +389,29 @@ class Championship:
         return self._plan(stage_id)
 
     def _plan(self, stage_id: str) -> list[Planned]:
-        stage = self.stage(stage_id)
-        draw = self.book.draws[stage_id]
-        return knockout_plan(
-            self.competition, stage_id, draw["seeds"], draw["size"], stage.third_place
-        )
+        memo = f"plan {stage_id}"
+        if memo not in self._memo:
+            stage = self.stage(stage_id)
+            draw = self.book.draws[stage_id]
+            self._memo[memo] = knockout_plan(
+                self.competition, stage_id, draw["seeds"], draw["size"], stage.third_place
+            )
+        plan: list[Planned] = self._memo[memo]
+        return plan
+
+    def _places_held(self, stage_id: str) -> dict[str, list[Planned]]:
+        """Return the places of a knockout each player holds a slot of."""
+        memo = f"held {stage_id}"
+        if memo not in self._memo:
+            held: dict[str, list[Planned]] = {}
+            for planned in self._plan(stage_id):
+                for slot in planned.slots:
+                    key = self.holder(slot).key
+                    if key is not None:
+                        held.setdefault(key, []).append(planned)
+            self._memo[memo] = held
+        found: dict[str, list[Planned]] = self._memo[memo]
+        return found
 
     def _outcome(self, place: str) -> Outcome | None:
         """Return the winner and loser of a knockout place (`ko-1-3`) once decided."""
@@ -728,7 +749,7 @@ class Championship:
 
     def _knockout_standing(self, index: int, stage: Stage, entrant: Entrant) -> Standing | None:
         plan = self._plan(stage.id)
-        mine = [p for p in plan if entrant.key in (self.holder(slot).key for slot in p.slots)]
+        mine = self._places_held(stage.id).get(entrant.key, [])
         if not mine:
             return None
         last_round = max(p.round for p in plan if p.number)

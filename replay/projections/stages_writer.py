@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+import orjson
+from django.db import connection
 from django.utils import timezone
 
 from matches.championship import Book, Championship, Played, book_of, player_key
@@ -27,7 +30,7 @@ from matches.services import settle
 from matches.services.competition_log import log_read, stages_of
 from matches.stages import Stage
 from matches.store import LoggedEvent
-from replay.models import StagesView
+from replay.models import MatchSummary, StagesView
 from replay.projections import plain_sql
 from replay.projections.kept import KeptByCursor
 from replay.projections.log import Stamp
@@ -146,25 +149,35 @@ def _fold(kept: Kept) -> Championship:
     return Championship(competition, kept.stages, kept.book, kept.played, kept.championship)
 
 
+# One plain statement: the stage matches with their summaries (a preview and a full read of
+# a competition read them all; the ORM's values() cost more than the fold they feed).
+PLAYED_SQL = (
+    f"SELECT m.{Match._meta.pk.column}, m.players, s.status, s.winner, s.result, "
+    f"s.shown_event_id FROM {Match._meta.db_table} m "
+    f"LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.{Match._meta.pk.column} "
+    "WHERE m.competition_id = %s AND m.stage_id <> ''"
+)
+
+
 def played_of(
     competition_id: str, match_ids: Iterable[str] | None = None
 ) -> tuple[dict[str, Played], int]:
     """Return what each stage match of a competition (or each of `match_ids`) counts for,
     from its summary, and the newest event that changed what they show."""
-    matches = Match.objects.filter(competition_id=competition_id).exclude(stage_id="")
+    sql, params = PLAYED_SQL, [competition_id]
     if match_ids is not None:
-        matches = matches.filter(pk__in=list(match_ids))
-    rows = matches.values_list(
-        "pk",
-        "players",
-        "summary__status",
-        "summary__winner",
-        "summary__result",
-        "summary__shown_event_id",
-    )
+        wanted = list(match_ids)
+        if not wanted:
+            return {}, 0
+        sql += f" AND m.{Match._meta.pk.column} IN ({', '.join(['%s'] * len(wanted))})"
+        params += wanted
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
     played = {}
     newest = 0
     for match_id, players, status, winner, result, shown in rows:
+        players, result = _json(players), _json(result)
         keys = (player_key(players["A"]), player_key(players["B"]))
         counted = Result.from_json(result) if result else None
         outcome = Result(keys) if counted is None else replace(counted, players=keys)
@@ -173,3 +186,8 @@ def played_of(
         played[match_id] = Played(status, outcome, won, shown or 0)
         newest = max(newest, shown or 0)
     return played, newest
+
+
+def _json(value: Any) -> Any:
+    """Return a JSON column's value: SQLite gives its text, PostgreSQL's driver the value."""
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value

@@ -69,7 +69,10 @@ def _consequences(
     book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
     stages = stages_of(competition)
     folded_before = Championship(competition.pk, stages, book, {**played, match.pk: was})
-    folded_after = Championship(competition.pk, stages, book, {**played, match.pk: now})
+    # The groups the event leaves alone are taken from the fold before, table and view.
+    folded_after = Championship(
+        competition.pk, stages, book, {**played, match.pk: now}, folded_before
+    )
     knockout = Match.objects.filter(competition=competition, group="").exclude(stage_id="")
     headers = {made.pk: header_keys(made) for made in knockout.exclude(status=Match.Status.VOID)}
     return consequences(folded_before, folded_after, headers), (folded_before, folded_after)
