@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from matches import services
 from matches.models import Event, Match
 from replay.projections import projector
 from tests.browser.test_console import tap
 from tests.browser.test_standings_page import text_of
-from tests.matches.test_championships import championship
-from tests.store.test_corrections import FLIPPED, amend
+from tests.store.test_corrections import (
+    FLIPPED,
+    amend,
+    drawn_with_a_flip_to_come,
+    first_match_begun,
+)
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import BY
-from tests.support.league import win
 
 CONSEQUENCES = """
 const box = document.getElementById("amend-consequences");
@@ -28,14 +29,8 @@ return {text: box.textContent, disputes: box.dataset.disputes,
 
 def quarter_started() -> None:
     """Groups played (Fernández beat Kovalenko in group B), the knockout drawn, ko-1-1 begun."""
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
-        win(match.pk, "B" if match.pk == FLIPPED else "A")
-    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    drawn_with_a_flip_to_come()
+    first_match_begun()
     projector.catch_up()
 
 

@@ -17,8 +17,7 @@ from replay.api.tokens import token_issue
 from replay.models import StagesView
 from replay.projections import projector
 from tests.matches.test_championships import championship, play_groups
-from tests.store.test_corrections import FLIPPED
-from tests.support.cast import BY
+from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.celery_workers import server, worker
 from tests.support.league import CAROM_A, open_game, win
 from tests.support.servers import free_port, own_redis, post_event
@@ -111,14 +110,8 @@ def test_a_worker_killed_while_settling_a_semi_final_leaves_its_final_to_the_nex
 def test_with_redis_stopped_a_correction_disputes_the_started_match_and_the_bracket_shows_it_when_redis_is_back(  # noqa: E501
     tmp_path,
 ):
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
-        win(match.pk, "B" if match.pk == FLIPPED else "A")
-    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    drawn_with_a_flip_to_come()
+    first_match_begun()
     projector.catch_up()
     key = token_issue("federation", staff=True).key
     seq = Event.objects.filter(match_id=FLIPPED).count()

@@ -18,8 +18,12 @@ from matches.models import Competition, Entry, Event, Match, Player
 from replay.projections import projector
 from replay.queries.championships import ranking_get, stages_get
 from tests.matches.test_championships import championship, play_groups
-from tests.store.test_corrections import FLIPPED, amend
-from tests.support.cast import BY
+from tests.store.test_corrections import (
+    FLIPPED,
+    amend,
+    drawn_with_a_flip_to_come,
+    first_match_begun,
+)
 from tests.support.league import league, win
 
 
@@ -147,14 +151,8 @@ def test_what_is_not_a_zip_is_refused_in_words(db, tmp_path):
 def test_a_competition_corrected_through_its_draw_comes_back_with_its_moves_and_decisions(
     db, client, tmp_path
 ):
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
-        win(match.pk, "B" if match.pk == FLIPPED else "A")
-    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    drawn_with_a_flip_to_come()
+    first_match_begun()
     amend(FLIPPED, staff=True)  # ko-1-1 disputed, ko-1-2 (not begun) moved
     services.dispute_decide(
         competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"

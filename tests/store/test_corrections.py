@@ -42,14 +42,27 @@ def amend(match_id: str, staff: bool = False) -> int:
     ).seq
 
 
-@pytest.fixture
-def knockout_drawn(db) -> list[str]:
-    """The groups played (side A winning all but one of group B's), the knockout drawn."""
+def drawn_with_a_flip_to_come() -> None:
+    """The groups played (side A winning all but FLIPPED, which B wins), the knockout drawn:
+    amending FLIPPED then changes group B's places."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
         win(match.pk, "B" if match.pk == FLIPPED else "A")
     services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+
+
+def first_match_begun() -> None:
+    """The knockout's first match (A1 v B2) begun: its lag recorded."""
+    services.lag_record(
+        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+
+
+@pytest.fixture
+def knockout_drawn(db) -> list[str]:
+    """As `drawn_with_a_flip_to_come`; group B's places before the flip."""
+    drawn_with_a_flip_to_come()
     return places("B")
 
 
@@ -73,9 +86,7 @@ def test_the_players_of_a_match_not_started_follow_a_correction_in_the_same_writ
 def test_a_started_match_is_disputed_never_rewritten_and_only_staff_may_dispute_it(
     knockout_drawn,
 ):
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    first_match_begun()
     played = names("euro-ko-1-1")
     before = Event.objects.filter(match_id=FLIPPED).count()
 
@@ -120,9 +131,7 @@ def test_a_match_whose_slot_is_no_longer_settled_refuses_its_first_event_naming_
 @pytest.fixture
 def disputed(knockout_drawn) -> tuple[str, str]:
     """ko-1-1 started by A1 v B2, then B2 changed by a staff amendment: its slot disputed."""
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    first_match_begun()
     played = names("euro-ko-1-1")
     amend(FLIPPED, staff=True)
     return played

@@ -8,12 +8,10 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from matches import services
-from matches.models import Event, Match
+from matches.models import Event
 from replay.projections import projector
-from tests.matches.test_championships import championship
-from tests.store.test_corrections import FLIPPED
-from tests.support.cast import BY
-from tests.support.league import CAROM_A, win
+from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
+from tests.support.league import CAROM_A
 from tests.support.logins import api
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")
@@ -31,14 +29,8 @@ def _fresh_throttle():
 @pytest.fixture
 def quarter_started(db) -> int:
     """The groups played, the knockout drawn, its first match started; the seq to preview."""
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
-        win(match.pk, "B" if match.pk == FLIPPED else "A")
-    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    drawn_with_a_flip_to_come()
+    first_match_begun()
     projector.catch_up()
     return Event.objects.filter(match_id=FLIPPED).count()
 

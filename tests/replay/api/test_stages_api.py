@@ -8,8 +8,7 @@ from matches import services
 from matches.models import Event, Match, Player
 from replay.models import MatchSummary, Standings
 from replay.projections import projector
-from tests.matches.test_championships import championship
-from tests.store.test_corrections import FLIPPED
+from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come
 from tests.support.league import RULESET, win
 from tests.support.logins import api
 
@@ -152,11 +151,7 @@ def test_an_amendment_that_disputes_a_started_match_is_staff_s_and_so_is_its_dec
     staff, referee
 ):
 
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
-        win(match.pk, "B" if match.pk == FLIPPED else "A")
-    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    drawn_with_a_flip_to_come()
     services.referee_assign(match_id=FLIPPED, username=referee.username, by="federation")
     win("euro-ko-1-1", "A")
     seq = Event.objects.filter(match_id=FLIPPED).count()

@@ -8,18 +8,15 @@ from django.test import Client
 
 from matches import services
 from replay.projections import projector
-from tests.store.test_corrections import FLIPPED, amend, knockout_drawn  # noqa: F401
+from tests.store.test_corrections import FLIPPED, amend, first_match_begun, knockout_drawn  # noqa: F401
 from tests.support.browser import make_user
-from tests.support.cast import BY
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")
 
 
 @pytest.fixture
 def disputed(knockout_drawn):  # noqa: F811
-    services.lag_record(
-        match_id="euro-ko-1-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
-    )
+    first_match_begun()
     amend(FLIPPED, staff=True)
     projector.catch_up()
 
