@@ -60,6 +60,7 @@ def dispute_decide(
         dispute = next((d for d in championship.disputes() if d.slot == slot), None)
         if dispute is None:
             raise StateClash(f"no open dispute on slot {excerpt(str(slot))}", "slot")
+        disputed = Match.objects.get(pk=dispute.match)
         decision: dict[str, Any] = {
             "type": DISPUTE_DECIDED,
             "slot": dispute.slot,
@@ -68,11 +69,14 @@ def dispute_decide(
             "reason": reason,
             "as_played": dispute.as_played,
             "as_amended": dispute.as_amended,
+            # What the history names the match by: its place and its players.
+            "place": _place_of(championship, dispute.match),
+            "players": [disputed.players["A"]["name"], disputed.players["B"]["name"]],
         }
         made = None
         if not keep:
             decision["replacement"] = _replacement_id(dispute.match)
-            voided = Match.objects.get(pk=dispute.match)
+            voided = disputed
             voided.status = Match.Status.VOID
             voided.save(update_fields=["status"])
         log_append(competition, [decision], by)
@@ -104,6 +108,16 @@ def _folded(competition: Competition) -> Championship:
     book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
     matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
     return Championship(competition.pk, stages_of(competition), book, FoldedOnDemand(matches))
+
+
+def _place_of(championship: Championship, match_id: str) -> str:
+    """Return the knockout place (`ko-2-1`) a match plays."""
+    for stage in championship.stages:
+        if stage.kind == "knockout" and stage.id in championship.book.draws:
+            for planned in championship.knockout_places(stage.id):
+                if planned.id is not None and championship.current(planned.id) == match_id:
+                    return f"{stage.id}-{planned.round}-{planned.number}"
+    return ""
 
 
 def _replacement_id(match_id: str) -> str:

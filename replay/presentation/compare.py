@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from matches.rules import receiver
 from replay.presentation.drawing import ball_name
@@ -26,6 +26,7 @@ STATUS_NAMES = {
     "finished": gettext_lazy("finished"),
     "review": gettext_lazy("under review"),
     "unreadable": gettext_lazy("unreadable"),
+    "void": pgettext_lazy("a match's status", "void"),
 }
 
 

@@ -27,9 +27,16 @@ def consequence_sentences(preview: Mapping[str, Any]) -> list[str]:
         for number, player in enumerate(after["places"], start=1):
             if was.get(player) != number:
                 said.append(
-                    _("%(player)s now %(place)s in group %(group)s")
+                    _("%(player)s would rank %(place)s in group %(group)s")
                     % {"player": player, "place": place(number), "group": after["group"]}
                 )
+    match = preview.get("match") or {}
+    players = match.get("players") or []
+    if (match.get("after") or {}).get("status") == "review" and len(players) == 2:
+        said.append(
+            _("%(match)s would be under review: its group open until it is decided")
+            % {"match": _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]}}
+        )
     slots = preview.get("slots") or {}
     for move in slots.get("moves", []):
         said.append(move_sentence(move["before"], move["after"], move["round"], move["rounds"]))
@@ -42,7 +49,7 @@ def consequence_sentences(preview: Mapping[str, Any]) -> list[str]:
                 )
             }
         )
-    return said
+    return [line[:1].upper() + line[1:] for line in said]
 
 
 def move_sentence(before: list[Any], after: list[Any], round_number: int, rounds: int) -> str:
@@ -115,7 +122,7 @@ def log_sentence(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
     if kind == "players_moved":
         return _moved(event, terms)
     if kind == "dispute_decided":
-        return _decided(event)
+        return _decided(event, terms)
     return str(kind)
 
 
@@ -132,7 +139,7 @@ def _moved(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
 def cause_words(cause: Mapping[str, Any]) -> str:
     """Return the event a change came from: "Amendment to shot 4 of Kovalenko v Fernández"."""
     if cause.get("type") == "dispute_decided":
-        return _("Decision on slot %(slot)s") % {"slot": cause.get("slot")}
+        return _("A decision on a dispute")
     players = cause.get("players") or ["", ""]
     match = _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]}
     kind = cause.get("type")
@@ -149,11 +156,24 @@ def cause_words(cause: Mapping[str, Any]) -> str:
     return _("Event %(seq)s of %(match)s") % {"seq": cause.get("seq"), "match": match}
 
 
-def _decided(event: Mapping[str, Any]) -> str:
-    words = {"slot": event["slot"], "match": event["match"], "reason": event.get("reason", "")}
+def _decided(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
+    stage_id, _dash, numbers = (event.get("place") or "").partition("-")
+    round_text = numbers.split("-")[0]
+    found = terms.get(stage_id)
+    match = match_words(
+        event.get("players") or [],
+        int(round_text) if round_text.isdigit() else 0,
+        found.rounds if found else 0,
+    )
+    words = {"match": match, "reason": event.get("reason", "")}
     if event["keep"]:
-        return _("Decision on slot %(slot)s: match %(match)s stands as played (%(reason)s)") % words
-    return _(
-        "Decision on slot %(slot)s: match %(match)s is void and replayed as %(replacement)s "
-        "(%(reason)s)"
-    ) % {**words, "replacement": event.get("replacement", "")}
+        said = _("Decision on %(match)s: the match stands as played (%(reason)s)") % words
+    else:
+        said = (
+            _(
+                "Decision on %(match)s: the match is void, to be played again by the players as "
+                "amended (%(reason)s)"
+            )
+            % words
+        )
+    return said[:1].upper() + said[1:]

@@ -35,7 +35,8 @@ def preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any]) -> di
         answer["ruling"] = ruling
     was, now = _shown(before), _shown(after)
     if was != now:
-        answer["match"] = {"before": was, "after": now}
+        players = [match.players["A"]["name"], match.players["B"]["name"]]
+        answer["match"] = {"before": was, "after": now, "players": players}
     if match.stage_id and match.competition.stages is not None:
         found, folded = _consequences(match, played_of(match, before), played_of(match, after))
         answer.update(_views(found, folded))

@@ -18,6 +18,7 @@ from replay.presentation.stage_words import (
     dressed,
     match_place,
     out_words,
+    slot_words,
     terms_of,
     terms_of_shapes,
 )
@@ -137,6 +138,7 @@ def competition_disputes(request: HttpRequest, competition_id: str) -> HttpRespo
             "match_words": match_words(
                 dispute["players"] or [], dispute["round"], dispute["rounds"]
             ),
+            "slot_words": slot_words(dispute["slot"], dispute["rounds"]),
         }
         for dispute in found["disputes"]
     ]

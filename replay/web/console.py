@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from matches.errors import NotFound, Refused
+from matches.models import Match
 from matches.notation import SLUG
 from matches.records import record_header
 from matches.selectors import match_get
@@ -61,6 +62,8 @@ def console(request: HttpRequest, id: str) -> HttpResponse:
         return render(request, "replay/console_missing.html", {"id": id}, status=404)
     if not may_record(request.user, match):
         return render(request, "replay/console_forbidden.html", {"match": match}, status=403)
+    if match.status == Match.Status.VOID:  # its events are refused: say so before any tap
+        return render(request, "replay/console_void.html", {"match": match}, status=410)
     header = record_header(match)
     try:
         state = match_state(match)

@@ -56,7 +56,7 @@ def test_a_preview_says_what_an_amendment_would_change_and_stores_nothing(quarte
     assert dispute["slot"] == "groups:B2"
     assert "ranking" in found
     assert any("would be disputed" in line for line in found["said"])
-    assert any("now 1st in group B" in line for line in found["said"])
+    assert any("would rank 1st in group B" in line for line in found["said"])
     assert Event.objects.filter(match_id=FLIPPED).count() == quarter_started
 
 

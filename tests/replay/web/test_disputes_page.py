@@ -49,7 +49,23 @@ def test_every_change_of_the_draw_is_a_sentence_of_its_history(disputed):
         competition_id="euro", slot="groups:B2", keep=True, reason="result stands", by="chief"
     )
     html = Client().get("/competitions/euro/history/").content.decode()
-    assert "Decision on slot groups:B2: match euro-ko-1-1 stands as played (result stands)" in html
+    assert "Decision on the semi-final" in html
+    assert "the match stands as played (result stands)" in html
     assert "Group stage drawn" in html and "Knockout drawn" in html
     uk = Client(HTTP_ACCEPT_LANGUAGE="uk").get("/competitions/euro/history/").content.decode()
     assert "Груповий етап" in uk
+
+
+def test_a_void_match_says_so_on_its_pages_and_its_console_records_nothing(disputed):
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    projector.catch_up()
+
+    board = Client().get("/matches/euro-ko-1-1/").content.decode()
+    console = staff_client().get("/referee/matches/euro-ko-1-1/")
+    schedule = Client(HTTP_ACCEPT_LANGUAGE="uk").get("/competitions/euro/").content.decode()
+
+    assert "Void: a decision on a dispute replaced this match" in board
+    assert console.status_code == 410 and "nothing more can be recorded" in console.content.decode()
+    assert "Анульовано" in schedule or "анульовано" in schedule
