@@ -757,17 +757,22 @@ class Championship:
         outcome = self._outcome(_outcome_name(stage.id, deepest))
         won = outcome is not None and outcome.winner.key == entrant.key
         seed = -entrant.seed
+        # A dispute open in the stage leaves every place reached in it open to a decision.
+        disputed = any(
+            d.match.startswith(f"{self.competition}-{stage.id}-") for d in self.disputes()
+        )
         if deepest.number == 0:  # the third-place match: 3 and 4, once it is decided
             level = last_round - 1
             order = (index, level, int(won), 0, 0.0, 0.0, 0.0, seed)
-            return Standing(order, f"{stage.id}:{level}", outcome is None)
+            return Standing(order, f"{stage.id}:{level}", outcome is None or disputed)
         if outcome is None or won:  # still in: playing, waiting, or the champion
             level = deepest.round + 1 if won else deepest.round
             champion = won and deepest.round == last_round
             order = (index, level, 0, 0, 0.0, 0.0, 0.0, seed)
-            return Standing(order, None, not champion)
+            return Standing(order, None, not champion or disputed)
         order = (index, deepest.round, 0, 0, 0.0, 0.0, 0.0, seed)
-        return Standing(order, f"{stage.id}:{deepest.round}", False, (index, deepest.round, 0))
+        shares = (index, deepest.round, 0)
+        return Standing(order, f"{stage.id}:{deepest.round}", disputed, shares)
 
     def _group_standing(self, index: int, stage: Stage, entrant: Entrant) -> Standing | None:
         groups = self.book.draws[stage.id]["groups"]

@@ -12,6 +12,7 @@ from matches.models import Competition, Event, Match
 from matches.services.championships import championship_at
 from matches.services.corrections import Forbidden
 from matches.services.decisions import StateClash
+from replay.projections import projector
 from tests.matches.test_championships import championship
 from tests.support.cast import BY, QUIET
 from tests.support.league import CAROM_A, win
@@ -176,8 +177,6 @@ def test_voided_the_match_counts_nowhere_and_its_replacement_has_the_holders_as_
 def test_voiding_a_played_match_disputes_the_started_match_its_winner_fed(knockout_drawn):
     win("euro-ko-1-1", "A")
     win("euro-ko-1-2", "A")
-    from replay.projections import projector
-
     projector.catch_up()  # the final and the third-place match made
     services.lag_record(
         match_id="euro-ko-2-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
@@ -208,3 +207,24 @@ def test_a_match_replayed_to_another_end_after_a_retraction_moves_the_players_to
     now = places("B")
     assert now[1] != knockout_drawn[1]
     assert names("euro-ko-1-1")[1] == now[1]
+
+
+def test_a_dispute_leaves_the_final_ranking_provisional_until_it_is_decided(knockout_drawn):
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    projector.catch_up()
+    win("euro-ko-2-1", "A")
+    win("euro-ko-3rd", "A")
+
+    def provisional() -> list[bool]:
+        rows = championship_at(Competition.objects.get(pk="euro")).championship.ranking()
+        return [row["provisional"] for row in rows[:4]]
+
+    assert provisional() == [False] * 4
+    amend(FLIPPED, staff=True)  # ko-1-1 and ko-1-2 were played with group B as it stood
+    assert provisional() == [True] * 4
+    for slot in ("groups:B1", "groups:B2"):
+        services.dispute_decide(
+            competition_id="euro", slot=slot, keep=True, reason="the results stand", by="chief"
+        )
+    assert provisional() == [False] * 4
