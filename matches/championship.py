@@ -222,6 +222,10 @@ class Championship:
             else None
         )
 
+    def with_played(self, played: Mapping[str, Played]) -> Championship:
+        """Return the same book's fold with what its matches count for replaced."""
+        return Championship(self.competition, self.stages, self.book, played)
+
     # -- Slots -------------------------------------------------------------------------
 
     def stage(self, stage_id: str) -> Stage:

@@ -22,7 +22,7 @@ from matches.championship import Championship, Played, book_of, player_key
 from matches.consequences import Consequences, affected_slots, consequences
 from matches.errors import Refused
 from matches.fold import state_after
-from matches.models import Match, Player
+from matches.models import Competition, Match, Player
 from matches.render import result_of, status
 from matches.rules.ranking import Result
 from matches.services.competition_log import log_append, log_read, stages_of
@@ -30,7 +30,6 @@ from matches.services.competitions import player_of
 from matches.state import MatchState
 
 PLAYERS_MOVED = "players_moved"
-CORRECTIONS = ("shot_amended", "shot_retracted")
 
 
 class Forbidden(Refused):
@@ -104,14 +103,11 @@ def follow(
     knockout = knockout_matches(match.competition_id)
     if not knockout:
         return None
-    competition = match.competition
-    matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
-    logged = log_read(competition.pk)
-    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
-    stages = stages_of(competition)
-    base = FoldedOnDemand(matches)
-    folded_before = Championship(competition.pk, stages, book, base.with_(match.pk, was))
-    folded_after = Championship(competition.pk, stages, book, base.with_(match.pk, now))
+    now_folded = folded_now(match.competition)
+    base = now_folded.played
+    assert isinstance(base, FoldedOnDemand)
+    folded_before = now_folded.with_played(base.with_(match.pk, was))
+    folded_after = now_folded.with_played(base.with_(match.pk, now))
     members = len(folded_after.members(match.stage_id, match.group)) if match.group else 0
     slots = affected_slots(match.stage_id, match.group, match.slot, members)
     headers = {match_id: header_keys(m) for match_id, m in knockout.items()}
@@ -136,13 +132,7 @@ def first_event_check(match: Match) -> None:
         raise Refused("the match is void: a decision replaced it", "match")
     if not match.stage_id or match.group:
         return
-    competition = match.competition
-    logged = log_read(competition.pk)
-    book = book_of([entry.event for entry in logged])
-    matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
-    championship = Championship(
-        competition.pk, stages_of(competition), book, FoldedOnDemand(matches)
-    )
+    championship = folded_now(match.competition)
     planned = next(
         (
             p
@@ -161,6 +151,14 @@ def first_event_check(match: Match) -> None:
                 "correction or a decision",
                 "slot",
             )
+
+
+def folded_now(competition: Competition) -> Championship:
+    """Return a competition as its logs make it now, each stage match folded when asked."""
+    logged = log_read(competition.pk)
+    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
+    return Championship(competition.pk, stages_of(competition), book, FoldedOnDemand(matches))
 
 
 def knockout_matches(competition_id: str) -> dict[str, Match]:

@@ -14,15 +14,14 @@ from typing import Any
 from django.db import transaction
 
 from matches import store
-from matches.championship import Championship, book_of
+from matches.championship import Championship
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Competition, Match
 from matches.selectors import competition_get
 from matches.services import corrections
-from matches.services.competition_log import log_append, log_read, stages_of
+from matches.services.competition_log import log_append
 from matches.services.competitions import check_text, match_create
-from matches.services.corrections import FoldedOnDemand
 
 REASON_LENGTH = 500
 
@@ -56,7 +55,7 @@ def dispute_decide(
         raise Refused("the competition has no stages", "stages")
     with transaction.atomic():
         store.lock_log()
-        championship = _folded(competition)
+        championship = corrections.folded_now(competition)
         dispute = next((d for d in championship.disputes() if d.slot == slot), None)
         if dispute is None:
             raise StateClash(f"no open dispute on slot {excerpt(str(slot))}", "slot")
@@ -80,7 +79,7 @@ def dispute_decide(
             voided.status = Match.Status.VOID
             voided.save(update_fields=["status"])
         log_append(competition, [decision], by)
-        refolded = _folded(competition)
+        refolded = corrections.folded_now(competition)
         # A place a void match held is free again: the players of a match not begun follow.
         knockout = corrections.knockout_matches(competition.pk)
         headers = {match_id: corrections.header_keys(m) for match_id, m in knockout.items()}
@@ -100,14 +99,6 @@ def dispute_decide(
             if made is not None:
                 _replacement_make(competition, voided, made)
     return {**decision, "made": made.id if made is not None else None}
-
-
-def _folded(competition: Competition) -> Championship:
-    """Return a competition as its logs make it now, each stage match folded when asked."""
-    logged = log_read(competition.pk)
-    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
-    matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
-    return Championship(competition.pk, stages_of(competition), book, FoldedOnDemand(matches))
 
 
 def _place_of(championship: Championship, match_id: str) -> str:
