@@ -456,9 +456,16 @@ class Championship:
 
     def current(self, match_id: str) -> str:
         """Return the match that plays a place now: its own, or its last replacement."""
-        while match_id in self.book.replaced:
-            match_id = self.book.replaced[match_id]
-        return match_id
+        return self._replaced_chain(match_id)[-1]
+
+    def place_of(self, match_id: str) -> tuple[str, Planned] | None:
+        """Return the knockout stage and place a match plays (itself or as a replacement)."""
+        for stage in self.stages:
+            if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+                for planned in self._plan(stage.id):
+                    if planned.id is not None and self.current(planned.id) == match_id:
+                        return stage.id, planned
+        return None
 
     def played_of(self, match_id: str) -> Played | None:
         """Return what a match counts for: nothing once a decision voided it."""
@@ -472,15 +479,17 @@ class Championship:
     def disputes(self) -> list[Dispute]:
         """Return every open dispute: a started match whose slot's holder as amended is not
         the player who plays it, and no decision has answered that yet."""
+        return [dispute for found in self._disputes_by_stage().values() for dispute in found]
+
+    def _disputes_by_stage(self) -> dict[str, list[Dispute]]:
         if "disputes" not in self._memo:
-            found = []
-            for stage in self.stages:
-                if stage.kind == KNOCKOUT and stage.id in self.book.draws:
-                    for planned in self._plan(stage.id):
-                        found.extend(self.disputes_at(planned))
-            self._memo["disputes"] = found
-        disputes: list[Dispute] = self._memo["disputes"]
-        return disputes
+            self._memo["disputes"] = {
+                stage.id: [d for planned in self._plan(stage.id) for d in self.disputes_at(planned)]
+                for stage in self.stages
+                if stage.kind == KNOCKOUT and stage.id in self.book.draws
+            }
+        by_stage: dict[str, list[Dispute]] = self._memo["disputes"]
+        return by_stage
 
     def disputes_at(self, planned: Planned) -> list[Dispute]:
         """Return the open disputes of one knockout place's match."""
@@ -564,7 +573,7 @@ class Championship:
         plan = self._plan(stage.id)
         final_round = max(planned.round for planned in plan)
         return all(
-            self._outcome(_outcome_name(stage.id, planned)) is not None
+            self._outcome(place_id(stage.id, planned)) is not None
             for planned in plan
             if planned.round == final_round
         )
@@ -669,7 +678,7 @@ class Championship:
                 status = "scheduled"
             else:
                 status = "waiting"
-            outcome = self._outcome(_outcome_name(stage.id, planned))
+            outcome = self._outcome(place_id(stage.id, planned))
             holders = [self._name(key) for key in amended]
             if played is not None and played.started:  # who plays it, whatever came since
                 players: list[str | None] | None = [
@@ -688,9 +697,7 @@ class Championship:
                     "players": players,
                     "holders": holders,
                     "match": match_id if played is not None else None,
-                    "replaces": [m for m in self._replaced_chain(planned.id)][:-1]
-                    if planned.id
-                    else [],
+                    "replaces": self._replaced_chain(planned.id)[:-1] if planned.id else [],
                     "status": status,
                     "winner": self._name(outcome.winner.key) if outcome else None,
                     "disputed": own[0] if own else None,
@@ -758,13 +765,11 @@ class Championship:
             return None
         last_round = max(p.round for p in plan if p.number)
         deepest = max(mine, key=lambda p: (p.round, p.number == 0))
-        outcome = self._outcome(_outcome_name(stage.id, deepest))
+        outcome = self._outcome(place_id(stage.id, deepest))
         won = outcome is not None and outcome.winner.key == entrant.key
         seed = -entrant.seed
         # A dispute open in the stage leaves every place reached in it open to a decision.
-        disputed = any(
-            d.match.startswith(f"{self.competition}-{stage.id}-") for d in self.disputes()
-        )
+        disputed = bool(self._disputes_by_stage().get(stage.id))
         if deepest.number == 0:  # the third-place match: 3 and 4, once it is decided
             level = last_round - 1
             order = (index, level, int(won), 0, 0.0, 0.0, 0.0, seed)
@@ -825,8 +830,8 @@ def _place_name(planned: Planned) -> str:
     return "3rd" if planned.number == 0 else f"{planned.round}-{planned.number}"
 
 
-def _outcome_name(stage_id: str, planned: Planned) -> str:
-    """Return the name a knockout place's winner and loser are known by (`ko-1-3`)."""
+def place_id(stage_id: str, planned: Planned) -> str:
+    """Return the name a knockout place is known by, its winner and loser too (`ko-1-3`)."""
     return f"{stage_id}-{planned.round}-{planned.number}"
 
 

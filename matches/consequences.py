@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.championship import KNOCKOUT, Championship, Dispute, Entrant
+from matches.championship import KNOCKOUT, Championship, Dispute, Entrant, place_id
 from matches.draws import Planned
 
 
@@ -59,9 +59,6 @@ class Consequences:
     moves: list[Move] = field(default_factory=list)
     disputes: list[Dispute] = field(default_factory=list)  # opened by the event
     ranking: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
-
-    def __bool__(self) -> bool:
-        return bool(self.groups or self.slots or self.moves or self.disputes or self.ranking)
 
 
 def consequences(
@@ -127,7 +124,7 @@ def _place(
     """Add what changes at one knockout place: its slots' holders, and a move of its
     players if its match is made and not started."""
     assert planned.id is not None
-    place = f"{stage_id}-{planned.round}-{planned.number}"
+    place = place_id(stage_id, planned)
     match_id = after.current(planned.id)
     played = after.played_of(match_id)
     made = match_id in headers

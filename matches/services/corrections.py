@@ -133,17 +133,10 @@ def first_event_check(match: Match) -> None:
     if not match.stage_id or match.group:
         return
     championship = folded_now(match.competition)
-    planned = next(
-        (
-            p
-            for p in championship.knockout_places(match.stage_id)
-            if p.id is not None and championship.current(p.id) == match.pk
-        ),
-        None,
-    )
-    if planned is None:
+    placed = championship.place_of(match.pk)
+    if placed is None:
         return
-    for side, slot in enumerate(planned.slots):
+    for side, slot in enumerate(placed[1].slots):
         holder = championship.holder(slot)
         if holder.key != header_keys(match)[side]:
             raise Refused(

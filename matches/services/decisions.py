@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from matches import store
-from matches.championship import Championship
+from matches.championship import place_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Competition, Match
@@ -69,7 +69,7 @@ def dispute_decide(
             "as_played": dispute.as_played,
             "as_amended": dispute.as_amended,
             # What the history names the match by: its place and its players.
-            "place": _place_of(championship, dispute.match),
+            "place": place_id(*placed) if (placed := championship.place_of(dispute.match)) else "",
             "players": [disputed.players["A"]["name"], disputed.players["B"]["name"]],
         }
         made = None
@@ -99,16 +99,6 @@ def dispute_decide(
             if made is not None:
                 _replacement_make(competition, voided, made)
     return {**decision, "made": made.id if made is not None else None}
-
-
-def _place_of(championship: Championship, match_id: str) -> str:
-    """Return the knockout place (`ko-2-1`) a match plays."""
-    for stage in championship.stages:
-        if stage.kind == "knockout" and stage.id in championship.book.draws:
-            for planned in championship.knockout_places(stage.id):
-                if planned.id is not None and championship.current(planned.id) == match_id:
-                    return f"{stage.id}-{planned.round}-{planned.number}"
-    return ""
 
 
 def _replacement_id(match_id: str) -> str:

@@ -49,7 +49,12 @@ def consequence_sentences(preview: Mapping[str, Any]) -> list[str]:
                 )
             }
         )
-    return [line[:1].upper() + line[1:] for line in said]
+    return [capitalised(line) for line in said]
+
+
+def capitalised(sentence: str) -> str:
+    """Return a sentence that may begin with a lower-case word ("the semi-final …") capitalised."""
+    return sentence[:1].upper() + sentence[1:]
 
 
 def move_sentence(before: list[Any], after: list[Any], round_number: int, rounds: int) -> str:
@@ -176,4 +181,4 @@ def _decided(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
             )
             % words
         )
-    return said[:1].upper() + said[1:]
+    return capitalised(said)

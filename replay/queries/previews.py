@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from matches import services
-from matches.championship import Championship, Played, book_of
+from matches.championship import Championship, Played, book_of, place_id
 from matches.consequences import Consequences, consequences
 from matches.models import Match
 from matches.render import ruling_of, status
 from matches.services.competition_log import log_read, stages_of
-from matches.services.corrections import header_keys, played_of
+from matches.services.corrections import header_keys, knockout_matches, played_of
 from matches.state import MatchState
 from replay.projections.stages_writer import played_of as played_from_summaries
 
@@ -74,8 +74,8 @@ def _consequences(
     folded_after = Championship(
         competition.pk, stages, book, {**played, match.pk: now}, folded_before
     )
-    knockout = Match.objects.filter(competition=competition, group="").exclude(stage_id="")
-    headers = {made.pk: header_keys(made) for made in knockout.exclude(status=Match.Status.VOID)}
+    knockout = knockout_matches(competition.pk)
+    headers = {match_id: header_keys(made) for match_id, made in knockout.items()}
     return consequences(folded_before, folded_after, headers), (folded_before, folded_after)
 
 
@@ -138,7 +138,9 @@ def _views(found: Consequences, folded: tuple[Championship, Championship]) -> di
         views["slots"]["disputes"] = [
             {
                 **dispute.view(names),
-                **(round_of(place) if (place := _place_of(dispute.match, after)) else {}),
+                **(
+                    round_of(place_id(*placed)) if (placed := after.place_of(dispute.match)) else {}
+                ),
                 "players": [name(key) for key in _played_keys(after, dispute.match)],
             }
             for dispute in found.disputes
@@ -159,17 +161,6 @@ def _ranking_change(
         "before": [row for row in before if row["player"] in players],
         "after": changed,
     }
-
-
-def _place_of(match_id: str, championship: Championship) -> str | None:
-    """Return the knockout place (`ko-1-3`) a match plays, or None."""
-    for stage in championship.stages:
-        if stage.kind != "knockout" or stage.id not in championship.book.draws:
-            continue
-        for planned in championship.knockout_places(stage.id):
-            if planned.id is not None and championship.current(planned.id) == match_id:
-                return f"{stage.id}-{planned.round}-{planned.number}"
-    return None
 
 
 def _played_keys(championship: Championship, match_id: str) -> tuple[str, str]:

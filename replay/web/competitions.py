@@ -70,7 +70,7 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
         "results": _worded(matches.results, stages.get("terms")),
         "schedule": _worded(matches.schedule, stages.get("terms")),
         "history": history(competition.pk),
-        "draw_history": _draw_history(competition, DRAW_HISTORY),
+        "draw_history": _draw_history(competition, DRAW_HISTORY, stages.get("terms")),
         "entrants": competition_entrants(competition),
         "staff": request.user.is_authenticated and request.user.is_staff,
         "federation_id_length": FEDERATION_ID_LENGTH,
@@ -156,11 +156,15 @@ def competition_disputes(request: HttpRequest, competition_id: str) -> HttpRespo
 DRAW_CHANGES = ("players_moved", "dispute_decided")
 
 
-def _draw_history(competition: Competition, limit: int | None = None) -> list[dict[str, Any]]:
-    """Return the competition's log, newest first, each event in a sentence."""
+def _draw_history(
+    competition: Competition, limit: int | None = None, terms: dict[str, Terms] | None = None
+) -> list[dict[str, Any]]:
+    """Return the competition's log, newest first, each event in a sentence (`terms`: its
+    stages' words, when the page has them already)."""
     if competition.stages is None:
         return []
-    terms = terms_of_shapes(stage_shapes(competition))
+    if terms is None:
+        terms = terms_of_shapes(stage_shapes(competition))
     return [
         {
             "version": line["version"],
