@@ -11,9 +11,9 @@ A player is known by a key (`player_key`): the federation id, else the name.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from matches.draws import (
     BYE,
@@ -30,6 +30,7 @@ from matches.rules.ranking import Result, Table, Totals, rank, row
 from matches.stages import Stage
 
 GROUPS, KNOCKOUT = "groups", "knockout"
+Answer = TypeVar("Answer")
 
 
 def player_key(player: Mapping[str, Any]) -> str:
@@ -340,14 +341,27 @@ class Championship:
 
     def group_table(self, stage_id: str, group: str) -> tuple[list[str], Table]:
         """Return a group's members in order of their places now, and its table."""
-        memo = (stage_id, group)
-        if memo not in self._tables:
+        return self._of_group(
+            (stage_id, group),
+            self._tables,
+            lambda earlier: earlier.tables,
+            lambda: self._group_table(stage_id, group),
+        )
+
+    def _of_group(
+        self,
+        memo: tuple[str, str],
+        mine: dict[tuple[str, str], Answer],
+        theirs: Callable[[_Earlier], dict[tuple[str, str], Answer]],
+        make: Callable[[], Answer],
+    ) -> Answer:
+        """Return a group's answer once: the previous fold's, if the group's inputs are the
+        same there and it has one, else made now."""
+        if memo not in mine:
             earlier = self._as_earlier(memo)
-            if earlier is not None and memo in earlier.tables:
-                self._tables[memo] = earlier.tables[memo]
-            else:
-                self._tables[memo] = self._group_table(stage_id, group)
-        return self._tables[memo]
+            found = theirs(earlier) if earlier is not None else {}
+            mine[memo] = found[memo] if memo in found else make()
+        return mine[memo]
 
     def _group_table(self, stage_id: str, group: str) -> tuple[list[str], Table]:
         members = [key for key in self.members(stage_id, group) if key is not None]
@@ -603,14 +617,12 @@ class Championship:
         return [self._group_view(stage, group) for group in self.book.draws[stage.id]["groups"]]
 
     def _group_view(self, stage: Stage, group: str) -> dict[str, Any]:
-        memo = (stage.id, group)
-        if memo not in self._group_views:
-            earlier = self._as_earlier(memo)
-            if earlier is not None and memo in earlier.group_views:
-                self._group_views[memo] = earlier.group_views[memo]
-            else:
-                self._group_views[memo] = self._group_view_made(stage, group)
-        return self._group_views[memo]
+        return self._of_group(
+            (stage.id, group),
+            self._group_views,
+            lambda earlier: earlier.group_views,
+            lambda: self._group_view_made(stage, group),
+        )
 
     def _group_view_made(self, stage: Stage, group: str) -> dict[str, Any]:
         ordered, table = self.group_table(stage.id, group)
