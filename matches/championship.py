@@ -335,7 +335,8 @@ class Championship:
         if earlier is None or earlier.members.get(memo) != self.members(*memo):
             return None
         for match_id, _, _, _ in self.group_matches(*memo):
-            if earlier.played.get(match_id) != self.played.get(match_id):
+            was, now = earlier.played.get(match_id), self.played.get(match_id)
+            if was is not now and was != now:
                 return None
         return earlier
 

@@ -47,9 +47,12 @@ class Result:
         }
 
     @classmethod
-    def from_json(cls, value: Mapping[str, Any]) -> Result:
+    def from_json(
+        cls, value: Mapping[str, Any], players: tuple[Hashable, Hashable] | None = None
+    ) -> Result:
+        """Return the result `as_json` wrote, naming its players by `players` if given."""
         return cls(
-            players=(value["players"][0], value["players"][1]),
+            players=(value["players"][0], value["players"][1]) if players is None else players,
             counted=value["counted"],
             winner=value["winner"],
             games=(value["games"][0], value["games"][1]),

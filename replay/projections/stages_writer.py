@@ -15,8 +15,9 @@ competition's own log (an entry, a draw, a withdrawal) reads it all again.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -151,12 +152,28 @@ def _fold(kept: Kept) -> Championship:
 
 # One plain statement: the stage matches with their summaries (a preview and a full read of
 # a competition read them all; the ORM's values() cost more than the fold they feed).
+_MATCH = {
+    name: connection.ops.quote_name(Match._meta.get_field(name).column)
+    for name in ("id", "players", "group", "status", "competition", "stage_id")
+}
 PLAYED_SQL = (
-    f"SELECT m.{Match._meta.pk.column}, m.players, s.status, s.winner, s.result, "
-    f"s.shown_event_id FROM {Match._meta.db_table} m "
-    f"LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.{Match._meta.pk.column} "
-    "WHERE m.competition_id = %s AND m.stage_id <> ''"
+    f"SELECT m.{_MATCH['id']}, m.{_MATCH['players']}, m.{_MATCH['group']}, "
+    f"m.{_MATCH['status']}, s.status, s.winner, s.result, s.shown_event_id "
+    f"FROM {Match._meta.db_table} m "
+    f"LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.{_MATCH['id']} "
+    f"WHERE m.{_MATCH['competition']} = %s AND m.{_MATCH['stage_id']} <> ''"
 )
+
+
+@dataclass
+class StageMatches:
+    """What each stage match of a competition counts for, from its summary; the newest
+    event that changed what they show; and the players each knockout match made (and not
+    void) names now, by key."""
+
+    played: dict[str, Played]
+    newest: int
+    knockout: dict[str, tuple[str, str]]
 
 
 def played_of(
@@ -164,28 +181,45 @@ def played_of(
 ) -> tuple[dict[str, Played], int]:
     """Return what each stage match of a competition (or each of `match_ids`) counts for,
     from its summary, and the newest event that changed what they show."""
+    found = stage_matches(competition_id, match_ids)
+    return found.played, found.newest
+
+
+def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -> StageMatches:
+    """Return the stage matches of a competition (or each of `match_ids`) as summarised."""
     sql, params = PLAYED_SQL, [competition_id]
     if match_ids is not None:
         wanted = list(match_ids)
         if not wanted:
-            return {}, 0
-        sql += f" AND m.{Match._meta.pk.column} IN ({', '.join(['%s'] * len(wanted))})"
+            return StageMatches({}, 0, {})
+        sql += f" AND m.{_MATCH['id']} IN ({', '.join(['%s'] * len(wanted))})"
         params += wanted
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    played = {}
-    newest = 0
-    for match_id, players, status, winner, result, shown in rows:
-        players, result = _json(players), _json(result)
-        keys = (player_key(players["A"]), player_key(players["B"]))
-        counted = Result.from_json(result) if result else None
-        outcome = Result(keys) if counted is None else replace(counted, players=keys)
-        status = status or "scheduled"
-        won = winner if status == "finished" and winner else None
-        played[match_id] = Played(status, outcome, won, shown or 0)
-        newest = max(newest, shown or 0)
-    return played, newest
+    found = StageMatches({}, 0, {})
+    for match_id, players, group, made, status, winner, result, shown in rows:
+        row = (players, status, winner, result, shown)
+        # SQLite gives JSON as text: the same row's text is read once per process.
+        played = _played_text(*row) if isinstance(players, str) else _played(*row)
+        found.played[match_id] = played
+        found.newest = max(found.newest, played.changed)
+        if not group and made != Match.Status.VOID:
+            found.knockout[match_id] = played.result.players
+    return found
+
+
+def _played(players: Any, status: Any, winner: Any, result: Any, shown: Any) -> Played:
+    """Return what a match counts for, from its header's players and its summary's row."""
+    players, result = _json(players), _json(result)
+    keys = (player_key(players["A"]), player_key(players["B"]))
+    outcome = Result.from_json(result, keys) if result else Result(keys)
+    status = status or "scheduled"
+    won = winner if status == "finished" and winner else None
+    return Played(status, outcome, won, shown or 0)
+
+
+_played_text = functools.lru_cache(maxsize=50_000)(_played)
 
 
 def _json(value: Any) -> Any:

@@ -10,18 +10,21 @@ holders, the matches whose players would move or that would be disputed, the ran
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from matches import services
-from matches.championship import Championship, Played, book_of, place_id
+from matches.championship import Book, Championship, Played, book_of, place_id
 from matches.consequences import Consequences, consequences
 from matches.models import Match
 from matches.render import ruling_of, status
-from matches.services.competition_log import log_read, stages_of
-from matches.services.corrections import header_keys, knockout_matches, played_of
+from matches.services.competition_log import Logged, log_read, stages_of
+from matches.services.corrections import played_of
+from matches.stages import Stage
 from matches.state import MatchState
-from replay.projections.stages_writer import played_of as played_from_summaries
+from replay.projections.stages_writer import stage_matches
 
 
 def preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,18 +68,89 @@ def _consequences(
     match: Match, was: Played, now: Played
 ) -> tuple[Consequences, tuple[Championship, Championship]]:
     competition = match.competition
-    played, _newest = played_from_summaries(competition.pk)
+    summarised = stage_matches(competition.pk)
     logged = log_read(competition.pk)
-    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
     stages = stages_of(competition)
-    folded_before = Championship(competition.pk, stages, book, {**played, match.pk: was})
-    # The groups the event leaves alone are taken from the fold before, table and view.
+    earlier = _folds.take(competition.pk, logged, stages)
+    book = (
+        earlier.book
+        if earlier is not None
+        else book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    )
+    # The groups whose matches count as they did at this process's last preview of the
+    # competition (its own log the same) are taken from that fold, table and view; so are
+    # the groups the event leaves alone, from the fold before it.
+    played = summarised.played
+    folded_before = Championship(
+        competition.pk,
+        stages,
+        book,
+        {**played, match.pk: was},
+        earlier.championship if earlier is not None else None,
+    )
     folded_after = Championship(
         competition.pk, stages, book, {**played, match.pk: now}, folded_before
     )
-    knockout = knockout_matches(competition.pk)
-    headers = {match_id: header_keys(made) for match_id, made in knockout.items()}
-    return consequences(folded_before, folded_after, headers), (folded_before, folded_after)
+    found = consequences(folded_before, folded_after, summarised.knockout)
+    _folds.keep(competition.pk, logged, stages, book, folded_before)
+    return found, (folded_before, folded_after)
+
+
+@dataclass(frozen=True)
+class _KeptFold:
+    """A competition's log and stages at a preview, its book, and its fold before the event."""
+
+    logged: list[Logged]
+    stages: list[Stage]
+    book: Book
+    championship: Championship
+
+
+class _Previewed:
+    """The last preview's fold of each competition, in this process: a next preview of it,
+    with its own log and stages unchanged, ranks again only the groups whose matches count
+    for something else now (`Championship`'s `previous` checks each group's members and
+    matches), and its book is the one the same log gave: it can never be out of date."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._folds: dict[str, _KeptFold] = {}
+
+    def take(
+        self, competition_id: str, logged: list[Logged], stages: list[Stage]
+    ) -> _KeptFold | None:
+        with self._lock:
+            earlier = self._folds.get(competition_id)
+        if earlier is None or earlier.logged != logged or earlier.stages != stages:
+            return None
+        return earlier
+
+    def keep(
+        self,
+        competition_id: str,
+        logged: list[Logged],
+        stages: list[Stage],
+        book: Book,
+        championship: Championship,
+    ) -> None:
+        with self._lock:
+            self._folds.pop(competition_id, None)
+            self._folds[competition_id] = _KeptFold(logged, stages, book, championship)
+            while len(self._folds) > self._limit:
+                self._folds.pop(next(iter(self._folds)))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._folds.clear()
+
+
+_folds = _Previewed(16)
+
+
+def forget_previews() -> None:
+    """Drop the folds kept in this process (tests: a preview from nothing kept)."""
+    _folds.clear()
 
 
 def _views(found: Consequences, folded: tuple[Championship, Championship]) -> dict[str, Any]:

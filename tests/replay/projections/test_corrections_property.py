@@ -22,7 +22,7 @@ from matches.models import Event, Match
 from matches.render import board, status
 from matches.store import load_facts
 from replay.projections import projector
-from replay.queries.previews import preview
+from replay.queries.previews import forget_previews, preview
 from tests.matches.test_championships import championship
 from tests.replay.projections.test_stages_writer import folded, open_slots_hold_no_one_twice, stored
 from tests.support.cast import BY, CAROM_A, QUIET
@@ -73,6 +73,8 @@ def checked_preview(match: Match, event: dict[str, Any]) -> None:
     seq = seq_of(match.pk)
     projector.catch_up()
     said = preview(match_id=match.pk, expected_seq=seq, event=event)
+    forget_previews()  # the same preview with no earlier fold kept in this process
+    assert preview(match_id=match.pk, expected_seq=seq, event=event) == said
     services.event_record(match_id=match.pk, expected_seq=seq, event=event, by="jury", staff=True)
     projector.catch_up()
     _version, views, ranking = stored(match.competition_id)
