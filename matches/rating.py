@@ -5,7 +5,10 @@ step as the paper numbers it: a rating `r`, a rating deviation `RD` (how uncerta
 is) and a volatility `σ` (how erratic the player's form is) per player, all updated once
 per rating period from the results of that period together. Here a rating period is one
 calendar day. A player who plays nobody in a period keeps `r` and `σ`, and their `RD`
-grows (step 6 alone): a long absence makes a rating less certain.
+grows (step 6 alone): a long absence makes a rating less certain. Those periods are
+applied when next needed (`idle`: k idle days at once, as k periods one by one would),
+so that a day costs its games, not every player ever rated; an `RD` never grows past a
+new player's 350, as Glickman's Glicko does.
 
 The parameters are the paper's: a new player starts at 1500, RD 350, σ 0.06; the system
 constant τ (how much σ may change in a period) is 0.5, within the 0.3 to 1.2 the paper
@@ -19,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 SCALE = 173.7178  # Glicko-2's scale: μ = (r − 1500) / SCALE, φ = RD / SCALE
 START_RATING = 1500.0
@@ -26,6 +30,8 @@ START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
 TAU = 0.5
 TOLERANCE = 0.000001
+
+Key = TypeVar("Key", bound=Hashable)  # a player's key
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,11 @@ class Rating:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Generic[Key]):
     """One counted match of a rating period: its two players' keys and who won."""
 
-    a: Hashable
-    b: Hashable
+    a: Key
+    b: Key
     a_won: bool
 
 
@@ -87,16 +93,66 @@ def rate(player: Rating, games: Iterable[tuple[Rating, float]], tau: float = TAU
 
 
 def rate_period(
-    ratings: Mapping[Hashable, Rating], outcomes: Iterable[Outcome], tau: float = TAU
-) -> dict[Hashable, Rating]:
-    """Return every player's rating after one period: those who played from their games
-    (each against the opponent as rated before the period), the others' deviation grown."""
-    games: dict[Hashable, list[tuple[Rating, float]]] = {key: [] for key in ratings}
+    ratings: Mapping[Key, Rating], outcomes: Iterable[Outcome[Key]], tau: float = TAU
+) -> dict[Key, Rating]:
+    """Return the rating after one period of each player who played in it, each game
+    against the opponent as rated before the period (a newcomer as a new player)."""
+    games: dict[Key, list[tuple[Rating, float]]] = {}
     for outcome in outcomes:
         a, b = ratings.get(outcome.a, Rating()), ratings.get(outcome.b, Rating())
         games.setdefault(outcome.a, []).append((b, 1.0 if outcome.a_won else 0.0))
         games.setdefault(outcome.b, []).append((a, 0.0 if outcome.a_won else 1.0))
     return {key: rate(ratings.get(key, Rating()), played, tau) for key, played in games.items()}
+
+
+def idle(rating: Rating, periods: int) -> Rating:
+    """Return a rating after `periods` periods without a game: step 6 alone, each time
+    (the deviation grows, never past a new player's 350)."""
+    if periods <= 0:
+        return rating
+    phi, sigma = rating.deviation / SCALE, rating.volatility
+    grown = min(SCALE * math.sqrt(phi**2 + periods * sigma**2), START_DEVIATION)
+    return Rating(rating.rating, grown, sigma, rating.matches)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A player's rating after the last day they played, and that day (its ordinal)."""
+
+    rating: Rating
+    day: int
+
+
+def rate_day(
+    rated: Mapping[Key, Rated], day: int, outcomes: Iterable[Outcome[Key]], tau: float = TAU
+) -> dict[Key, Rated]:
+    """Return the players of one day (a date's ordinal) as rated after it: each rated
+    from where the days they did not play left them."""
+    played = list(outcomes)
+    keys = {outcome.a for outcome in played} | {outcome.b for outcome in played}
+    before = {
+        key: idle(rated[key].rating, day - rated[key].day - 1) for key in keys if key in rated
+    }
+    return {key: Rated(rating, day) for key, rating in rate_period(before, played, tau).items()}
+
+
+def as_of(rated: Rated, day: int) -> Rating:
+    """Return a player's rating at the end of a day (an ordinal) on or after they last played."""
+    return idle(rated.rating, day - rated.day)
+
+
+def ratings_by_day(
+    days: Iterable[tuple[int, Iterable[Outcome[Key]]]],
+    start: Mapping[Key, Rated] | None = None,
+    tau: float = TAU,
+) -> Iterable[tuple[int, dict[Key, Rated]]]:
+    """Yield each day with a counted match (ordinals, in order) with the players of that
+    day as rated after it, starting from `start`."""
+    rated = dict(start or {})
+    for day, outcomes in days:
+        today = rate_day(rated, day, outcomes, tau)
+        rated.update(today)
+        yield day, today
 
 
 def _g(phi: float) -> float:
@@ -137,16 +193,3 @@ def _volatility(delta: float, phi: float, variance: float, sigma: float, tau: fl
             f_a = f_a / 2
         side_b, f_b = c, f_c
     return math.exp(side_a / 2)
-
-
-def ratings_by_day(
-    days: Iterable[tuple[str, Iterable[Outcome]]],
-    start: Mapping[Hashable, Rating] | None = None,
-    tau: float = TAU,
-) -> Iterable[tuple[str, dict[Hashable, Rating]]]:
-    """Yield each day (ISO date, in order) with every player's rating after it, from the
-    counted matches of each day (a day one period), starting from `start`."""
-    ratings = dict(start or {})
-    for day, outcomes in days:
-        ratings = rate_period(ratings, outcomes, tau)
-        yield day, ratings

@@ -200,3 +200,38 @@ class ProjectorCursor(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.position}"
+
+
+class RatedMatch(models.Model):
+    """A match the rating counts, as the projector last read its summary: its day (its
+    date, else the day of its last event), its players and who won."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="rated"
+    )
+    day = models.DateField()
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    a_won = models.BooleanField()
+
+    class Meta:
+        indexes = [models.Index(fields=["day"], name="rated_match_day")]
+
+
+class PlayerRating(models.Model):
+    """A player's Glicko-2 rating after a day they played (`matches.rating`): each day
+    with a counted match of theirs has one row, every other day is worked out from the
+    latest row before it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    day = models.DateField()
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    matches = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "day"], name="player_rating_day_unique")
+        ]
+        indexes = [models.Index(fields=["day"], name="player_rating_day")]

@@ -115,13 +115,13 @@ def log_store(
 
 # One plain statement: a preview and the projector read a whole log each time (the ORM's
 # models cost more than the fold they feed).
-_LOG_COLUMNS = [
-    Event._meta.get_field(name).column
-    for name in ("id", "seq", "data_text", "at", "recorded_by", "hash")
-]
+_LOG_COLUMNS = {field.name: field.column for field in Event._meta.concrete_fields}
 LOG_SQL = (
-    f"SELECT {', '.join(_LOG_COLUMNS)} FROM {Event._meta.db_table} "
-    f"WHERE {Event._meta.get_field('competition').column} = %s"
+    "SELECT "
+    + ", ".join(
+        _LOG_COLUMNS[name] for name in ("id", "seq", "data_text", "at", "recorded_by", "hash")
+    )
+    + f" FROM {Event._meta.db_table} WHERE {_LOG_COLUMNS['competition']} = %s"
 )
 
 
@@ -129,7 +129,7 @@ def log_read(competition_id: str, upto: int | None = None) -> list[Logged]:
     """Return a competition's log in order, up to global id `upto` when given."""
     sql, params = LOG_SQL, [competition_id]
     if upto is not None:
-        sql, params = f"{sql} AND id <= %s", [competition_id, upto]
+        sql += f" AND {_LOG_COLUMNS['id']} <= {int(upto)}"
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} ORDER BY seq", params)
         rows = cursor.fetchall()

@@ -4,7 +4,7 @@ from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from matches.notation import SLUG
-from replay.api import competitions, errors, stages, views
+from replay.api import competitions, errors, ratings, stages, views
 
 app_name = "api"
 
@@ -79,6 +79,7 @@ urlpatterns = [
     path("matches/<carambole_id:id>/judge", views.JudgeView.as_view(), name="judge"),
     path("matches/<carambole_id:id>/export", views.ExportView.as_view(), name="export"),
     path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),
+    path("ratings/", ratings.RatingsView.as_view(), name="ratings"),
     path("me", views.MeView.as_view(), name="me"),
     path("tokens/", views.TokensView.as_view(), name="tokens"),
     path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),

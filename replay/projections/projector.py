@@ -3,7 +3,8 @@
 It reads the events committed after its cursor, in the log's one order, folds each
 match they touch on from where its summary stands, keeps the archive summaries, and
 writes a new version of a competition's standings for each event that changed what
-they count, all in the transaction that moves the cursor. The cursor's row is
+they count, then the competitions in stages and the players' ratings, all in the
+transaction that moves the cursor. The cursor's row is
 locked for that transaction: run twice at once, the second finds nothing left to do.
 
 Versions follow events, not runs: an event that changes a counted result (or the
@@ -38,6 +39,7 @@ from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
 from replay.projections import plain_sql
 from replay.projections.log import Change, Stamp
+from replay.projections.ratings_writer import forget_ratings, ratings_write
 from replay.projections.signals import standings_committed
 from replay.projections.stages_writer import forget_stages, stages_write
 from replay.projections.standings_writer import forget_tables, standings_write
@@ -101,6 +103,7 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
                 moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
                 versions = _apply(rows, cursor.stamp(), moved.stamp())
                 staged = stages_write(rows, cursor.stamp(), moved.stamp())
+                ratings_write(rows)
                 _move(moved)
                 if versions or staged:
                     heard = {
@@ -129,6 +132,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         Standings.objects.all().delete()
         StagesView.objects.all().delete()
         MatchSummary.objects.all().delete()
+        forget_ratings()
         _move(Cursor(0, _stored_time(timezone.now())))
         forget()
         return catch_up(progress=progress, scheduled=True)

@@ -153,8 +153,7 @@ def _fold(kept: Kept) -> Championship:
 # One plain statement: the stage matches with their summaries (a preview and a full read of
 # a competition read them all; the ORM's values() cost more than the fold they feed).
 _MATCH = {
-    name: connection.ops.quote_name(Match._meta.get_field(name).column)
-    for name in ("id", "players", "group", "status", "competition", "stage_id")
+    field.name: connection.ops.quote_name(field.column) for field in Match._meta.concrete_fields
 }
 PLAYED_SQL = (
     f"SELECT m.{_MATCH['id']}, m.{_MATCH['players']}, m.{_MATCH['group']}, "
@@ -205,7 +204,10 @@ def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -
         found.played[match_id] = played
         found.newest = max(found.newest, played.changed)
         if not group and made != Match.Status.VOID:
-            found.knockout[match_id] = played.result.players
+            found.knockout[match_id] = (
+                str(played.result.players[0]),
+                str(played.result.players[1]),
+            )
     return found
 
 

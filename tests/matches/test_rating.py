@@ -1,8 +1,10 @@
 """The Glicko-2 rating against Glickman's own worked example, and its period's rules."""
 
+from datetime import date
+
 import pytest
 
-from matches.rating import Outcome, Rating, rate, rate_period, ratings_by_day
+from matches.rating import Outcome, Rating, as_of, idle, rate, rate_period, ratings_by_day
 
 
 def test_the_worked_example_of_glickmans_paper_gives_its_numbers():
@@ -26,6 +28,18 @@ def test_a_player_who_plays_nobody_keeps_the_rating_and_grows_less_certain():
 
     assert (after.rating, after.volatility, after.matches) == (1620, 0.06, 12)
     assert after.deviation == pytest.approx((80**2 + (0.06 * 173.7178) ** 2) ** 0.5)
+    assert idle(player, 1) == after
+
+
+def test_idle_days_widen_the_deviation_as_many_periods_would_but_never_past_350():
+    player = Rating(1620, 80, 0.06)
+
+    one_by_one = player
+    for _ in range(30):
+        one_by_one = rate(one_by_one, [])
+
+    assert idle(player, 30).deviation == pytest.approx(one_by_one.deviation)
+    assert idle(player, 100_000).deviation == 350
 
 
 def test_a_period_rates_each_game_against_the_opponent_as_rated_before_it():
@@ -45,16 +59,18 @@ def test_a_newcomer_in_a_period_starts_at_1500_with_a_deviation_of_350():
     assert after["new"].deviation < 350
 
 
-def test_days_are_periods_one_after_another_and_a_day_without_a_player_widens_their_deviation():
+def test_days_are_periods_and_the_days_between_widen_the_deviation_before_the_next_game():
+    may_1, may_10 = date(2026, 5, 1).toordinal(), date(2026, 5, 10).toordinal()
     days = [
-        ("2026-05-01", [Outcome("rossi", "kovalenko", a_won=True)]),
-        ("2026-05-02", [Outcome("rossi", "fernandez", a_won=False)]),
+        (may_1, [Outcome("rossi", "kovalenko", a_won=True)]),
+        (may_10, [Outcome("rossi", "fernandez", a_won=False)]),
     ]
 
-    (first, after_first), (second, after_second) = list(ratings_by_day(days))
+    (_, first), (_, second) = list(ratings_by_day(days))
 
-    assert (first, second) == ("2026-05-01", "2026-05-02")
-    assert after_second["rossi"].matches == 2
-    assert after_second["kovalenko"].rating == after_first["kovalenko"].rating
-    assert after_second["kovalenko"].deviation > after_first["kovalenko"].deviation
-    assert after_second["fernandez"].rating > 1500
+    assert set(second) == {"rossi", "fernandez"}
+    assert second["rossi"].rating.matches == 2
+    # Rossi met Fernández as eight idle days left him (not as rated on 1 May).
+    rossi_before = idle(first["rossi"].rating, 8)
+    assert second["rossi"].rating == rate(rossi_before, [(Rating(), 0.0)])
+    assert as_of(first["kovalenko"], may_10) == idle(first["kovalenko"].rating, 9)

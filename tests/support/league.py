@@ -7,6 +7,7 @@ first shot of a match B won into a carom of A's makes A the winner: a flip.
 from __future__ import annotations
 
 from matches import services
+from matches.models import Match
 from tests.support.cast import BY, CAROM_A, QUIET, open_game
 
 RULESET = {"target": 4, "best_of": 1}
@@ -26,6 +27,23 @@ def league(competition: str = "cup", entrants: list[dict] = ENTRANTS) -> list[st
         services.player_enter(competition_id=competition, player=player, by="federation")
     created = services.round_robin_create(competition_id=competition, by="federation")
     return [match.pk for match in created]
+
+
+def dated_league(competition: str = "cup") -> list[str]:
+    """The same league of four, its six matches on three days from 1 May 2026."""
+    services.competition_create(id=competition, name="Cup", ruleset=RULESET)
+    for player in ENTRANTS:
+        services.player_enter(competition_id=competition, player=player, by="federation")
+    made = services.round_robin_create(
+        competition_id=competition, by="federation", first_date="2026-05-01"
+    )
+    return [match.pk for match in made]
+
+
+def names(match_id: str) -> tuple[str, str]:
+    """Return the names of a match's players, A's and B's."""
+    players = Match.objects.get(pk=match_id).players
+    return players["A"]["name"], players["B"]["name"]
 
 
 def win(match_id: str, winner: str) -> int:

@@ -1,0 +1,69 @@
+"""The players' Glicko-2 ratings across competitions, as of a day, read by anyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches.rating import START_DEVIATION, START_RATING, START_VOLATILITY, TAU
+from replay.api import schema
+from replay.api.views import checked
+from replay.queries.ratings import ratings_on
+
+
+class AsOfQuery(serializers.Serializer[dict[str, Any]]):
+    as_of = serializers.DateField(
+        required=False,
+        help_text="the ratings at the end of this day, YYYY-MM-DD (default: today)",
+    )
+
+
+class RatingRow(serializers.Serializer[dict[str, Any]]):
+    place = serializers.IntegerField()
+    player = serializers.CharField()
+    player_id = serializers.CharField(allow_null=True, help_text="the federation id")
+    key = serializers.CharField(help_text="the player's page: /players/{key}/")
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField(
+        help_text="RD: about 95% of players' true strength lies within two of it"
+    )
+    volatility = serializers.FloatField()
+    matches = serializers.IntegerField(help_text="the matches counted so far")
+    last_played = serializers.DateField(help_text="the last day with a counted match")
+
+
+class RatingsAnswer(serializers.Serializer[dict[str, Any]]):
+    as_of = serializers.DateField()
+    system = serializers.DictField(help_text="Glicko-2 and its parameters")
+    ratings = RatingRow(many=True)
+
+
+SYSTEM = {
+    "name": "Glicko-2",
+    "period": "one calendar day",
+    "start": {"rating": START_RATING, "deviation": START_DEVIATION, "volatility": START_VOLATILITY},
+    "tau": TAU,
+}
+
+
+class RatingsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="ratings_read",
+        summary="Every rated player's Glicko-2 rating at the end of a day",
+        tags=["ratings"],
+        parameters=[AsOfQuery],
+        responses={200: RatingsAnswer, **schema.errors(400, 401)},
+    )
+    def get(self, request: Request) -> Response:
+        query = checked(AsOfQuery, request.query_params.dict())
+        day = query.get("as_of") or timezone.localdate()
+        return Response({"as_of": day.isoformat(), "system": SYSTEM, "ratings": ratings_on(day)})

@@ -1,0 +1,140 @@
+"""The players' Glicko-2 ratings as a read model, written by the projector inside its
+transaction (`matches.rating` does the arithmetic).
+
+After each batch, the summaries of the matches it touched (and of those a decision of it
+voided) say which matches count: finished with a winner, at least one shot played (a
+walkover, forfeited before any shot, says nothing of either player's play and is not
+rated; a forfeit during play is the loss it is), never under review, never void. Each
+counts on its day: its date, else the day of its last event. When what counts changes
+(a match ends, an amendment turns a result or moves a day, a match is voided), every
+rating from the earliest day concerned on is worked out again from the ratings before
+it, matches of a day in the order of their ids: a rebuild, which meets every match in
+the log's order, comes to the very same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from itertools import groupby
+
+from django.db.models import Max
+from django.utils import timezone
+
+from matches.errors import Refused
+from matches.models import Event
+from matches.rating import Outcome, Rated, Rating, ratings_by_day
+from matches.store import LoggedEvent
+from replay.models import MatchSummary, PlayerRating, RatedMatch
+
+VOIDING = "dispute_decided"  # a decision of a competition's log, voiding a match or not
+
+Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
+
+
+def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
+    """Bring the ratings up to these events; return the first day worked out again (None
+    when nothing rated changed)."""
+    touched = {row.match_id for row in rows if row.match_id is not None}
+    touched |= set(_voided(rows))
+    if not touched:
+        return None
+    now = _counted(touched)
+    stored = {
+        match_id: (day, a, b, a_won)
+        for match_id, day, a, b, a_won in RatedMatch.objects.filter(
+            match_id__in=touched
+        ).values_list("match_id", "day", "player_a_id", "player_b_id", "a_won")
+    }
+    days = [
+        counted[0]
+        for match_id in touched
+        if stored.get(match_id) != now.get(match_id)
+        for counted in (stored.get(match_id), now.get(match_id))
+        if counted is not None
+    ]
+    if not days:
+        return None
+    changed = [match_id for match_id in touched if stored.get(match_id) != now.get(match_id)]
+    RatedMatch.objects.filter(match_id__in=changed).delete()
+    RatedMatch.objects.bulk_create(
+        RatedMatch(match_id=match_id, day=day, player_a_id=a, player_b_id=b, a_won=a_won)
+        for match_id in changed
+        if match_id in now
+        for day, a, b, a_won in [now[match_id]]
+    )
+    first = min(days)
+    ratings_recompute(first)
+    return first
+
+
+def ratings_recompute(first: date) -> None:
+    """Work out every rating from day `first` on, from the ratings before it."""
+    PlayerRating.objects.filter(day__gte=first).delete()
+    start: dict[int, Rated] = {}
+    for row in PlayerRating.objects.filter(day__lt=first).order_by("player_id", "day"):
+        start[row.player_id] = Rated(
+            Rating(row.rating, row.deviation, row.volatility, row.matches), row.day.toordinal()
+        )
+    counted = (
+        RatedMatch.objects.filter(day__gte=first)
+        .order_by("day", "match_id")
+        .values_list("day", "player_a_id", "player_b_id", "a_won")
+    )
+    days = (
+        (day.toordinal(), [Outcome(a, b, a_won) for _, a, b, a_won in matches])
+        for day, matches in groupby(counted.iterator(), key=lambda row: row[0])
+    )
+    PlayerRating.objects.bulk_create(
+        PlayerRating(
+            player_id=player,
+            day=date.fromordinal(day),
+            rating=rated.rating.rating,
+            deviation=rated.rating.deviation,
+            volatility=rated.rating.volatility,
+            matches=rated.rating.matches,
+        )
+        for day, today in ratings_by_day(days, start)
+        for player, rated in today.items()
+    )
+
+
+def forget_ratings() -> None:
+    """Empty the ratings' read model (a rebuild works it out again from the log)."""
+    PlayerRating.objects.all().delete()
+    RatedMatch.objects.all().delete()
+
+
+def _voided(rows: Iterable[LoggedEvent]) -> Iterable[str]:
+    for row in rows:
+        if row.match_id is None and row.stored_type == VOIDING:
+            try:
+                decision = row.fact()
+            except Refused:
+                continue
+            if not decision.get("keep", True) and isinstance(decision.get("match"), str):
+                yield decision["match"]
+
+
+def _counted(match_ids: set[str]) -> dict[str, Counted]:
+    """Return how each of these matches counts in the rating now, if it does."""
+    found = MatchSummary.objects.filter(
+        match_id__in=match_ids, status="finished", winner__in=("A", "B")
+    ).values_list("match_id", "date", "player_a_id", "player_b_id", "winner", "shots_a", "shots_b")
+    rows = [row for row in found if row[5] + row[6] > 0]
+    undated = [row[0] for row in rows if row[1] is None]
+    last = dict(
+        Event.objects.filter(match_id__in=undated)
+        .values("match_id")
+        .annotate(last=Max("recorded_at"))
+        .values_list("match_id", "last")
+    )
+    return {
+        match_id: (
+            day if day is not None else timezone.localdate(last[match_id]),
+            a,
+            b,
+            winner == "A",
+        )
+        for match_id, day, a, b, winner, _, _ in rows
+    }

@@ -1,0 +1,61 @@
+"""The players' ratings as of a day, and one player's over time, from the read model.
+
+Each player's row of the last day they played on or before the day asked, its deviation
+grown by the days since (`matches.rating.as_of`): what the rating says at the end of
+that day.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db.models import Max
+
+from matches.models import Player
+from matches.rating import Rated, Rating, as_of
+from replay.models import PlayerRating
+from replay.queries.player_keys import player_key
+
+
+def ratings_on(day: date) -> list[dict[str, Any]]:
+    """Return every rated player's rating at the end of `day`, the best first, placed."""
+    latest = (
+        PlayerRating.objects.filter(day__lte=day)
+        .values("player_id")
+        .annotate(last=Max("day"))
+        .values_list("player_id", "last")
+    )
+    wanted = dict(latest)
+    found = PlayerRating.objects.filter(
+        player_id__in=list(wanted), day__in=set(wanted.values())
+    ).select_related("player")
+    rated = [
+        (as_of(Rated(_rating(row), row.day.toordinal()), day.toordinal()), row)
+        for row in found
+        if wanted[row.player_id] == row.day
+    ]
+    rated.sort(key=lambda pair: (-pair[0].rating, pair[0].deviation, pair[1].player.name))
+    return [
+        {
+            "place": place,
+            "player": row.player.name,
+            "player_id": row.player.federation_id,
+            "key": player_key(row.player.federation_id, row.player_id),
+            **now.as_json(),
+            "last_played": row.day.isoformat(),
+        }
+        for place, (now, row) in enumerate(rated, start=1)
+    ]
+
+
+def rating_history(player: Player) -> list[dict[str, Any]]:
+    """Return a player's rating after each day they played, oldest first."""
+    return [
+        {"day": row.day, **_rating(row).as_json()}
+        for row in PlayerRating.objects.filter(player=player).order_by("day")
+    ]
+
+
+def _rating(row: PlayerRating) -> Rating:
+    return Rating(row.rating, row.deviation, row.volatility, row.matches)

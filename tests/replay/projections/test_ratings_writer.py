@@ -1,0 +1,108 @@
+"""The ratings' read model: kept by the projector, and a rebuild's very rows whatever
+the order of results, amendments and late matches."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches import services
+from matches.models import Match
+from replay.models import PlayerRating, RatedMatch
+from replay.projections import projector
+from tests.support.cast import BY
+from tests.support.league import dated_league, flip, names, win
+
+NUMBERS = itertools.count(1)
+
+
+def rows() -> list[tuple]:
+    return sorted(
+        PlayerRating.objects.values_list(
+            "player__name", "day", "rating", "deviation", "volatility", "matches"
+        )
+    )
+
+
+def test_a_finished_match_rates_both_players_on_its_day(db):
+    first, *_ = dated_league()
+    win(first, "A")
+    projector.catch_up()
+
+    rated = {name: (day, rating) for name, day, rating, *_ in rows()}
+    a, b = names(first)
+    assert rated[a][0] == rated[b][0] == Match.objects.get(pk=first).date
+    assert rated[a][1] > 1500 > rated[b][1]
+
+
+def test_an_amendment_that_flips_a_result_turns_the_ratings_round(db):
+    first, *_ = dated_league()
+    seq = win(first, "B")
+    projector.catch_up()
+    before = {name: rating for name, _, rating, *_ in rows()}
+
+    flip(first, seq)
+    projector.catch_up()
+
+    after = {name: rating for name, _, rating, *_ in rows()}
+    assert after == pytest.approx({name: 3000 - rating for name, rating in before.items()})
+
+
+def test_a_walkover_is_not_rated_but_a_match_played_to_its_end_is(db):
+    first, second, *_ = dated_league()
+    services.match_forfeit(match_id=first, expected_seq=0, by=BY, player="A", reason="absent")
+    win(second, "A")
+    projector.catch_up()
+
+    assert list(RatedMatch.objects.values_list("match_id", flat=True)) == [second]
+
+
+def test_a_late_result_of_an_earlier_day_works_every_later_day_out_again(db):
+    first, *later = dated_league()
+    for match_id in later:
+        win(match_id, "A")
+    projector.catch_up()
+    win(first, "B")  # played on the first day, entered last
+    projector.catch_up()
+    incremental = rows()
+
+    projector.rebuild()
+
+    assert rows() == incremental
+    assert len({day for _, day, *_ in incremental}) == 3
+
+
+@settings(
+    max_examples=max(3, settings.default.max_examples // 25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    plays=st.lists(
+        st.tuples(st.integers(0, 5), st.sampled_from("AB"), st.booleans(), st.booleans()),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_any_order_of_results_and_amendments_rates_exactly_as_a_rebuild(db, plays):
+    matches = dated_league(f"rated-{next(NUMBERS)}")
+    played: dict[int, int] = {}
+    for index, winner, flipped, caught in plays:
+        if index not in played:
+            played[index] = win(matches[index], winner)
+            if flipped and winner == "B":
+                played[index] = flip(matches[index], played[index])
+        if caught:
+            projector.catch_up()
+    projector.catch_up()
+    incremental = rows()
+    counted = set(RatedMatch.objects.values_list("match_id", flat=True))
+
+    projector.rebuild()
+
+    assert rows() == incremental
+    assert set(RatedMatch.objects.values_list("match_id", flat=True)) == counted
+    assert {matches[index] for index in played} <= counted
