@@ -24,6 +24,10 @@ from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
 from replay.presentation.sentences import foul_name, ruling_in_words, shot_in_words, shot_name
 
 
+class NotFinished(Exception):
+    """Raised for a match whose record, folded, has no winner: it has no sheet."""
+
+
 @dataclass(frozen=True)
 class Side:
     """One player as the sheet names them: A or B, name, federation id, ball, games won."""
@@ -105,7 +109,7 @@ def match_sheet(match: Match, logged: Sequence[StoredEvent], stage: str, replay_
     with folding():
         state, games = _progression(MatchState(header, Corrections.of(facts)), facts, names)
     if status(state) != "finished" or state.winner is None:
-        raise ValueError(f"match {match.id} is not finished")
+        raise NotFinished(match.id)
     won = state.games_won()
     sides = (
         _side("A", match.players["A"], match.ball_a, won["A"]),

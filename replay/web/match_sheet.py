@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from matches import store
 from matches.errors import Refused
 from matches.models import Match
-from replay.presentation.sheet import is_finished, match_sheet
+from replay.presentation.sheet import NotFinished, is_finished, match_sheet
 from replay.presentation.sheet_pdf import sheet_pdf
 from replay.web.lookups import match_or_404, match_unreadable, stage_label
 
@@ -39,7 +39,7 @@ def match_sheet_pdf(request: HttpRequest, match_id: str) -> HttpResponse:
             400,
         )
     if not is_finished(match):
-        return _refusal(request, match, _("This match has no sheet yet: it is not finished."), 409)
+        return _not_finished(request, match)
     replay_url = request.build_absolute_uri(reverse("replay:replay", args=[match.id]))
     try:
         logged = store.load_events(match)
@@ -48,11 +48,18 @@ def match_sheet_pdf(request: HttpRequest, match_id: str) -> HttpResponse:
     except Refused as error:  # a corrupt or missing stored event: no sheet to print
         notice = _("This match cannot be printed: a stored event cannot be read.")
         return match_unreadable(request, match, error, notice, status=422)
+    except NotFinished:  # its record, folded, has no winner: as a match being played
+        return _not_finished(request, match)
     response = HttpResponse(body, content_type="application/pdf")
     name = f"{match.id}.sheet.{language}.pdf"
     response["Content-Disposition"] = f'inline; filename="{name}"'
     response["Content-Language"] = language
     return response
+
+
+def _not_finished(request: HttpRequest, match: Match) -> HttpResponse:
+    """Answer 409: a match still being played (or under review) has no sheet yet."""
+    return _refusal(request, match, _("This match has no sheet yet: it is not finished."), 409)
 
 
 def _refusal(request: HttpRequest, match: Match, sentence: str, status: int) -> HttpResponse:
