@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from replay.web import archive, board, competitions, exports, home, match_replay, players
+from replay.web import (
+    archive,
+    board,
+    competitions,
+    exports,
+    home,
+    match_replay,
+    match_sheet,
+    players,
+)
 
 app_name = "replay"
 
@@ -29,6 +38,7 @@ urlpatterns = [
     ),
     path("matches/<str:match_id>/replay/", match_replay.match_replay, name="replay"),
     path("matches/<str:match_id>/record.json", exports.match_record, name="match-record"),
+    path("matches/<str:match_id>/sheet.pdf", match_sheet.match_sheet_pdf, name="sheet"),
     path(
         "competitions/<str:competition_id>/records.zip",
         exports.competition_records,

@@ -1,0 +1,158 @@
+"""The match sheet: a finished match printed in English and Ukrainian, read back as text and QR."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pypdfium2
+import pytest
+import zxingcpp
+from django.test import Client
+from pypdf import PdfReader
+
+from matches.models import Event
+from matches.records import record_import
+from matches.simulator import simulate_match
+
+MATCH_ID = "sheet-1"
+REPLAY = f"http://testserver/matches/{MATCH_ID}/replay/"
+
+
+def corrected_record(match_id: str = MATCH_ID, **rules) -> dict:
+    """Return the first simulated match with an amendment and a retraction (the same every run)."""
+    for seed in range(100):
+        record = simulate_match(
+            seed,
+            match_id=match_id,
+            stage="Quarter-final",
+            table="7",
+            amend_rate=0.08,
+            retract_rate=0.03,
+            outside_foul_rate=0.03,
+            forfeit_rate=0.0,
+            **rules,
+        )
+        kinds = {event["type"] for event in record["events"]}
+        if {"shot_amended", "shot_retracted"} <= kinds:
+            return record
+    raise AssertionError("no simulated match has both corrections")
+
+
+@pytest.fixture
+def finished(db) -> dict:
+    record = corrected_record()
+    record_import(record, by="importer")
+    return record
+
+
+def sheet(client: Client, match_id: str = MATCH_ID, lang: str = "en") -> bytes:
+    response = client.get(f"/matches/{match_id}/sheet.pdf?lang={lang}")
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/pdf"
+    return response.content
+
+
+def text_of(pdf: bytes) -> list[str]:
+    """Return each page's text, its lines joined by spaces as a reader of the sheet sees them."""
+    return [
+        re.sub(r"\s+", " ", page.extract_text() or "") for page in PdfReader(io.BytesIO(pdf)).pages
+    ]
+
+
+def head_hash(match_id: str = MATCH_ID) -> str:
+    return Event.objects.filter(match_id=match_id).latest("seq").hash
+
+
+def test_the_english_sheet_names_the_match_its_officials_its_result_and_its_head(finished):
+    header = finished["match"]
+    text = " ".join(text_of(sheet(Client())))
+
+    for player in header["players"].values():
+        assert player["name"] in text
+        assert player["federation_id"] in text
+    assert "Quarter-final" in text
+    assert "Table 7" in text
+    assert f"Referee {header['referee']['name']}" in text
+    assert f"Competition {header['competition']}" in text
+    assert re.search(r"wins the match, 2 games to [01]", text)
+    assert "Game 1:" in text and "Final score" in text
+    assert head_hash() in text
+    assert REPLAY in text
+
+
+def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(finished):
+    text = " ".join(text_of(sheet(Client())))
+    corrections = [e for e in finished["events"] if e["type"] in ("shot_amended", "shot_retracted")]
+
+    assert "Amendments and retractions" in text
+    for event in corrections:
+        assert event["reason"] in text
+    assert f"{corrections[0]['by']} event" in text
+    assert "retracted" in text and "amended" in text
+
+
+def test_the_ukrainian_sheet_is_in_ukrainian_with_the_same_names_and_head(finished):
+    text = " ".join(text_of(sheet(Client(), lang="uk")))
+
+    for word in ("Протокол зустрічі", "Суддя", "Стіл", "Етап", "Партія 1", "Виправлення"):
+        assert word in text
+    assert "перемагає в зустрічі" in text
+    assert finished["match"]["players"]["A"]["name"] in text
+    assert head_hash() in text
+    assert "Match sheet" not in text
+
+
+def test_the_qr_code_on_the_first_page_opens_the_matchs_replay(finished):
+    for lang in ("en", "uk"):
+        page = pypdfium2.PdfDocument(sheet(Client(), lang=lang))[0]
+        image = page.render(scale=2).to_pil()
+
+        found = [code.text for code in zxingcpp.read_barcodes(image)]
+
+        assert found == [REPLAY]
+
+
+def test_a_long_match_runs_over_pages_with_the_column_heads_on_each(db):
+    record_import(corrected_record("sheet-long", ruleset={"best_of": 5}), by="importer")
+
+    pages = text_of(sheet(Client(), "sheet-long"))
+
+    assert len(pages) >= 3
+    for number, page in enumerate(pages, start=1):
+        assert f"page {number} of {len(pages)}" in page
+    for page in pages[1:-1]:
+        assert "No. Player Ruling A B" in page
+        assert "sheet-long" in page
+
+
+def test_the_sheet_follows_the_request_language_without_lang(finished):
+    text = " ".join(text_of(sheet(Client(headers={"accept-language": "uk"}), lang="")))
+
+    assert "Протокол зустрічі" in text
+
+
+def test_an_unknown_language_is_refused_naming_lang(finished):
+    response = Client().get(f"/matches/{MATCH_ID}/sheet.pdf?lang=fr")
+
+    assert response.status_code == 400
+    assert "lang: must be one of uk, en" in response.content.decode()
+
+
+def test_a_match_still_being_played_has_no_sheet(opened_and_shot):
+    response = Client().get(f"/matches/{opened_and_shot.id}/sheet.pdf")
+
+    assert response.status_code == 409
+    assert "it is not finished" in response.content.decode()
+
+
+def test_an_unknown_match_has_no_sheet(db):
+    assert Client().get("/matches/no-such-match/sheet.pdf").status_code == 404
+
+
+def test_the_replay_page_links_the_sheet_of_a_finished_match_only(finished, opened_and_shot):
+    finished_page = Client().get(f"/matches/{MATCH_ID}/replay/").content.decode()
+    playing_page = Client().get(f"/matches/{opened_and_shot.id}/replay/").content.decode()
+
+    assert f"/matches/{MATCH_ID}/sheet.pdf" in finished_page
+    assert "sheet.pdf" not in playing_page
