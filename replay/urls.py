@@ -11,6 +11,7 @@ from replay.web import (
     match_replay,
     match_sheet,
     players,
+    ratings,
 )
 
 app_name = "replay"
@@ -57,5 +58,6 @@ urlpatterns = [
     path("archive/", archive.archive, name="archive"),
     path("archive/export.csv", archive.archive_csv, name="archive-csv"),
     path("players/<str:key>/", players.player_page, name="player"),
+    path("ratings/", ratings.ratings_page, name="ratings"),
     path("schemas/match-record.json", exports.match_record_schema, name="match-record-schema"),
 ]

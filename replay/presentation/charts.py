@@ -167,3 +167,37 @@ def form_chart(points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "bottom": HEIGHT - BOTTOM,
         "top": TOP,
     }
+
+
+def rating_chart(points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Return a player's rating after each day they played, with the band of two rating
+    deviations either side (where their strength lies, about 95 times in 100).
+
+    `points`: one entry per day, oldest first, with `rating`, `deviation` and a `label`.
+    """
+    count = len(points)
+    low = min(float(p["rating"]) - 2 * float(p["deviation"]) for p in points)
+    high = max(float(p["rating"]) + 2 * float(p["deviation"]) for p in points)
+    low, high = 100 * (low // 100), 100 * (high // 100 + 1)
+    x = [_scale(i, 0, max(count - 1, 1), LEFT, WIDTH - RIGHT) for i in range(count)]
+
+    def y(value: float) -> float:
+        return _scale(value, low, high, HEIGHT - BOTTOM, TOP)
+
+    upper = [
+        (x[i], y(float(p["rating"]) + 2 * float(p["deviation"]))) for i, p in enumerate(points)
+    ]
+    lower = [
+        (x[i], y(float(p["rating"]) - 2 * float(p["deviation"]))) for i, p in enumerate(points)
+    ]
+    step = max(100, 100 * round((high - low) / 400))
+    return {
+        "dots": [{**p, "x": x[i], "y": y(float(p["rating"]))} for i, p in enumerate(points)],
+        "line": _polyline([(x[i], y(float(p["rating"]))) for i, p in enumerate(points)]),
+        "band": _polyline([*upper, *reversed(lower)]),
+        "ticks": [{"value": int(v), "y": y(v)} for v in range(int(low), int(high) + 1, step)],
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+    }

@@ -59,3 +59,14 @@ def rating_history(player: Player) -> list[dict[str, Any]]:
 
 def _rating(row: PlayerRating) -> Rating:
     return Rating(row.rating, row.deviation, row.volatility, row.matches)
+
+
+def rating_today(history: list[dict[str, Any]], day: date) -> dict[str, Any] | None:
+    """Return a player's rating at the end of `day` from their `rating_history`, or None
+    before any counted match."""
+    played = [entry for entry in history if entry["day"] <= day]
+    if not played:
+        return None
+    last = played[-1]
+    rating = Rating(last["rating"], last["deviation"], last["volatility"], last["matches"])
+    return as_of(Rated(rating, last["day"].toordinal()), day.toordinal()).as_json()

@@ -8,12 +8,14 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format
 
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES
 from replay.queries.player_keys import player_for_key, player_key
 from replay.queries.player_matches import player_lines, player_totals
+from replay.queries.ratings import rating_history, rating_today
 from replay.web.lookups import player_or_404
 
 # The matches listed on the page, newest first; the totals and the chart count them all.
@@ -41,6 +43,10 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     for line in lines:
         entry = opponents.setdefault(line["opponent"]["key"], {**line["opponent"], "matches": 0})
         entry["matches"] += 1
+    history = rating_history(player)
+    rated = [
+        {**entry, "label": date_format(entry["day"], "SHORT_DATE_FORMAT")} for entry in history
+    ]
     own_key = player_key(player.federation_id, player.pk)  # not `key`: an old `id-N` too
     context = {
         "player": player,
@@ -52,6 +58,8 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
         "more": max(len(lines) - LISTED, 0),
         "totals": player_totals(lines),
         "chart": charts.form_chart(form) if form else None,
+        "rating": rating_today(history, timezone.localdate()),
+        "rating_chart": charts.rating_chart(rated) if rated else None,
         "archive_url": f"{reverse('replay:archive')}?{urlencode({'player': own_key})}",
         "opponents": sorted(opponents.values(), key=lambda entry: entry["name"].casefold()),
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework.test import APIClient
 
+from matches.models import Match
 from replay.projections import projector
 from tests.support.league import dated_league, names, win
 
@@ -43,3 +44,28 @@ def test_a_day_that_is_no_date_is_a_400_naming_as_of(db):
 
     assert answer.status_code == 400
     assert answer.json()["field"] == "as_of"
+
+
+def test_the_ratings_page_lists_the_players_best_first_and_the_player_page_charts_the_rating(
+    db, client
+):
+    first, *_ = dated_league()
+    win(first, "A")
+    projector.catch_up()
+    winner, loser = names(first)
+
+    page = client.get("/ratings/", {"as_of": "2026-05-01"}).content.decode()
+    key = Match.objects.get(pk=first).players["A"]["federation_id"]
+    player = client.get(f"/players/{key}/").content.decode()
+
+    assert page.index(winner) < page.index(loser)
+    assert "Glicko-2" in page
+    assert 'class="chart rating-chart"' in player
+    assert "± " in player
+
+
+def test_a_ratings_page_asked_for_no_date_says_so_and_shows_today(db, client):
+    answer = client.get("/ratings/", {"as_of": "yesterday"})
+
+    assert answer.status_code == 400
+    assert "as_of: “yesterday” is no date" in answer.content.decode()

@@ -299,8 +299,8 @@ def test_a_players_page_costs_the_same_queries_whatever_its_matches(
 ):
     make_archive(rows)
 
-    # The player, the other player, their matches (with their joins).
-    with django_assert_num_queries(3):
+    # The player, the other player, their matches (with their joins), the player's ratings.
+    with django_assert_num_queries(4):
         client.get("/players/UA-101/", {"versus": "IT-202"})
 
 
