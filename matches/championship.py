@@ -12,7 +12,7 @@ A player is known by a key (`player_key`): the federation id, else the name.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from matches.draws import (
@@ -96,6 +96,10 @@ class Book:
                 event["seed"],
             )
             self.entrants[entrant.key] = entrant
+        elif kind == "players_seeded":
+            for seeded in event["seeds"]:
+                key = player_key(seeded["player"])
+                self.entrants[key] = replace(self.entrants[key], seed=seeded["seed"])
         elif kind == "player_withdrawn":
             key = player_key(event["player"])
             found = self.entrants[key]

@@ -32,7 +32,7 @@ from matches.services.competitions import (
     referee_assign,
 )
 from matches.services.decisions import dispute_decide
-from matches.services.entries import player_enter, round_robin_create
+from matches.services.entries import player_enter, players_seed, round_robin_create
 from matches.services.log import (
     Log,
     Previewed,
@@ -68,6 +68,7 @@ __all__ = [
     "match_store",
     "player_enter",
     "player_withdraw",
+    "players_seed",
     "referee_assign",
     "round_robin_create",
     "settle",

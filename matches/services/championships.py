@@ -141,7 +141,7 @@ def player_withdraw(*, competition_id: str, player_key_: int, reason: Any, by: s
     """Withdraw a player (staff, with a reason): ranked last in his group, never qualifying."""
     check_text(by, "by", USERNAME_LENGTH, required=True)
     reason = check_text(reason, "reason", 500, required=True)
-    competition = _staged(competition_id)
+    competition = staged(competition_id)
     with transaction.atomic():
         entry = (
             Entry.objects.select_for_update()
@@ -188,7 +188,7 @@ def stage_draw(
     A group's matches are created by the draw; a knockout's where both slots are settled.
     """
     check_text(by, "by", USERNAME_LENGTH, required=True)
-    competition = _staged(competition_id)
+    competition = staged(competition_id)
     start = day_of(first_date, "first_date")
     with transaction.atomic():
         store.lock_log()
@@ -217,7 +217,7 @@ def stage_draw(
 def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
     """Undo a stage's draw (staff) while none of its matches has an event."""
     check_text(by, "by", USERNAME_LENGTH, required=True)
-    competition = _staged(competition_id)
+    competition = staged(competition_id)
     with transaction.atomic():
         store.lock_log()
         stage = _stage(competition, stage_id)
@@ -319,7 +319,8 @@ def _group_matches(
     return created
 
 
-def _staged(competition_id: str) -> Competition:
+def staged(competition_id: str) -> Competition:
+    """Return a competition with stages, or refuse naming `stages`."""
     competition = competition_get(competition_id)
     if competition.stages is None:
         raise Refused("the competition has no stages", "stages")

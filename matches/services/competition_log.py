@@ -30,6 +30,7 @@ PLAYER_ENTERED = "player_entered"
 PLAYER_WITHDRAWN = "player_withdrawn"
 STAGE_DRAWN = "stage_drawn"
 DRAW_UNDONE = "draw_undone"
+PLAYERS_SEEDED = "players_seeded"
 
 
 def stages_of(competition: Competition) -> list[Stage]:

@@ -1,8 +1,8 @@
-"""A competition's entrants, and the round robin that pairs them: staff actions."""
+"""A competition's entrants, their seeds, and the round robin that pairs them: staff actions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
 
@@ -16,11 +16,13 @@ from matches.models import (
     USERNAME_LENGTH,
     Competition,
     Entry,
+    Event,
     Match,
 )
 from matches.notation import expect_federation_id
 from matches.selectors import competition_get
-from matches.services.championships import seeded_enter
+from matches.services.championships import seeded_enter, staged
+from matches.services.competition_log import PLAYERS_SEEDED, log_append
 from matches.services.competitions import (
     check_text,
     day_of,
@@ -69,6 +71,37 @@ def player_enter(
         if existing is None:
             existing = Entry(competition=competition, player=found, entered_by=by)
         return seeded_enter(competition, existing, seed, by)
+
+
+def players_seed(
+    *, competition_id: str, players: Sequence[Any], by: str, source: Mapping[str, Any]
+) -> list[Entry]:
+    """Seed every player entered, strongest first, in one event of the competition's log
+    (`players_seeded`, saying where the order came from: `source`), until the first draw.
+
+    `players`: the key of each entrant, each once. Seeds are 1, 2, 3, ... in that order.
+    """
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    competition = staged(competition_id)
+    with transaction.atomic():
+        competition_lock(competition)
+        if Event.objects.filter(competition=competition, type="stage_drawn").exists():
+            raise Refused("entries closed at the first draw", "players")
+        entries = {
+            entry.player_id: entry
+            for entry in Entry.objects.select_related("player").filter(competition=competition)
+        }
+        if sorted(players, key=str) != sorted(entries, key=str):
+            raise Refused("must name every player entered, each once", "players")
+        ordered = [entries[key] for key in players]
+        # Two at once: every seed is cleared before any is given (each is unique).
+        Entry.objects.filter(competition=competition).update(seed=None)
+        for seed, entry in enumerate(ordered, start=1):
+            entry.seed = seed
+            entry.save(update_fields=["seed"])
+        seeds = [{"player": entry.player.as_record(), "seed": entry.seed} for entry in ordered]
+        log_append(competition, [{"type": PLAYERS_SEEDED, "seeds": seeds, **source}], by)
+    return ordered
 
 
 def round_robin_create(

@@ -12,10 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches import services
 from matches.rating import START_DEVIATION, START_RATING, START_VOLATILITY, TAU
 from replay.api import schema
-from replay.api.views import checked
-from replay.queries.ratings import ratings_on
+from replay.api.competitions import COMPETITION_ID
+from replay.api.permissions import IsStaff
+from replay.api.views import checked, username
+from replay.queries.ratings import ratings_on, seeds_by_rating
 
 
 class AsOfQuery(serializers.Serializer[dict[str, Any]]):
@@ -67,3 +70,48 @@ class RatingsView(APIView):
         query = checked(AsOfQuery, request.query_params.dict())
         day = query.get("as_of") or timezone.localdate()
         return Response({"as_of": day.isoformat(), "system": SYSTEM, "ratings": ratings_on(day)})
+
+
+class SeedsBody(serializers.Serializer[dict[str, Any]]):
+    order = serializers.ChoiceField(
+        choices=["rating"], help_text="where the order comes from: the players' ratings"
+    )
+    as_of = serializers.DateField(
+        required=False, help_text="the ratings at the end of this day (default: today)"
+    )
+
+
+class SeedsAnswer(serializers.Serializer[dict[str, Any]]):
+    seeds = serializers.ListField(
+        child=serializers.DictField(), help_text="each player's name, key and new seed, in order"
+    )
+
+
+class SeedsView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(
+        operation_id="players_seed",
+        summary="Seed every player entered by the rating (staff), until the first draw",
+        tags=["competitions"],
+        parameters=[COMPETITION_ID],
+        request=SeedsBody,
+        responses={200: SeedsAnswer, **schema.errors(400, 401, 403, 404, 413, 422)},
+    )
+    def post(self, request: Request, id: str) -> Response:
+        body = checked(SeedsBody, request.data)
+        day = body.get("as_of") or timezone.localdate()
+        seeded = services.players_seed(
+            competition_id=id,
+            players=seeds_by_rating(id, day),
+            by=username(request),
+            source={"source": "rating", "as_of": day.isoformat()},
+        )
+        return Response(
+            {
+                "seeds": [
+                    {"player": entry.player.name, "key": entry.player_id, "seed": entry.seed}
+                    for entry in seeded
+                ]
+            }
+        )

@@ -80,6 +80,7 @@ urlpatterns = [
     path("matches/<carambole_id:id>/export", views.ExportView.as_view(), name="export"),
     path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),
     path("ratings/", ratings.RatingsView.as_view(), name="ratings"),
+    path("competitions/<carambole_id:id>/seeds", ratings.SeedsView.as_view(), name="seeds"),
     path("me", views.MeView.as_view(), name="me"),
     path("tokens/", views.TokensView.as_view(), name="tokens"),
     path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),

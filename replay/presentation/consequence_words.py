@@ -113,6 +113,16 @@ def log_sentence(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
             "player": event["player"]["name"],
             "seed": event["seed"],
         }
+    if kind == "players_seeded":
+        order = ", ".join(
+            f"{seeded['seed']}. {seeded['player']['name']}" for seeded in event["seeds"]
+        )
+        if event.get("source") == "rating":
+            return _("Seeded by the rating of %(day)s: %(order)s") % {
+                "day": event.get("as_of", ""),
+                "order": order,
+            }
+        return _("Seeded: %(order)s") % {"order": order}
     if kind == "player_withdrawn":
         return _("%(player)s withdrawn: %(reason)s") % {
             "player": event["player"]["name"],

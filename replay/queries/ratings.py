@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Max
 
-from matches.models import Player
+from matches.models import Entry, Player
 from matches.rating import Rated, Rating, as_of
 from replay.models import PlayerRating
 from replay.queries.player_keys import player_key
@@ -70,3 +70,26 @@ def rating_today(history: list[dict[str, Any]], day: date) -> dict[str, Any] | N
     last = played[-1]
     rating = Rating(last["rating"], last["deviation"], last["volatility"], last["matches"])
     return as_of(Rated(rating, last["day"].toordinal()), day.toordinal()).as_json()
+
+
+def seeds_by_rating(competition_id: str, day: date) -> list[int]:
+    """Return the players entered in a competition, strongest first by their rating at the
+    end of `day` (the more certain first at equal ratings); those without a rating after
+    them, in the order of their seeds now."""
+    entries = list(
+        Entry.objects.filter(competition_id=competition_id)
+        .order_by("seed", "player_id")
+        .values_list("player_id", flat=True)
+    )
+    history: dict[int, PlayerRating] = {}
+    for row in PlayerRating.objects.filter(player_id__in=entries, day__lte=day).order_by("day"):
+        history[row.player_id] = row
+    rated = {
+        player: as_of(Rated(_rating(row), row.day.toordinal()), day.toordinal())
+        for player, row in history.items()
+    }
+    ordered = sorted(
+        (player for player in entries if player in rated),
+        key=lambda player: (-rated[player].rating, rated[player].deviation),
+    )
+    return ordered + [player for player in entries if player not in rated]

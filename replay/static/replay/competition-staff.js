@@ -1,5 +1,5 @@
 // Staff's forms on a competition's page: enter a player (with a seed in a competition in
-// stages), schedule the round robin, draw a stage or undo its draw, withdraw a player,
+// stages), seed them all by the rating, schedule the round robin, draw a stage or undo its draw, withdraw a player,
 // assign a referee, each through the API (api.js: the session's login and its CSRF token). A
 // refusal is shown with the field it names; what is stored shows once the page is loaded
 // again.
@@ -32,6 +32,7 @@ export function callOf(action, fields, competitionId) {
       "POST", `/api/competitions/${competition}/players/${encodeURIComponent(player)}/withdrawal`,
       { reason },
     ],
+    seeds: (f) => ["POST", `/api/competitions/${competition}/seeds`, { order: "rating", ...f }],
     referee: (f) => [
       "PUT",
       `/api/matches/${encodeURIComponent(f.match)}/referee`,
