@@ -17,6 +17,7 @@ from matches.rating import START_DEVIATION, START_RATING, START_VOLATILITY, TAU
 from replay.api import schema
 from replay.api.competitions import COMPETITION_ID
 from replay.api.permissions import IsStaff
+from replay.api.serializers import Body
 from replay.api.views import checked, username
 from replay.queries.ratings import ratings_on, seeds_by_rating
 
@@ -72,7 +73,7 @@ class RatingsView(APIView):
         return Response({"as_of": day.isoformat(), "system": SYSTEM, "ratings": ratings_on(day)})
 
 
-class SeedsBody(serializers.Serializer[dict[str, Any]]):
+class SeedsBody(Body):
     order = serializers.ChoiceField(
         choices=["rating"], help_text="where the order comes from: the players' ratings"
     )
