@@ -77,6 +77,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="skip the venue: tablets recording while viewers watch (four to five minutes)",
     )
+    parser.add_argument(
+        "--no-ratings",
+        action="store_true",
+        help="skip the ratings of a 10,000-match archive, full and after one old amendment",
+    )
     parser.add_argument("--tablets", type=int, default=50, help="venue: tablets, a match each")
     parser.add_argument(
         "--venue-seconds", type=float, default=60.0, help="venue: how long the tablets record"
@@ -125,6 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     from bench.fanout import YARDSTICK, FanoutOptions
     from bench.logins import LoginsOptions, run_logins
     from bench.logins import table as logins_table
+    from bench.ratings import RatingsOptions, ratings_table, run_ratings
     from bench.suite import Options, run, table
     from bench.suite import _row as row
     from bench.venue import VenueOptions, run_venue
@@ -176,6 +182,11 @@ def main(argv: list[str] | None = None) -> None:
             ),
             log=sys.stderr,
         )
+    if not options.no_ratings:
+        results["ratings"] = run_ratings(
+            RatingsOptions(matches=1_000 if options.quick else 10_000, seed=options.seed),
+            log=sys.stderr,
+        )
     if not options.no_logins:
         results["logins"] = run_logins(
             LoginsOptions(shots=20 if options.quick else 300, redis_url=settings.REDIS_URL),
@@ -202,6 +213,8 @@ def main(argv: list[str] | None = None) -> None:
         print("\n" + "\n".join(standings_table(results["standings"], row)))
     if "championship" in results:
         print("\n" + "\n".join(championship_table(results["championship"], row)))
+    if "ratings" in results:
+        print("\n" + "\n".join(ratings_table(results["ratings"], row)))
     if "logins" in results:
         print("\n" + "\n".join(logins_table(results["logins"])))
     if "venue" in results:

@@ -71,11 +71,17 @@ def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
 def ratings_recompute(first: date) -> None:
     """Work out every rating from day `first` on, from the ratings before it."""
     PlayerRating.objects.filter(day__gte=first).delete()
-    start: dict[int, Rated] = {}
-    for row in PlayerRating.objects.filter(day__lt=first).order_by("player_id", "day"):
-        start[row.player_id] = Rated(
-            Rating(row.rating, row.deviation, row.volatility, row.matches), row.day.toordinal()
-        )
+    before = PlayerRating.objects.filter(day__lt=first)
+    last = dict(
+        before.values("player_id").annotate(last=Max("day")).values_list("player_id", "last")
+    )
+    start: dict[int, Rated] = {
+        player: Rated(Rating(rating, deviation, volatility, matches), day.toordinal())
+        for player, day, rating, deviation, volatility, matches in before.filter(
+            day__in=set(last.values())
+        ).values_list("player_id", "day", "rating", "deviation", "volatility", "matches")
+        if last[player] == day
+    }
     counted = (
         RatedMatch.objects.filter(day__gte=first)
         .order_by("day", "match_id")

@@ -97,6 +97,10 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     assert championship["champion"] is not None
     assert championship["group_incremental_ms"] > 0 and championship["group_full_ms"] > 0
     assert "(h) championship in stages: 16 players, 2 groups" in done.stdout
+    ratings = json.loads(results_file.read_text())["ratings"]
+    assert ratings["matches"] == 1_000 and ratings["rows_written"] > 0
+    assert ratings["full_ms"] > 0 and ratings["incremental_ms"] > 0
+    assert "(r) ratings: 1,000 matches of 200 players" in done.stdout
     if not everything:
         return
     logins = json.loads(results_file.read_text())["logins"]["scenarios"]
