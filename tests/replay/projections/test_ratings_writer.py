@@ -6,14 +6,15 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import services
-from matches.models import Match
+from matches.models import Event, Match
 from replay.models import PlayerRating, RatedMatch
 from replay.projections import projector
-from tests.support.cast import BY
+from tests.support.cast import BY, new_match
 from tests.support.league import dated_league, flip, names, win
 
 NUMBERS = itertools.count(1)
@@ -106,3 +107,13 @@ def test_any_order_of_results_and_amendments_rates_exactly_as_a_rebuild(db, play
     assert rows() == incremental
     assert set(RatedMatch.objects.values_list("match_id", flat=True)) == counted
     assert {matches[index] for index in played} <= counted
+
+
+def test_an_undated_match_counts_on_the_day_of_its_last_event(db):
+    undated = new_match(target=4, best_of=1)
+    win(undated.pk, "A")
+    projector.catch_up()
+
+    last = Event.objects.filter(match=undated).order_by("-seq").first()
+    assert undated.date is None
+    assert RatedMatch.objects.get(pk=undated.pk).day == timezone.localdate(last.recorded_at)
