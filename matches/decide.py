@@ -122,3 +122,16 @@ def before_the_end(state: MatchState, event: Event) -> Event:
     """Allow an event until the match is decided (an intermission, a match forfeit)."""
     _refuse_after_match(state)
     return event
+
+
+def result_confirmed(state: MatchState, event: Event) -> Event:
+    """Allow a confirmation of the result as it stands, once the match is finished, by each
+    role once (an amendment after it makes the result one to confirm again)."""
+    if state.winner is None or any(game.needs_review for game in state.games):
+        raise Refused("a result is confirmed once the match is finished", "type")
+    head = state.result_head()
+    if event["confirms"] != head:
+        raise Refused(f"the result stands at event {head}: confirm that one", "confirms")
+    if event["role"] in state.confirmed_by():
+        raise Refused(f"{event['role']} has confirmed this result already", "role")
+    return event

@@ -44,7 +44,7 @@ from matches.rules import (
     PLAYERS,
     TABLE_LENGTH,
 )
-from matches.state import MatchState
+from matches.state import CONFIRMING_ROLES, RESULT_CONFIRMED, MatchState
 
 
 @dataclass(frozen=True)
@@ -136,6 +136,11 @@ def _forfeited_shape(raw: Mapping[str, Any], header: Header) -> None:
     _reason(raw, required=False)
 
 
+def _result_confirmed_shape(raw: Mapping[str, Any], header: Header) -> None:
+    expect_choice(raw.get("role"), CONFIRMING_ROLES, "role", "role")
+    expect_whole(raw.get("confirms"), "confirms", 1, MAX_EVENTS)
+
+
 # -- The kinds -------------------------------------------------------------------------
 
 KINDS: dict[str, EventKind] = {
@@ -201,6 +206,13 @@ KINDS: dict[str, EventKind] = {
             _forfeited_shape,
             decide.before_the_end,
             transitions.match_forfeited,
+        ),
+        EventKind(
+            RESULT_CONFIRMED,
+            ("role", "confirms"),
+            _result_confirmed_shape,
+            decide.result_confirmed,
+            transitions.result_confirmed,
         ),
     )
 }

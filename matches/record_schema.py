@@ -31,6 +31,7 @@ from matches.rules import (
     TABLE_WIDTH,
 )
 from matches.rules.ruleset import POINTS_RANGE, RANGES, Ruleset
+from matches.state import CONFIRMING_ROLES
 
 SCHEMA_ID = "/schemas/match-record.json"
 
@@ -179,6 +180,16 @@ def record_schema() -> dict[str, Any]:
         ),
         _event("game_forfeited", {"player": player, "reason": reason}, ("player",)),
         _event("match_forfeited", {"player": player, "reason": reason}, ("player",)),
+        {
+            **_event(
+                "result_confirmed",
+                {"role": {"enum": list(CONFIRMING_ROLES)}, "confirms": {"$ref": "#/$defs/seq"}},
+                ("role", "confirms"),
+            ),
+            "description": "the result as it stood at event `confirms`, signed off by the "
+            "referee or a player (a player's PIN checked, never written); an amendment after it "
+            "makes the result one to confirm again",
+        },
     ]
     # The header keeps what else a record says of its match and its players (the seal
     # covers the players as written): only the events refuse keys they do not know.

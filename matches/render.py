@@ -31,8 +31,16 @@ def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
         "fouls": copied(state.outside_fouls),
         "lags": copied(state.lags),
         "intermissions": copied(state.intermissions),
+        "confirmed": confirmed(state),
         "seq": state.seq,
     }
+
+
+def confirmed(state: MatchState) -> dict[str, Any]:
+    """Return who has signed the result off: the event it stands at (`head`), who confirmed
+    that (`by`: referee, A, B) and whether all three have (`complete`)."""
+    by = state.confirmed_by()
+    return {"head": state.result_head(), "by": by, "complete": len(by) == 3}
 
 
 # A game decided before the latest, as a board showed it, by its place: (game, shown).

@@ -106,6 +106,10 @@ def _copied_stats(counted: Mapping[str, Any]) -> dict[str, Any]:
     return {**counted, "caroms": dict(counted["caroms"]), "pins": dict(counted["pins"])}
 
 
+RESULT_CONFIRMED = "result_confirmed"
+CONFIRMING_ROLES = ("referee", "A", "B")  # who signs a result off: the referee, then each player
+
+
 @dataclass(eq=False)
 class MatchState:
     """Where a match stands after events 1 to `seq`, with the corrections known to the fold."""
@@ -135,6 +139,8 @@ class MatchState:
     stats: dict[str, dict[str, Any]] = field(
         default_factory=lambda: {player: new_stats() for player in PLAYERS}
     )
+    # Each result_confirmed so far: its role, its seq and the result's head it confirms.
+    confirmations: list[dict[str, Any]] = field(default_factory=list)
 
     # The memo of rulings under this ruleset, shared by every fold (`transitions.judged`).
     rulings: dict[Any, Any] | None = None
@@ -169,7 +175,22 @@ class MatchState:
             outside_fouls=list(self.outside_fouls),
             intermissions=list(self.intermissions),
             stats={player: _copied_stats(counted) for player, counted in self.stats.items()},
+            confirmations=list(self.confirmations),
         )
+
+    def result_head(self) -> int:
+        """Return the seq of the last event that is not a confirmation: what the result is."""
+        for seq in range(self.seq, 0, -1):
+            if self.events[seq - 1]["type"] != RESULT_CONFIRMED:
+                return seq
+        return 0
+
+    def confirmed_by(self) -> list[str]:
+        """Return who has confirmed the result as it stands (referee, A, B, in that order):
+        a confirmation of an earlier head (an amendment came after it) no longer counts."""
+        head = self.result_head()
+        roles = {entry["role"] for entry in self.confirmations if entry["confirms"] == head}
+        return [role for role in CONFIRMING_ROLES if role in roles]
 
     @property
     def game(self) -> Game | None:

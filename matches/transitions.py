@@ -326,3 +326,10 @@ def match_forfeited(state: MatchState, event: Mapping[str, Any]) -> None:
         )
         state.games.append(game)
         _win_game(state, game, winner, "forfeit")
+
+
+def result_confirmed(state: MatchState, event: Mapping[str, Any]) -> None:
+    """Note who confirmed the result, and which head of the match they confirmed."""
+    state.confirmations.append(
+        {"role": event["role"], "seq": state.seq, "confirms": event["confirms"]}
+    )
