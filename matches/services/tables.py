@@ -71,13 +71,13 @@ def tables_set(*, competition_id: str, names: Sequence[str], by: str) -> list[Ta
         Table.objects.filter(competition=competition).exclude(name__in=wanted).delete()
         kept = []
         for order, name in enumerate(wanted, start=1):
-            table = known.get(name)
-            if table is None:
-                table = Table.objects.create(competition=competition, name=name, order=order)
-            elif table.order != order:
-                table.order = order
-                table.save(update_fields=["order"])
-            kept.append(table)
+            found = known.get(name)
+            if found is None:
+                found = Table.objects.create(competition=competition, name=name, order=order)
+            elif found.order != order:
+                found.order = order
+                found.save(update_fields=["order"])
+            kept.append(found)
         return kept
 
 
