@@ -122,7 +122,10 @@ def match_call(*, competition_id: str, table: str, match_id: str, by: str) -> Ta
     with transaction.atomic():
         competition = competition_get(competition_id)
         found = table_get(competition.pk, table)
-        match = match_get(check_id(match_id, "match", "match"))
+        try:
+            match = match_get(check_id(match_id, "match", "match"))
+        except NotFound as error:
+            raise NotFound(error.message, "match") from None
         if match.competition_id != competition.pk:
             raise Refused(f"match {excerpt(match_id)} is not of this competition", "match")
         if match.status == Match.Status.VOID:
