@@ -19,6 +19,7 @@ from matches.errors import NotFound, Refused, excerpt
 from matches.models import TABLE_LENGTH, USERNAME_LENGTH, Match, Table, TableAssignment
 from matches.selectors import check_id, competition_get, match_get
 from matches.services.competitions import check_text
+from matches.signals import tables_changed
 
 MOST_TABLES = 64  # a hall of 8 to 16 tables, and room to spare
 
@@ -40,6 +41,7 @@ def table_add(*, competition_id: str, name: str, by: str) -> Table:
         if tables.count() >= MOST_TABLES:
             raise Refused(f"a competition has at most {MOST_TABLES} tables", "name")
         last = max((table.order for table in tables), default=0)
+        _announce(competition.pk)
         return Table.objects.create(competition=competition, name=name, order=last + 1)
 
 
@@ -78,7 +80,14 @@ def tables_set(*, competition_id: str, names: Sequence[str], by: str) -> list[Ta
                 found.order = order
                 found.save(update_fields=["order"])
             kept.append(found)
+        _announce(competition.pk)
         return kept
+
+
+def _announce(competition_id: str) -> None:
+    transaction.on_commit(
+        lambda: tables_changed.send_robust(sender=Table, competition_id=competition_id)
+    )
 
 
 def table_get(competition_id: str, name: Any, field: str = "table") -> Table:
@@ -110,6 +119,7 @@ def match_assign_table(*, match_id: str, table: str | None, by: str) -> TableAss
     with transaction.atomic():
         match = match_get(check_id(match_id, "match", "match"))
         found = None if table is None else table_get(match.competition_id, table)
+        _announce(match.competition_id)
         return TableAssignment.objects.create(match=match, table=found, assigned_by=by)
 
 
@@ -138,6 +148,7 @@ def match_call(*, competition_id: str, table: str, match_id: str, by: str) -> Ta
                     f"table {excerpt(found.name)} has match {excerpt(waiting.pk)} called already",
                     "table",
                 )
+        _announce(competition.pk)
         return TableAssignment.objects.create(match=match, table=found, assigned_by=by)
 
 
