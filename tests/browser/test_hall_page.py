@@ -127,6 +127,13 @@ def test_a_quiet_console_is_flagged_in_words(hall_server, browsers):
     ).get_attribute("class")
 
 
+def boxes(driver) -> list[dict[str, float]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.table-card')]"
+        ".map(c => c.getBoundingClientRect().toJSON())"
+    )
+
+
 def font_px(driver, selector: str) -> list[float]:
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map("
@@ -144,9 +151,7 @@ def test_eight_tables_fit_a_hall_screen_and_a_phone_has_one_column(hall_server, 
         lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table-card .score")) == 16,
         "eight cards",
     )
-    bottoms = screen.execute_script(
-        "return [...document.querySelectorAll('.table-card')].map(c => c.getBoundingClientRect().bottom)"
-    )
+    bottoms = [box["bottom"] for box in boxes(screen)]
     height = screen.execute_script("return window.innerHeight")
     assert len(bottoms) == 8 and max(bottoms) <= height
     assert min(font_px(screen, ".table-card .name") + font_px(screen, ".table-card .score")) >= 28
@@ -160,9 +165,7 @@ def test_eight_tables_fit_a_hall_screen_and_a_phone_has_one_column(hall_server, 
         lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table-card .score")) == 16,
         "eight cards",
     )
-    lefts = phone.execute_script(
-        "return [...document.querySelectorAll('.table-card')].map(c => Math.round(c.getBoundingClientRect().left))"
-    )
+    lefts = [round(box["left"]) for box in boxes(phone)]
     assert len(set(lefts)) == 1  # one column
     assert phone.execute_script(
         "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
