@@ -6,7 +6,7 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -89,19 +89,9 @@ class HallAnswer(serializers.Serializer[dict[str, Any]]):
     waiting = PlayersAnswer(many=True, help_text="matches not started and at no table")
 
 
-class ReadOrStaff(BasePermission):
-    """Anyone reads; staff change."""
-
-    message = IsStaff.message
-
-    def has_permission(self, request: Any, view: Any) -> bool:
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            return AllowAny().has_permission(request, view)
-        return IsStaff().has_permission(request, view)
-
-
 class TablesView(APIView):
-    permission_classes = [ReadOrStaff]
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method in ("GET", "HEAD") else [IsStaff()]
 
     @extend_schema(
         operation_id="hall_read",
