@@ -225,6 +225,12 @@ LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")
 if LIVE_HEAD_SECONDS < 1:
     raise ImproperlyConfigured(f"LIVE_HEAD_SECONDS={LIVE_HEAD_SECONDS} must be at least 1")
 
+# The hall page marks a table whose console has been quiet this long: no event, and no
+# heartbeat (every 15 s) from a login that may record its match.
+HALL_QUIET_SECONDS = envint("HALL_QUIET_SECONDS", "120")
+if HALL_QUIET_SECONDS < 1:
+    raise ImproperlyConfigured(f"HALL_QUIET_SECONDS={HALL_QUIET_SECONDS} must be at least 1")
+
 # Celery: eager in-process without Redis; a real broker with it. Tasks are
 # acknowledged late so a worker crash re-delivers them (they are idempotent).
 CELERY_TASK_ALWAYS_EAGER = REDIS_URL is None

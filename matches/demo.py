@@ -110,13 +110,41 @@ def live_match_ensure() -> Match:
             referee_name="Demo Referee",
         )
         _play_opening()
+        _hall_ensure()
     assigned = assigned_referee(match)
     if assigned is None or assigned.get_username() != REFEREE.username:
         services.referee_assign(match_id=MATCH, username=REFEREE.username, by=BY)
     return match
 
 
-def _play_opening() -> None:
+# The demo's hall: four tables; the match to referee at table 1, another under way at 2,
+# one called next to 3, and one waiting for a table (staff call it from the hall page).
+TABLES = ["1", "2", "3", "4"]
+OTHERS = [
+    ("demo-live-2", "Anna Kowalska", "Jan de Vries", "2", True),
+    ("demo-live-3", "Sofia Rossi", "Lukas Berger", "3", False),
+    ("demo-live-4", "Maria Garcia", "Petr Novak", None, False),
+]
+
+
+def _hall_ensure() -> None:
+    services.tables_set(competition_id=COMPETITION, names=TABLES, by=BY)
+    services.match_assign_table(match_id=MATCH, table="1", by=BY)
+    for match_id, a, b, table, started in OTHERS:
+        services.match_create(
+            id=match_id,
+            competition=COMPETITION,
+            players={"A": {"name": a}, "B": {"name": b}},
+            stage="Semi-final" if started else "Final",
+        )
+        if table is not None and started:
+            services.match_assign_table(match_id=match_id, table=table, by=BY)
+            _play_opening(match_id)
+        elif table is not None:
+            services.match_call(competition_id=COMPETITION, table=table, match_id=match_id, by=BY)
+
+
+def _play_opening(match_id: str = MATCH) -> None:
     record: dict[str, Callable[..., object]] = {
         "lag": services.lag_record,
         "game": services.game_start,
@@ -125,4 +153,4 @@ def _play_opening() -> None:
     }
     for seq, (kind, fields) in enumerate(OPENING):
         given = {"facts": fields} if kind == "shot" else fields
-        record[kind](match_id=MATCH, expected_seq=seq, by=BY, **given)
+        record[kind](match_id=match_id, expected_seq=seq, by=BY, **given)

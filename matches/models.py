@@ -175,6 +175,45 @@ class Assignment(models.Model):
         return f"{self.match_id}: {self.user or 'nobody'} (by {self.assigned_by})"
 
 
+class Table(models.Model):
+    """A table of a competition's hall, by name, in the order the hall shows them."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="tables")
+    name = models.CharField(max_length=TABLE_LENGTH)
+    order = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["competition", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "name"], name="table_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition_id}: {self.name}"
+
+
+class TableAssignment(models.Model):
+    """Which table a match is played at: every change is a new row, with who made it and when.
+
+    The latest row of a match stands; a row without a table takes the match off its table.
+    Never exported, as a referee's login is not: the record's `table` is the one its
+    match was at when its first event was recorded (`Match.table`).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="table_assignments")
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="assignments"
+    )
+    assigned_by = models.CharField(max_length=USERNAME_LENGTH)
+    assigned_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "assigned_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.table or 'no table'} (by {self.assigned_by})"
+
+
 class Event(models.Model):
     """One immutable fact of a match, or of a competition's log; the database refuses
     UPDATE and DELETE too.

@@ -9,3 +9,7 @@ from django.dispatch import Signal
 # Sent with `match_id`, `competition_id` (the match's) and `seqs` (the `seq` of each event
 # appended), after the commit.
 events_appended = Signal()
+
+# Sent with `competition_id` after a change of its tables or of a match's table commits:
+# the hall's viewers read it again.
+tables_changed = Signal()

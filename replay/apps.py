@@ -7,9 +7,9 @@ class ReplayConfig(AppConfig):
     verbose_name = "Replay (read side)"
 
     def ready(self) -> None:
-        from matches.signals import events_appended
+        from matches.signals import events_appended, tables_changed
         from replay import tasks
-        from replay.live.announce import committed
+        from replay.live.announce import committed, hall_changed
         from replay.live.standings_announce import announced
         from replay.projections.signals import standings_committed
 
@@ -18,6 +18,8 @@ class ReplayConfig(AppConfig):
         events_appended.connect(committed, dispatch_uid="replay.live")
         # So do the read models: the projector catches up, through Celery.
         events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)
+        # A hall's viewers read it again when its tables or a match's table change.
+        tables_changed.connect(hall_changed, dispatch_uid="replay.live.hall")
         # And a new version of standings reaches its viewers: the projector, below the live
         # push, sends a signal rather than calling up.
         standings_committed.connect(announced, dispatch_uid="replay.live.standings")

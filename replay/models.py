@@ -235,3 +235,16 @@ class PlayerRating(models.Model):
             models.UniqueConstraint(fields=["player", "day"], name="player_rating_day_unique")
         ]
         indexes = [models.Index(fields=["day"], name="player_rating_day")]
+
+
+class ConsoleActivity(models.Model):
+    """When a console last said it was there (a heartbeat from a login that may record the
+    match): the hall marks a table whose console has gone quiet. Not part of any record."""
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="console_activity"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.match_id} at {self.at}"

@@ -28,6 +28,11 @@ urlpatterns = [
         name="competition",
     ),
     path(
+        "competitions/<str:competition_id>/hall/",
+        competitions.competition_hall,
+        name="competition-hall",
+    ),
+    path(
         "competitions/<str:competition_id>/history/",
         competitions.competition_history,
         name="competition-history",

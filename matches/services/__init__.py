@@ -42,6 +42,12 @@ from matches.services.log import (
     events_append,
     log_of,
 )
+from matches.services.tables import (
+    match_assign_table,
+    match_call,
+    table_add,
+    tables_set,
+)
 from matches.services.users import login_ensure
 
 __all__ = [
@@ -61,6 +67,8 @@ __all__ = [
     "intermission_record",
     "lag_record",
     "log_of",
+    "match_assign_table",
+    "match_call",
     "login_ensure",
     "match_create",
     "match_forfeit",
@@ -74,6 +82,8 @@ __all__ = [
     "settle",
     "stage_draw",
     "stage_draw_undo",
+    "table_add",
+    "tables_set",
     "ruling_amend",
     "shot_record",
     "shot_retract",

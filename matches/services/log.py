@@ -25,7 +25,7 @@ from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE, canonical_json
 from matches.render import scoreboard, status
 from matches.selectors import check_id, match_get
-from matches.services import corrections
+from matches.services import corrections, tables
 from matches.services import running as running_states
 from matches.services.competitions import check_text
 from matches.signals import events_appended
@@ -161,6 +161,8 @@ def event_record(
         except Refused:
             running_states.keep(match.pk, running, log.previous)  # unchanged by a refusal
             raise
+        if log.seq == 0:
+            tables.table_pin(match)  # the record's table: the match's table at its first event
         # What the match counted for in its stage before the event (the fold changes in place).
         was = corrections.played_of(match, running) if match.stage_id else None
         running = evolve(running, checked)  # the match as it stands now, one event more

@@ -11,6 +11,7 @@ the services, the one write path.
 - `schema` and `examples`: the OpenAPI document and its examples.
 - `permissions`, `authentication` and `tokens`: who may do what, the API tokens.
 - `errors`: every error as JSON `{"error", "field"}`.
+- `tables`: a competition's tables and hall; a match called to a table, or moved.
 
 May import: `queries`, `presentation`, `projections`, `matches`. Not `web` or `live`.
 """

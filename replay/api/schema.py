@@ -238,6 +238,13 @@ class Assignment(serializers.Serializer[dict[str, Any]]):
     assigned_at = serializers.DateTimeField()
 
 
+class TableAssignment(serializers.Serializer[dict[str, Any]]):
+    match = serializers.CharField()
+    table = serializers.CharField(allow_null=True, help_text="the table's name; null: none")
+    assigned_by = serializers.CharField()
+    assigned_at = serializers.DateTimeField()
+
+
 class Token(serializers.Serializer[dict[str, Any]]):
     prefix = serializers.CharField(help_text="the key's first 8 characters")
     user = serializers.CharField()

@@ -4,7 +4,7 @@ from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from matches.notation import SLUG
-from replay.api import competitions, errors, ratings, stages, views
+from replay.api import competitions, errors, ratings, stages, tables, views
 
 app_name = "api"
 
@@ -71,6 +71,12 @@ urlpatterns = [
         competitions.RoundRobinView.as_view(),
         name="round-robin",
     ),
+    path("competitions/<carambole_id:id>/tables", tables.TablesView.as_view(), name="tables"),
+    path(
+        "competitions/<carambole_id:id>/tables/<str:table>/call",
+        tables.CallView.as_view(),
+        name="table-call",
+    ),
     path("matches/", views.MatchesView.as_view(), name="matches"),
     path("matches/<carambole_id:id>", views.MatchView.as_view(), name="match"),
     path("matches/<carambole_id:id>/state", views.StateView.as_view(), name="state"),
@@ -81,6 +87,7 @@ urlpatterns = [
     path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),
     path("ratings/", ratings.RatingsView.as_view(), name="ratings"),
     path("competitions/<carambole_id:id>/seeds", ratings.SeedsView.as_view(), name="seeds"),
+    path("matches/<carambole_id:id>/table", tables.MatchTableView.as_view(), name="match-table"),
     path("me", views.MeView.as_view(), name="me"),
     path("tokens/", views.TokensView.as_view(), name="tokens"),
     path("tokens/<token_prefix:prefix>", views.TokenView.as_view(), name="token"),

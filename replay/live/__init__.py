@@ -21,6 +21,9 @@ to each of its viewers. A lost notice only delays: the next one, or the clock ev
 - `match_consumer`, `standings_consumer`: the two sockets' consumers.
 - `standings_announce`: a new version of standings told to its viewers (the receiver
   of the projector's `standings_committed`).
+- `hall`: the hall's socket, `/ws/competitions/{id}/hall/`: the hall, then each
+  table whose card changed.
+- `heartbeat`: a console's heartbeat, counted from a login that may record the match.
 
 May import: `queries`, `presentation`, `projections`, `matches`. Not `web` or `api`.
 """

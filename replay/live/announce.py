@@ -17,6 +17,8 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
+from replay.live.hall import POKE, poke_here
+from replay.live.hall import group_of as hall_group
 from replay.live.hub import shared_layer, tell_hubs
 from replay.live.notices import group_of, notice
 
@@ -25,15 +27,36 @@ logger = logging.getLogger(__name__)
 SEND_SECONDS = 2.0  # the longest one notice may take to reach the layer
 
 
-def committed(sender: Any, *, match_id: str, seqs: Sequence[int], **kwargs: Any) -> None:
+def committed(
+    sender: Any,
+    *,
+    match_id: str,
+    seqs: Sequence[int],
+    competition_id: str | None = None,
+    **kwargs: Any,
+) -> None:
     """Tell every server process that a match's log grew (after the commit)."""
     try:
         seq = max(seqs)
         tell_hubs(match_id, seq)
         if shared_layer():
             publisher.publish(match_id, seq)
+        if competition_id is not None:
+            hall_changed(sender, competition_id=competition_id)
     except Exception:  # the signal is sent robustly: say why, here, or nobody will
         logger.exception("live: %s could not be announced; the clocks catch up", match_id)
+
+
+def hall_changed(sender: Any, *, competition_id: str, **kwargs: Any) -> None:
+    """Tell the viewers of a competition's hall, in every process, to read it again."""
+    try:
+        poke_here(competition_id)
+        if shared_layer():
+            halls.publish(competition_id, 1)
+    except Exception:
+        logger.exception(
+            "live: the hall of %s could not be told; its clock catches up", competition_id
+        )
 
 
 class Publisher:
@@ -93,4 +116,17 @@ class Publisher:
             logger.warning("live: notice of %s not sent (%s); the clocks catch up", match_id, error)
 
 
+class HallPublisher(Publisher):
+    """The same, for the halls: one poke per competition to the other processes' viewers."""
+
+    async def _send(self, layer: Any, competition_id: str, seq: int) -> None:
+        try:
+            await asyncio.wait_for(
+                layer.group_send(hall_group(competition_id), {"type": POKE}), SEND_SECONDS
+            )
+        except Exception as error:
+            logger.warning("live: the hall of %s not told (%s)", competition_id, error)
+
+
 publisher = Publisher()
+halls = HallPublisher()

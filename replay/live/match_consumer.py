@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import logging
+import time
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from matches.errors import NotFound, Refused
+from replay.live.announce import hall_changed
+from replay.live.heartbeat import HEARTBEAT_SECONDS, console_heard, cookie_of, is_heartbeat
 from replay.live.hub import Hub, hub_here
 from replay.live.messages import error_message
 from replay.live.protocol import parse_after, parse_resume
@@ -28,6 +32,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     channel_layer_alias = NO_CHANNEL_LAYER  # not configured: channels gives no layer
     hub: Hub | None = None
     viewer: Viewer | None = None
+    heard_at: float | None = None  # when this socket's last heartbeat was kept
 
     async def connect(self) -> None:
         # Accepted first, so that a refusal reaches the client as a close code.
@@ -55,6 +60,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         if not self.hub.allowed(self.viewer):
             return
+        if is_heartbeat(text_data):
+            await self.heartbeat()
+            return
         try:
             after = parse_resume(text_data)
         except Refused as error:
@@ -62,6 +70,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         # Served in the background, in turn: the next message is read (and counted) at once.
         self.hub.resume(self.viewer, after)
+
+    async def heartbeat(self) -> None:
+        """Keep that the match's console is there (from a login that may record it), at most
+        once per HEARTBEAT_SECONDS; the competition's hall is told."""
+        now = time.monotonic()
+        if self.heard_at is not None and now - self.heard_at < HEARTBEAT_SECONDS:
+            return
+        self.heard_at = now
+        match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        try:
+            cookie = cookie_of(self.scope.get("headers", ()))
+            competition_id = await database_sync_to_async(console_heard)(cookie, match_id)
+        except Exception:
+            logger.exception("live: a heartbeat of %s could not be kept", match_id)
+            return
+        if competition_id is not None:
+            hall_changed(self, competition_id=competition_id)
 
     async def disconnect(self, code: int) -> None:
         if self.hub is not None and self.viewer is not None:

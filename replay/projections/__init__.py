@@ -12,6 +12,7 @@
 - `kept`: what a writer keeps between the projector's runs in this process, while the
   cursor says it is still true.
 - `plain_sql`: the few bulk statements the projector writes with.
+- `activity`: when a match's console was last heard (its heartbeat).
 
 May import: `matches` (the event log only through `matches.store`), `replay.models`.
 Never HTTP, channels, or a layer above.

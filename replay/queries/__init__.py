@@ -8,6 +8,8 @@
 - `player_matches`: a player's matches from their side of the table, and their totals.
 - `player_keys`: the key of a player's page, and the player a key names.
 - `access`: who may record a match.
+- `hall`: a competition's hall: each table with its match, the match called next,
+  and when its console was last heard.
 - `championships`: a competition's stages and final ranking, as of a version.
 - `previews`: what an event would change, from its ruling to the final ranking, recording
   nothing.

@@ -34,6 +34,7 @@ from replay.queries.competitions import (
     competition_matches,
     competitions_listed,
 )
+from replay.queries.hall import hall_get
 from replay.queries.player_keys import player_key
 from replay.queries.standings_reader import standings_changes, standings_get
 from replay.web.lookups import at_of, competition_or_404
@@ -110,6 +111,17 @@ def _worded(lines: list[dict[str, Any]], terms: dict[str, Terms] | None) -> list
         else line
         for line in lines
     ]
+
+
+def competition_hall(request: HttpRequest, competition_id: str) -> HttpResponse:
+    """Show a competition's hall: every table with its match, live; staff call matches."""
+    competition = competition_or_404(competition_id)
+    context = {
+        "competition": competition,
+        "hall": hall_get(competition),
+        "staff": request.user.is_authenticated and request.user.is_staff,
+    }
+    return render(request, "replay/competition_hall.html", context)
 
 
 def competition_history(request: HttpRequest, competition_id: str) -> HttpResponse:

@@ -625,8 +625,11 @@ function keyPressed(event) {
 
 // -- Start -------------------------------------------------------------------------------
 
+// Every 15 s the console tells the server it is there (the hall flags a quiet table).
+const HEARTBEAT_MS = 15000;
+
 function follow() {
-  connectLive(matchId, {
+  const live = connectLive(matchId, {
     after: state.seq,
     onEvent: (message) => {
       // This console's own event comes back here too, after its answer brought the scoreboard.
@@ -642,12 +645,14 @@ function follow() {
     onStatus: (status) => {
       liveStatus = status;
       if (status === "live") {
+        live.send(JSON.stringify({ type: "heartbeat" }));
         queue.flush();
         scheduleRefresh();
       }
       render();
     },
   });
+  setInterval(() => live.send(JSON.stringify({ type: "heartbeat" })), HEARTBEAT_MS);
 }
 
 /** Start the console of the page's match (`console-setup`): draw it, follow it, send what waits. */

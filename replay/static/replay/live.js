@@ -57,7 +57,7 @@ export function feedReader({ after = 0, onEvent, onHead, resume }) {
 }
 
 /**
- * Follow a match live; return {close(), last()}.
+ * Follow a match live; return {close(), last(), send(text) → whether it was sent}.
  *
  * after: the last seq the page already shows; onEvent(message) once per new seq, in
  * order; onHead(seq) on the server's clock; onStatus("live" | "reconnecting" | "closed").
@@ -73,5 +73,5 @@ export function connectLive(matchId, { after = 0, onEvent, onHead, onStatus, ...
     reader.opened();
     return liveUrl(matchId, reader.last(), options.location);
   }, { ...options, onStatus, onMessage: reader.handle });
-  return { close: () => socket.close(), last: reader.last };
+  return { close: () => socket.close(), last: reader.last, send: (text) => socket.send(text) };
 }

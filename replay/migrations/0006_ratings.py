@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('matches', '0008_match_void'),
-        ('replay', '0004_stages_read_model'),
+        ('replay', '0005_console_activity'),
     ]
 
     operations = [

@@ -1,0 +1,129 @@
+"""A competition's hall: each table with the match at it, the match called next, and when
+its console was last heard (the hall page and `GET /api/competitions/{id}/tables`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from matches import store
+from matches.models import Competition, Match, Table, TableAssignment
+from matches.selectors import competition_get
+from replay.models import ConsoleActivity
+from replay.projections.states import match_state
+
+UNDER_WAY = ("lag", "playing", "review")
+
+
+def hall_get(competition: Competition | str) -> dict[str, Any]:
+    """Return the hall: every table in order with its card, the matches waiting for a table,
+    the server's clock and the quiet limit (the page works quiet tables out from them)."""
+    if not isinstance(competition, Competition):
+        competition = competition_get(competition)
+    tables = list(Table.objects.filter(competition=competition))
+    latest: dict[str, TableAssignment] = {}
+    for row in TableAssignment.objects.filter(match__competition=competition).order_by(
+        "match_id", "-assigned_at", "-id"
+    ):
+        latest.setdefault(row.match_id, row)
+    matches = {
+        match.pk: match for match in store.with_head(Match.objects.filter(competition=competition))
+    }
+    heard = {
+        row.match_id: row.at
+        for row in ConsoleActivity.objects.filter(match__competition=competition)
+    }
+    at_table: dict[int, list[tuple[TableAssignment, Any]]] = {}
+    for match_id, row in latest.items():
+        if row.table_id is not None:
+            at_table.setdefault(row.table_id, []).append((row, matches[match_id]))
+    cards = [_card(table, at_table.get(table.pk, []), heard) for table in tables]
+    placed = {match_id for match_id, row in latest.items() if row.table_id is not None}
+    waiting = [
+        _players(match)
+        for match in sorted(matches.values(), key=lambda m: (m.date or m.created_at.date(), m.pk))
+        if match.head == 0 and match.status != Match.Status.VOID and match.pk not in placed
+    ]
+    return {
+        "competition": competition.pk,
+        "name": competition.name,
+        "now": _iso(timezone.now()),
+        "quiet_seconds": settings.HALL_QUIET_SECONDS,
+        "tables": cards,
+        "waiting": waiting,
+    }
+
+
+def table_of_match(hall: dict[str, Any], match_id: str) -> dict[str, Any] | None:
+    """Return the card of the table whose match (now or called next) is `match_id`."""
+    for card in hall["tables"]:
+        for key in ("match", "next"):
+            if card[key] is not None and card[key]["id"] == match_id:
+                return card  # type: ignore[no-any-return]
+    return None
+
+
+def _card(
+    table: Table, assigned: list[tuple[TableAssignment, Any]], heard: dict[str, datetime]
+) -> dict[str, Any]:
+    started = [(row, match) for row, match in assigned if match.head > 0]
+    called = sorted(
+        ((row, match) for row, match in assigned if match.head == 0 and match.status != "void"),
+        key=lambda pair: (pair[0].assigned_at, pair[0].pk),
+    )
+    playing = [(row, match) for row, match in started if match.status in UNDER_WAY]
+    # The match under way (the latest put there), else the last one finished there.
+    shown = max(
+        playing or started, key=lambda pair: (pair[0].assigned_at, pair[0].pk), default=None
+    )
+    now = None if shown is None else _now(shown[1], heard)
+    following = _players(called[0][1]) if called else None
+    if now is None and following is not None:
+        active = heard.get(following["id"])
+        following["active_at"] = None if active is None else _iso(active)
+    card = {"table": table.name, "order": table.order, "match": now, "next": following}
+    return {**card, "version": version_of(card)}
+
+
+def version_of(card: dict[str, Any]) -> str:
+    """Return a card's version: it differs whenever anything the card shows does."""
+    text = json.dumps(card, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+
+
+def _players(match: Any) -> dict[str, Any]:
+    return {
+        "id": match.pk,
+        "players": {side: match.players[side]["name"] for side in ("A", "B")},
+        "stage": match.stage,
+    }
+
+
+def _now(match: Any, heard: dict[str, datetime]) -> dict[str, Any]:
+    state = match_state(match, view="live")
+    games = state["games"]
+    last = games[-1] if games else None
+    upcoming = state.get("next") or {}
+    event = store.load_events(match, after=match.head - 1, limit=1)
+    last_at = store.parse_time(event[0].at) if event else None
+    moments = [moment for moment in (last_at, heard.get(match.pk)) if moment is not None]
+    return {
+        **_players(match),
+        "status": "void" if match.status == Match.Status.VOID else state["status"],
+        "winner": state["winner"],
+        "games_won": state["games_won"],
+        "game": None if last is None else last["game"],
+        "score": {"A": 0, "B": 0} if last is None else last["score"],
+        "due": upcoming.get("player"),
+        "seq": match.head,
+        "active_at": _iso(max(moments)) if moments else None,
+    }
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

@@ -1,0 +1,219 @@
+// A competition's hall, live: /ws/competitions/{id}/hall/ sends the whole hall on connect
+// ({"type": "hall", ...}) and then each table whose card changed ({"type": "table",
+// "card": {...}}): only that table's card is drawn again. A table whose match is under
+// review, or whose console has been quiet for the hall's quiet_seconds (worked out here
+// from active_at and the server's clock), stands out in colour and in words. Staff call a
+// waiting match to a free table through the API.
+
+import { api } from "./api.js";
+import { reconnecting, socketUrl } from "./socket.js";
+
+const UNDER_WAY = ["lag", "playing", "review"];
+
+/** Return the websocket address of a competition's hall, with the page's scheme. */
+export function hallUrl(competitionId, location = window.location) {
+  return socketUrl(`/ws/competitions/${encodeURIComponent(competitionId)}/hall/`, location);
+}
+
+/** Return whether a card's console is quiet at `now` (ms, the server's clock). */
+export function isQuiet(card, now, quietSeconds) {
+  const match = card.match;
+  if (!match || !UNDER_WAY.includes(match.status)) return false;
+  if (!match.active_at) return true;
+  return now - Date.parse(match.active_at) > quietSeconds * 1000;
+}
+
+/** Return whether staff may call a match to the table: nothing under way there, none called. */
+export function isFree(card) {
+  return !card.next && (!card.match || !UNDER_WAY.includes(card.match.status));
+}
+
+function element(tag, className, text) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+}
+
+function statusWords(match) {
+  return {
+    lag: gettext("Lag"),
+    playing: gettext("Playing"),
+    review: gettext("Under review"),
+    finished: gettext("Finished"),
+    void: gettext("Void"),
+  }[match.status] || match.status;
+}
+
+function side(match, player) {
+  const row = element("div", `side side-${player}`);
+  if (match.due === player) row.classList.add("due");
+  const name = element("span", "name", match.players[player]);
+  if (match.due === player) {
+    name.append(element("span", "visually-hidden", ` (${gettext("to shoot")})`));
+  }
+  if (match.winner === player) row.classList.add("winner");
+  row.append(
+    name,
+    element("span", "games", String(match.games_won[player])),
+    element("span", "score", String(match.score[player])),
+  );
+  row.querySelector(".games").title = gettext("Games won");
+  row.querySelector(".score").title = gettext("This game's score");
+  return row;
+}
+
+/** Draw one table's card. */
+function cardOf(card, hall) {
+  const article = element("article", "table-card");
+  article.dataset.table = card.table;
+  article.dataset.version = card.version;
+  const head = element("header", "card-head");
+  head.append(element("h2", "table-name", interpolate(gettext("Table %s"), [card.table])));
+  const flag = element("span", "flag");
+  head.append(flag);
+  article.append(head);
+  const match = card.match;
+  if (match) {
+    article.dataset.match = match.id;
+    article.dataset.status = match.status;
+    article.append(side(match, "A"), side(match, "B"));
+    const meta = element("p", "card-meta");
+    const parts = [statusWords(match)];
+    if (match.game) parts.push(interpolate(gettext("game %s"), [match.game]));
+    if (match.due) parts.push(interpolate(gettext("%s to shoot"), [match.players[match.due]]));
+    meta.append(element("span", "", parts.join(" · ") + " · "));
+    const board = element("a", "", gettext("board"));
+    board.href = `/matches/${encodeURIComponent(match.id)}/`;
+    meta.append(board);
+    article.append(meta);
+  } else {
+    article.append(element("p", "no-match", gettext("No match at this table")));
+  }
+  if (card.next) {
+    const next = element("p", "next-match");
+    next.append(
+      element("span", "next-label", gettext("Next:") + " "),
+      element("span", "", `${card.next.players.A} — ${card.next.players.B}`),
+    );
+    article.append(next);
+  }
+  if (hall.staff && isFree(card) && hall.waiting.length) article.append(callForm(card, hall));
+  return article;
+}
+
+function callForm(card, hall) {
+  const form = element("form", "call-next");
+  const label = element("label", "visually-hidden", interpolate(gettext("Match to call to table %s"), [card.table]));
+  const select = element("select");
+  select.name = "match";
+  select.id = `call-${card.table}`;
+  label.htmlFor = select.id;
+  for (const waiting of hall.waiting) {
+    const option = element("option", "", `${waiting.players.A} — ${waiting.players.B}`);
+    option.value = waiting.id;
+    select.append(option);
+  }
+  const button = element("button", "", gettext("Call next"));
+  button.type = "submit";
+  const error = element("span", "call-error");
+  error.setAttribute("role", "alert");
+  form.append(label, select, button, error);
+  form.addEventListener("submit", async (submitted) => {
+    submitted.preventDefault();
+    button.disabled = true;
+    try {
+      const answer = await api(
+        `/api/competitions/${encodeURIComponent(hall.competition)}/tables/${encodeURIComponent(card.table)}/call`,
+        { method: "POST", body: { match: select.value } },
+      );
+      if (answer.status >= 400) error.textContent = answer.body ? answer.body.error : String(answer.status);
+    } catch {
+      error.textContent = gettext("The server could not be reached: try again.");
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** Mark a drawn card quiet, under review, free or finished, in colour and in words. */
+function flagCard(article, card, now, quietSeconds) {
+  const match = card.match;
+  const quiet = isQuiet(card, now, quietSeconds);
+  const review = Boolean(match && match.status === "review");
+  article.classList.toggle("quiet", quiet);
+  article.classList.toggle("review", review);
+  article.classList.toggle("free", isFree(card));
+  const words = [];
+  if (review) words.push(gettext("Under review"));
+  if (quiet) words.push(gettext("Console quiet"));
+  if (!words.length && isFree(card)) words.push(gettext("Free"));
+  const flag = article.querySelector(".flag");
+  flag.textContent = words.join(" · ");
+}
+
+/** Follow the hall of the page's competition, live. */
+export function start(root = document.getElementById("hall")) {
+  const competitionId = root.dataset.competition;
+  const staff = root.dataset.staff === "true";
+  const status = document.querySelector("[data-status]");
+  let hall = { ...JSON.parse(document.getElementById("hall-data").textContent), staff };
+  let offset = Date.parse(hall.now) - Date.now(); // the server's clock less this browser's
+  const cards = new Map();
+
+  const serverNow = () => Date.now() + offset;
+  const flagAll = () => {
+    for (const card of hall.tables) {
+      const drawn = cards.get(card.table);
+      if (drawn) flagCard(drawn, card, serverNow(), hall.quiet_seconds);
+    }
+  };
+  const drawAll = () => {
+    root.replaceChildren();
+    cards.clear();
+    if (!hall.tables.length) {
+      root.append(element("p", "empty", gettext("This competition has no tables yet.")));
+    }
+    for (const card of hall.tables) {
+      const drawn = cardOf(card, hall);
+      cards.set(card.table, drawn);
+      root.append(drawn);
+    }
+    flagAll();
+  };
+  const drawOne = (card) => {
+    const index = hall.tables.findIndex((known) => known.table === card.table);
+    if (index < 0) return;
+    if (hall.tables[index].version === card.version && cards.has(card.table)) return;
+    hall.tables[index] = card;
+    const drawn = cardOf(card, hall);
+    const old = cards.get(card.table);
+    if (old) old.replaceWith(drawn);
+    else root.append(drawn);
+    cards.set(card.table, drawn);
+    flagCard(drawn, card, serverNow(), hall.quiet_seconds);
+  };
+
+  const apply = (message) => {
+    if (message.now) offset = Date.parse(message.now) - Date.now();
+    if (message.type === "hall") {
+      hall = { ...message, staff };
+      drawAll();
+    } else if (message.type === "table") {
+      drawOne(message.card);
+    }
+  };
+  const showStatus = (state) => {
+    status.className = `live-status ${state}`;
+    status.textContent = {
+      live: gettext("Live"),
+      reconnecting: gettext("Reconnecting…"),
+      closed: gettext("Not live"),
+    }[state];
+  };
+
+  drawAll();
+  setInterval(flagAll, 1000);
+  return reconnecting(() => hallUrl(competitionId), { onMessage: apply, onStatus: showStatus });
+}

@@ -1,0 +1,175 @@
+"""The hall page in Chromium: every table live, a quiet console flagged, readable on a
+hall's screen and on a phone."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from selenium.webdriver.common.by import By
+
+from matches import services
+from replay.projections.activity import activity_note
+from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, wait_until
+from tests.support.cast import new_match, open_game, play
+from tests.support.servers import Daphne
+
+QUIET_S = 4  # HALL_QUIET_SECONDS for these tests
+SHOTS = os.getenv("HALL_SCREENSHOTS")  # a directory: the layout tests save their screens there
+
+
+@pytest.fixture
+def hall_server(event_db) -> Iterator[Daphne]:
+    server = Daphne(
+        os.getenv("REDIS_URL"),
+        HEAD_SECONDS,
+        environ={
+            "SECRET_KEY": settings.SECRET_KEY,
+            "SECURE_COOKIES": "0",
+            "HALL_QUIET_SECONDS": str(QUIET_S),
+        },
+    )
+    try:
+        server.start()
+        yield server
+    finally:
+        print(f"-- daphne on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
+        server.close()
+
+
+def hall_of(tables: int) -> None:
+    """A competition "cup" of `tables` tables, each with a match under way, just heard."""
+    names = [str(number) for number in range(1, tables + 1)]
+    for name in names:
+        new_match(f"cup-a-{name}")
+    services.tables_set(competition_id="cup", names=names, by="federation")
+    for name in names:
+        services.match_assign_table(match_id=f"cup-a-{name}", table=name, by="federation")
+        open_game(f"cup-a-{name}")
+        activity_note(f"cup-a-{name}")
+    new_match("cup-b-1")  # waiting for a table
+
+
+def card_text(driver, table: str) -> str:
+    return driver.find_element(By.CSS_SELECTOR, f'.table-card[data-table="{table}"]').text
+
+
+def test_an_event_on_one_table_moves_that_table_alone(hall_server, browsers):
+    hall_of(3)
+    page = browsers(size=(1920, 1080))
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(
+        page,
+        lambda d: "live" in d.find_element(By.CSS_SELECTOR, "[data-status]").get_attribute("class"),
+        "the hall live",
+    )
+    # Each card's element marked: a card drawn again is a new element, unmarked.
+    page.execute_script(
+        "document.querySelectorAll('.table-card').forEach(c => c.dataset.mark = 'old')"
+    )
+    before = {table: card_text(page, table) for table in ("1", "2", "3")}
+
+    play(
+        "cup-a-2",
+        3,
+        {"contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]},
+    )
+
+    wait_until(
+        page,
+        lambda d: (
+            d.execute_script(
+                "return document.querySelector('.table-card[data-table=\"2\"]').dataset.mark"
+            )
+            is None
+        ),
+        "table 2 drawn again",
+        timeout=30,
+    )
+    marks = page.execute_script(
+        "return [...document.querySelectorAll('.table-card')].map(c => c.dataset.mark || '')"
+    )
+    assert marks == ["old", "", "old"]
+    assert card_text(page, "1") == before["1"] and card_text(page, "3") == before["3"]
+    score = page.find_element(By.CSS_SELECTOR, '.table-card[data-table="2"] .side-A .score')
+    assert score.text == "4"
+
+
+def test_a_quiet_console_is_flagged_in_words(hall_server, browsers):
+    hall_of(3)
+    page = browsers()
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    # Nothing heard from any table for QUIET_S seconds: each is flagged; an event on one
+    # table brings it back.
+    wait_until(
+        page,
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table-card.quiet")) == 3,
+        "every table quiet",
+        timeout=30,
+    )
+    assert "quiet" in card_text(page, "1").lower()
+    play("cup-a-1", 3)
+    wait_until(
+        page,
+        lambda d: (
+            "quiet"
+            not in d.find_element(By.CSS_SELECTOR, '.table-card[data-table="1"]').get_attribute(
+                "class"
+            )
+        ),
+        "table 1 heard again",
+        timeout=30,
+    )
+    assert "quiet" in page.find_element(
+        By.CSS_SELECTOR, '.table-card[data-table="2"]'
+    ).get_attribute("class")
+
+
+def boxes(driver) -> list[dict[str, float]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.table-card')]"
+        ".map(c => c.getBoundingClientRect().toJSON())"
+    )
+
+
+def font_px(driver, selector: str) -> list[float]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map("
+        "e => parseFloat(getComputedStyle(e).fontSize))",
+        selector,
+    )
+
+
+def test_eight_tables_fit_a_hall_screen_and_a_phone_has_one_column(hall_server, browsers):
+    hall_of(8)
+    screen = browsers(size=(1920, 1080))
+    screen.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(
+        screen,
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table-card .score")) == 16,
+        "eight cards",
+    )
+    bottoms = [box["bottom"] for box in boxes(screen)]
+    height = screen.execute_script("return window.innerHeight")
+    assert len(bottoms) == 8 and max(bottoms) <= height
+    assert min(font_px(screen, ".table-card .name") + font_px(screen, ".table-card .score")) >= 28
+    if SHOTS:
+        screen.save_screenshot(os.path.join(SHOTS, "hall-1920.png"))
+
+    phone = browsers(size=(390, 844))
+    phone.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(
+        phone,
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, ".table-card .score")) == 16,
+        "eight cards",
+    )
+    lefts = [round(box["left"]) for box in boxes(phone)]
+    assert len(set(lefts)) == 1  # one column
+    assert phone.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    assert min(font_px(phone, ".table-card .name") + font_px(phone, ".table-card .score")) >= 28
+    if SHOTS:
+        phone.save_screenshot(os.path.join(SHOTS, "hall-phone.png"))

@@ -1,0 +1,121 @@
+"""`/ws/competitions/{id}/hall/`: the hall on connect, then only the table that changed;
+a console's heartbeat counts from a login that may record the match."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from carambole.asgi import application
+from matches import services
+from replay.models import ConsoleActivity
+from tests.support.browser import make_user
+from tests.support.cast import BY, new_match, open_game, play
+
+WAIT_S = 30
+pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
+
+
+async def connect(path: str, cookie: str = "") -> WebsocketCommunicator:
+    headers = [(b"cookie", cookie.encode())] if cookie else []
+    viewer = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await viewer.connect(timeout=WAIT_S)
+    assert connected
+    return viewer
+
+
+async def message(viewer: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await viewer.receive_from(timeout=WAIT_S))
+
+
+def three_tables() -> None:
+    for index in (1, 2, 3):
+        new_match(f"cup-a-{index}")
+    services.tables_set(competition_id="cup", names=["1", "2", "3"], by="federation")
+    for index in (1, 2, 3):
+        services.match_assign_table(match_id=f"cup-a-{index}", table=str(index), by="federation")
+        open_game(f"cup-a-{index}")
+
+
+def test_an_event_on_one_table_sends_that_table_alone():
+    async_to_sync(one_table_moves)()
+
+
+async def one_table_moves() -> None:
+    await database_sync_to_async(three_tables)()
+    viewer = await connect("/ws/competitions/cup/hall/")
+    try:
+        first = await message(viewer)
+        assert first["type"] == "hall"
+        assert [card["table"] for card in first["tables"]] == ["1", "2", "3"]
+        assert all(card["match"]["seq"] == 3 for card in first["tables"])
+
+        await database_sync_to_async(play)("cup-a-2", 3)
+
+        pushed = await message(viewer)
+        assert pushed["type"] == "table" and pushed["card"]["table"] == "2"
+        assert pushed["card"]["match"]["seq"] == 4 and pushed["card"]["match"]["due"] == "B"
+        assert pushed["card"]["version"] != first["tables"][1]["version"]
+        assert await viewer.receive_nothing(timeout=0.5)
+    finally:
+        await viewer.disconnect()
+
+
+def test_an_unknown_competition_closes_with_4404():
+    async_to_sync(unknown)()
+
+
+async def unknown() -> None:
+    viewer = WebsocketCommunicator(application, "/ws/competitions/nope/hall/")
+    await viewer.connect(timeout=WAIT_S)
+    closed = await viewer.receive_output(timeout=WAIT_S)
+    assert closed == {"type": "websocket.close", "code": 4404}
+
+
+def session_of(username: str, staff: bool = False) -> str:
+    user = make_user(username, "password", staff=staff)
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def test_a_heartbeat_from_the_referee_counts_and_from_a_viewer_not():
+    async_to_sync(heartbeats)()
+
+
+async def heartbeats() -> None:
+    await database_sync_to_async(three_tables)()
+    referee = await database_sync_to_async(session_of)(BY)
+    stranger = await database_sync_to_async(session_of)("stranger")
+    await database_sync_to_async(services.referee_assign)(
+        match_id="cup-a-1", username=BY, by="federation"
+    )
+    hall = await connect("/ws/competitions/cup/hall/")
+    await message(hall)
+    for cookie in ("", stranger):
+        viewer = await connect("/ws/matches/cup-a-1/?after=3", cookie)
+        await viewer.send_to(text_data=json.dumps({"type": "heartbeat"}))
+        await asyncio.sleep(0.5)
+        await viewer.disconnect()
+    count = database_sync_to_async(ConsoleActivity.objects.count)
+    assert await count() == 0
+
+    console = await connect("/ws/matches/cup-a-1/?after=3", referee)
+    try:
+        await console.send_to(text_data=json.dumps({"type": "heartbeat"}))
+        pushed = await message(hall)
+        assert pushed["type"] == "table" and pushed["card"]["table"] == "1"
+        assert await count() == 1
+        # A heartbeat is never answered as an error, and a second one at once is not kept.
+        await console.send_to(text_data=json.dumps({"type": "heartbeat"}))
+        assert await console.receive_nothing(timeout=0.5)
+    finally:
+        await console.disconnect()
+        await hall.disconnect()
