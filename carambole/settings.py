@@ -296,6 +296,10 @@ LOGIN_FAILURES_PER_ADDRESS = envcount("LOGIN_FAILURES_PER_ADDRESS", "30")
 # each folds a competition's draw twice from its read models.
 PREVIEWS_PER_MINUTE = envcount("PREVIEWS_PER_MINUTE", "60")
 TOKEN_FAILURES_PER_ADDRESS = envcount("TOKEN_FAILURES_PER_ADDRESS", "30")
+# A player's PIN, signing a result off on a console: wrong PINs for one player (of any
+# match), and from one address, within the same window.
+PIN_FAILURES_PER_PLAYER = envcount("PIN_FAILURES_PER_PLAYER", "5")
+PIN_FAILURES_PER_ADDRESS = envcount("PIN_FAILURES_PER_ADDRESS", "30")
 # Password hashes a server process computes at once (each costs most of a second of a
 # core), and how long a login waits for its turn before it is answered 503.
 PASSWORD_CHECKS_AT_ONCE = envcount("PASSWORD_CHECKS_AT_ONCE", "1")

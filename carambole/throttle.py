@@ -1,4 +1,5 @@
-"""Failures counted per subject: logins per account and per address, API tokens per address.
+"""Failures counted per subject: logins per account and per address, API tokens per address,
+players' PINs per player and per address.
 
 The rule: a subject's window opens at its first counted failure and lasts
 THROTTLE_WINDOW_SECONDS; within it a limit allows so many attempts. An attempt past the
@@ -49,6 +50,8 @@ class Limit:
 LOGIN_ACCOUNT = Limit("login-account", "LOGIN_FAILURES_PER_ACCOUNT")
 LOGIN_ADDRESS = Limit("login-address", "LOGIN_FAILURES_PER_ADDRESS")
 TOKEN_ADDRESS = Limit("token-address", "TOKEN_FAILURES_PER_ADDRESS")
+PIN_PLAYER = Limit("pin-player", "PIN_FAILURES_PER_PLAYER")
+PIN_ADDRESS = Limit("pin-address", "PIN_FAILURES_PER_ADDRESS")
 
 
 class TooManyAttempts(Exception):

@@ -7,8 +7,11 @@ from typing import Any
 
 from matches.errors import Refused, excerpt
 from matches.notation import SHOT_FACTS
-from matches.rules import INTERMISSION_MINUTES
+from matches.rules import INTERMISSION_MINUTES, PLAYERS
+from matches.selectors import match_get
 from matches.services.log import Recorded, event_record
+from matches.services.pins import WrongPin, pin_matches
+from matches.state import RESULT_CONFIRMED
 
 
 def _command(kind: str, **fields: Any) -> dict[str, Any]:
@@ -259,4 +262,33 @@ def match_forfeit(
         by=by,
         idempotency_key=idempotency_key,
         staff=staff,
+    )
+
+
+def result_confirm(
+    *,
+    match_id: str,
+    expected_seq: int,
+    by: str,
+    role: str,
+    confirms: int,
+    pin: str | None = None,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """Record that the referee (`role` "referee") or a player ("A", "B": with their PIN,
+    checked and never stored) confirms the result as it stands at event `confirms`."""
+    event = _command(RESULT_CONFIRMED, role=role, confirms=confirms)
+    if role in PLAYERS:
+        players = match_get(match_id).players
+        if not pin_matches(players[role], pin):
+            raise WrongPin(f"this is not {excerpt(players[role]['name'])}'s PIN", "pin")
+    elif pin is not None:
+        raise Refused("only a player confirms with a PIN", "pin")
+    return event_record(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event=event,
+        by=by,
+        idempotency_key=idempotency_key,
+        pin_checked=role in PLAYERS,
     )

@@ -24,12 +24,13 @@ from matches.header import Header
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
 from matches.notation import ENVELOPE, canonical_json
 from matches.render import scoreboard, status
+from matches.rules import PLAYERS
 from matches.selectors import check_id, match_get
 from matches.services import corrections, tables
 from matches.services import running as running_states
 from matches.services.competitions import check_text
 from matches.signals import events_appended
-from matches.state import MatchState
+from matches.state import RESULT_CONFIRMED, MatchState
 
 
 @dataclass
@@ -131,14 +132,23 @@ def event_record(
     by: str,
     idempotency_key: str | None = None,
     staff: bool = False,
+    pin_checked: bool = False,
 ) -> Recorded:
     """Check one event against the match as it stands and append it after `expected_seq`.
 
     In a competition in stages its consequences follow through the draw in the same
     transaction (`corrections.follow`); one that would dispute a started match is staff's
-    alone (`staff`: the login recording it is staff)."""
+    alone (`staff`: the login recording it is staff). A player's confirmation of the
+    result comes only through `result_confirm`, which checks their PIN (`pin_checked`)."""
     if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
         raise Refused("must be a whole number from 0", "expected_seq")
+    if (
+        isinstance(event, Mapping)
+        and event.get("type") == RESULT_CONFIRMED
+        and event.get("role") in PLAYERS
+        and not pin_checked
+    ):
+        raise Refused("a player confirms with their PIN, on the confirmations path", "role")
     check_text(by, "by", USERNAME_LENGTH, required=True)
     if idempotency_key is not None:
         check_text(idempotency_key, "Idempotency-Key", IDEMPOTENCY_KEY_LENGTH)

@@ -4,7 +4,7 @@ from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from matches.notation import SLUG
-from replay.api import competitions, errors, ratings, stages, tables, views
+from replay.api import competitions, confirmations, errors, ratings, stages, tables, views
 
 app_name = "api"
 
@@ -83,6 +83,11 @@ urlpatterns = [
     path("matches/<carambole_id:id>/events", views.EventsView.as_view(), name="events"),
     path("matches/<carambole_id:id>/events/preview", views.PreviewView.as_view(), name="preview"),
     path("matches/<carambole_id:id>/judge", views.JudgeView.as_view(), name="judge"),
+    path(
+        "matches/<carambole_id:id>/confirmations",
+        confirmations.ConfirmationsView.as_view(),
+        name="confirmations",
+    ),
     path("matches/<carambole_id:id>/export", views.ExportView.as_view(), name="export"),
     path("matches/<carambole_id:id>/referee", views.RefereeView.as_view(), name="referee"),
     path("ratings/", ratings.RatingsView.as_view(), name="ratings"),

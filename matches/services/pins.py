@@ -1,0 +1,43 @@
+"""A player's PIN, to sign a result off on the referee's console: checked, never stored.
+
+A PIN is six digits worked out from the player's key (federation id, else name) and the
+server's secret key (an HMAC): nothing to store, the same on every server process, and
+no one can work it out without the secret. Staff read a player's PIN with
+`python manage.py player_pin KEY` (or on the player's page) and give it to the player in
+person; changing SECRET_KEY changes every PIN.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+
+from matches.championship import player_key
+from matches.errors import Refused
+
+DIGITS = 6
+
+
+def player_pin(player: Mapping[str, Any]) -> str:
+    """Return the PIN of a player as a record names them."""
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(),
+        f"carambole player pin\n{player_key(player)}".encode(),
+        hashlib.sha256,
+    ).digest()
+    return f"{int.from_bytes(digest[:8], 'big') % 10**DIGITS:0{DIGITS}d}"
+
+
+def pin_matches(player: Mapping[str, Any], pin: Any) -> bool:
+    """Return whether `pin` is the player's, compared in constant time."""
+    return isinstance(pin, str) and hmac.compare_digest(pin.strip(), player_pin(player))
+
+
+class WrongPin(Refused):
+    """A PIN that is not the player's: 403, and counted by the throttle (as a failed login)."""
+
+    status = 403

@@ -1,0 +1,104 @@
+"""A result signed off: by the referee, and by each player with their PIN."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from carambole import throttle
+from matches import services
+from matches.notation import MAX_EVENTS
+from matches.selectors import match_get
+from matches.services.pins import WrongPin
+from matches.state import CONFIRMING_ROLES
+from replay.api import schema
+from replay.api.permissions import MayRecord
+from replay.api.serializers import Body, Choice, Whole
+from replay.api.views import IDEMPOTENCY_HEADER, checked, username
+
+
+class ConfirmationBody(Body):
+    expected_seq = Whole(
+        min_value=0, max_value=MAX_EVENTS, help_text="the seq of the match's last event"
+    )
+    role = Choice(
+        choices=list(CONFIRMING_ROLES), help_text="who confirms: the referee, or player A or B"
+    )
+    confirms = Whole(
+        min_value=1,
+        max_value=MAX_EVENTS,
+        help_text="the event the result stands at, as the confirming person saw it "
+        "(the state's confirmed.head)",
+    )
+    pin = serializers.CharField(
+        required=False,
+        max_length=32,
+        help_text="a player's PIN (A and B only): checked, never stored",
+    )
+
+
+class TooManyPins(exceptions.APIException):
+    """A player (or an address) past its limit of wrong PINs: 429, with Retry-After."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "throttled"
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(f"too many wrong PINs: try again in {wait} s")
+        self.wait = wait
+
+
+class ConfirmationsView(APIView):
+    permission_classes = [MayRecord]
+
+    @extend_schema(
+        operation_id="result_confirm",
+        summary="Confirm a finished match's result: the referee, or a player with their PIN",
+        tags=["events"],
+        parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY, schema.REPLAYED],
+        request=ConfirmationBody,
+        responses={201: schema.Recorded, **schema.errors(400, 401, 403, 404, 409, 413, 422, 429)},
+    )
+    def post(self, request: Request, id: str) -> Response:
+        try:
+            self.check_object_permissions(request, id)
+        except PermissionDenied:
+            match_get(id)  # a match that does not exist is a 404, not a 403
+            raise
+        body: dict[str, Any] = checked(ConfirmationBody, request.data)
+        counted = throttle.Counted()
+        if body["role"] != "referee":
+            player = match_get(id).players[body["role"]]
+            subject = str(player.get("federation_id") or player["name"])
+            try:
+                counted = throttle.attempt(
+                    (throttle.PIN_PLAYER, subject),
+                    (throttle.PIN_ADDRESS, throttle.address_of(request)),
+                )
+            except throttle.TooManyAttempts as refused:
+                raise TooManyPins(refused.retry_after) from None
+        try:
+            recorded = services.result_confirm(
+                match_id=id,
+                by=username(request),
+                idempotency_key=request.headers.get(IDEMPOTENCY_HEADER),
+                **body,
+            )
+        except WrongPin:
+            raise  # a failure: it stays counted
+        except Exception:
+            counted.take_back()  # refused for another reason: no wrong PIN to count
+            raise
+        counted.take_back()
+        headers = {"Idempotent-Replayed": "true"} if recorded.replayed else None
+        return Response(
+            {"seq": recorded.seq, "at": recorded.at, "state": recorded.state},
+            status=status.HTTP_201_CREATED,
+            headers=headers,
+        )
