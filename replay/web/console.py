@@ -36,6 +36,7 @@ CONSOLE_SCRIPTS = (
     "replay/console-queue-view.js",
     "replay/console-shot.js",
     "replay/console-shot-view.js",
+    "replay/console-sign-off.js",
     "replay/console-words.js",
     "replay/queue.js",
     "replay/scoreboard.js",

@@ -21,6 +21,7 @@ import { renderShotPanel } from "./console-shot-view.js";
 import { currentGame } from "./scoreboard.js";
 import { drawScoreLine, scoreLine } from "./scoreline.js";
 import { zoneRefusal } from "./console-place.js";
+import { renderSignOff, wireSignOff } from "./console-sign-off.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 // The page's console-setup and what follows from it, set once by start().
@@ -331,6 +332,7 @@ function render() {
   renderPlace();
   renderGame(root, state);
   renderCorrectTab();
+  renderSignOff(root, { state, names, online, waiting: queue.length > 0 });
 }
 
 function renderCorrectTab() {
@@ -493,7 +495,29 @@ const setActor = tapped((ball) => draft.setActor(ball));
 const undoTap = tapped(() => draft.undo());
 const clearShot = tapped(() => draft.clear());
 
+/** Send one confirmation of the result (online only), then read the state again. */
+async function confirmResult(body) {
+  try {
+    return await api(`${setup.api}/confirmations`, { method: "POST", timeout: 10000, body });
+  } catch {
+    return { status: 0, body: { error: gettext("Not sent: the server cannot be reached.") } };
+  }
+}
+
+function confirmed(answer, role) {
+  if (answer.status === 201) {
+    const who = role === "referee" ? gettext("the referee") : names[role];
+    showDone(interpolate(gettext("the result, confirmed by %s"), [who]));
+    applyState({ ...answer.body.state, seq: answer.body.seq });
+    scheduleRefresh(0);
+  } else {
+    const sent = answer.body || {};
+    showError(sent.field ? `${sent.error} (${sent.field})` : sent.error || String(answer.status));
+  }
+}
+
 function wire() {
+  wireSignOff(root, { current: () => state, send: confirmResult, after: confirmed });
   for (const node of $$("[data-tab]")) node.addEventListener("click", () => chooseTab(node.dataset.tab));
   for (const node of $$("[data-hit]")) {
     node.addEventListener("click", tapped(() => {
