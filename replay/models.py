@@ -88,6 +88,8 @@ class MatchSummary(models.Model):
         Player, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     needs_review = models.BooleanField(default=False)
+    # Who has signed the result as it stands off: "referee,A,B" once all three have.
+    confirmed_by = models.CharField(max_length=20, blank=True, default="")
     amendments = models.PositiveIntegerField(default=0)  # shot_amended events in the log
     retractions = models.PositiveIntegerField(default=0)
     seq = models.PositiveIntegerField(default=0)  # the match's last event folded in

@@ -8,7 +8,7 @@ printed sheet can be checked against. `sheet_pdf` draws what this module says.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,7 +19,7 @@ from matches.models import Match
 from matches.readback import folding
 from matches.render import status
 from matches.rules import Ruleset
-from matches.state import Corrections, MatchState
+from matches.state import CONFIRMING_ROLES, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
 from replay.presentation.sentences import foul_name, ruling_in_words, shot_in_words, shot_name
 
@@ -91,6 +91,8 @@ class Sheet:
     head_seq: int
     head_hash: str
     replay_url: str
+    signed: list[str] = field(default_factory=list)  # each confirmation of the result, in words
+    unsigned: list[str] = field(default_factory=list)  # who has not confirmed it yet
 
 
 def is_finished(match: Match) -> bool:
@@ -126,7 +128,32 @@ def match_sheet(match: Match, logged: Sequence[StoredEvent], stage: str, replay_
         head_seq=len(logged),
         head_hash=logged[-1].hash if logged else "",
         replay_url=replay_url,
+        signed=_signed(state, logged, names),
+        unsigned=[
+            _role(role, names) for role in CONFIRMING_ROLES if role not in state.confirmed_by()
+        ],
     )
+
+
+def _role(role: str, names: Mapping[str, str]) -> str:
+    return _("the referee") if role == "referee" else names.get(role, role)
+
+
+def _signed(
+    state: MatchState, logged: Sequence[StoredEvent], names: Mapping[str, str]
+) -> list[str]:
+    """Return each confirmation of the result as it stands: who, recorded by which login, when."""
+    head = state.result_head()
+    return [
+        _("%(who)s, recorded by %(login)s at %(at)s")
+        % {
+            "who": _role(entry["role"], names),
+            "login": logged[entry["seq"] - 1].by,
+            "at": _minute(logged[entry["seq"] - 1].at),
+        }
+        for entry in state.confirmations
+        if entry["confirms"] == head
+    ]
 
 
 def _side(letter: str, player: Mapping[str, Any], ball: str, games_won: int) -> Side:

@@ -150,6 +150,13 @@ def _players(pdf: SheetDocument, sheet: Sheet) -> None:
     pdf.ln(3)
     pdf.set_font(FAMILY, "B", 11)
     pdf.multi_cell(0, 6, f"{_('Result')}: {sheet.result}", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FAMILY, "", 9)
+    if sheet.signed:
+        said = _("Confirmed by: %s") % "; ".join(sheet.signed)
+        pdf.multi_cell(0, 5, said, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    if sheet.unsigned:
+        said = _("Not yet confirmed by: %s") % ", ".join(sheet.unsigned)
+        pdf.multi_cell(0, 5, said, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
 
 

@@ -270,6 +270,7 @@ SUMMARY_FIELDS = [
     "winner",
     "winner_player",
     "needs_review",
+    "confirmed_by",
     "amendments",
     "retractions",
     "seq",
@@ -429,3 +430,4 @@ def _describe(summary: MatchSummary, state: MatchState, match: Match) -> None:
         state.winner or ""
     )
     summary.needs_review = summary.status == "review"
+    summary.confirmed_by = ",".join(state.confirmed_by())

@@ -19,7 +19,7 @@ from matches.fold import evolve
 from matches.header import Header
 from matches.models import Match
 from matches.readback import folding
-from matches.render import Settled, board, render
+from matches.render import Settled, board, confirmed, render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
@@ -178,6 +178,7 @@ def match_timeline(match: Match) -> dict[str, Any]:
         "shots": [_shot(shot, logged, header.ruleset) for shot in final.shots],
         "games": _games(final, facts),
         "stats": render(final, detached=False)["stats"],
+        "confirmed": confirmed(final),
     }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from matches.models import Competition, Entry, Match
+from matches.state import CONFIRMING_ROLES
 from replay.models import MatchSummary, Standings
 from replay.queries.player_keys import player_key
 
@@ -33,6 +34,9 @@ class CompetitionMatches:
 
     results: list[dict[str, Any]]
     schedule: list[dict[str, Any]]
+
+
+SIGNED = ",".join(CONFIRMING_ROLES)
 
 
 def competition_matches(competition: Competition) -> CompetitionMatches:
@@ -94,6 +98,7 @@ def _line(match: Match, summary: MatchSummary | None) -> dict[str, Any]:
         "points": (0, 0),
         "winner": "",
         "amendments": 0,
+        "signed": False,
     }
     if summary is not None:
         line.update(
@@ -102,5 +107,7 @@ def _line(match: Match, summary: MatchSummary | None) -> dict[str, Any]:
             points=(summary.points_a, summary.points_b),
             winner=summary.winner,
             amendments=summary.amendments,
+            # The referee and both players confirmed the result as it stands.
+            signed=summary.confirmed_by == SIGNED,
         )
     return line

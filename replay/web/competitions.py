@@ -74,6 +74,9 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
         "draw_history": _draw_history(competition, DRAW_HISTORY, stages.get("terms")),
         "entrants": competition_entrants(competition),
         "staff": request.user.is_authenticated and request.user.is_staff,
+        "unsigned": sum(
+            1 for line in matches.results if line["status"] == "finished" and not line["signed"]
+        ),
         "federation_id_length": FEDERATION_ID_LENGTH,
     }
     return render(request, "replay/competition.html", context)

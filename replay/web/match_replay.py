@@ -84,8 +84,28 @@ def match_replay(request: HttpRequest, match_id: str) -> HttpResponse:
         ],
         "charts": charts.score_charts(timeline, names, void_games),
         "summary": _summary(timeline["stats"], names),
+        "signed_off": _signed_off(timeline["confirmed"], names)
+        if final["status"] == "finished"
+        else "",
     }
     return render(request, "replay/replay.html", context)
+
+
+def _signed_off(confirmed: dict[str, Any], names: dict[str, str]) -> str:
+    """Return who has signed the result off, in a sentence."""
+    if confirmed["complete"]:
+        return _("Signed off by the referee and both players.")
+
+    def who(role: str) -> str:
+        return _("the referee") if role == "referee" else names[role]
+
+    waiting = [who(role) for role in ("referee", "A", "B") if role not in confirmed["by"]]
+    if not confirmed["by"]:
+        return _("Not signed off yet by the referee or the players.")
+    return _("Confirmed by %(done)s; not yet by %(waiting)s.") % {
+        "done": ", ".join(who(role) for role in confirmed["by"]),
+        "waiting": ", ".join(waiting),
+    }
 
 
 def _corrected(shot: Mapping[str, Any]) -> bool:

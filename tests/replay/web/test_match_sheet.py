@@ -11,8 +11,11 @@ import zxingcpp
 from django.test import Client
 from pypdf import PdfReader
 
-from matches.models import Event
+from matches import services, store
+from matches.fold import state_after
+from matches.models import Event, Match
 from matches.records import record_import
+from matches.services.pins import player_pin
 from matches.simulator import simulate_match
 
 MATCH_ID = "sheet-1"
@@ -156,3 +159,27 @@ def test_the_replay_page_links_the_sheet_of_a_finished_match_only(finished, open
 
     assert f"/matches/{MATCH_ID}/sheet.pdf" in finished_page
     assert "sheet.pdf" not in playing_page
+
+
+def test_the_sheet_says_who_has_confirmed_the_result_and_who_has_not(finished):
+    match = Match.objects.get(pk=MATCH_ID)
+    seq = Event.objects.filter(match=match).count()
+    head = state_after(match.header(), store.load_facts(match)).result_head()
+    services.result_confirm(
+        match_id=MATCH_ID, expected_seq=seq, by="petrenko", role="referee", confirms=head
+    )
+    services.result_confirm(
+        match_id=MATCH_ID,
+        expected_seq=seq + 1,
+        by="petrenko",
+        role="A",
+        confirms=head,
+        pin=player_pin(match.players["A"]),
+    )
+
+    text = " ".join(text_of(sheet(Client())))
+
+    name_a, name_b = match.players["A"]["name"], match.players["B"]["name"]
+    assert "Confirmed by: the referee, recorded by petrenko" in text
+    assert f"{name_a}, recorded by petrenko" in text
+    assert f"Not yet confirmed by: {name_b}" in text
