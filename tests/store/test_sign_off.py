@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import CommandError, call_command
 
 from matches import services, store
 from matches.errors import Refused
@@ -133,3 +136,14 @@ def test_a_confirmation_moves_no_score(finished):
 
     after = state_after(match.header(), store.load_facts(match))
     assert (after.winner, after.games_won()) == (before.winner, before.games_won())
+
+
+def test_the_player_pin_command_prints_the_pin_the_console_checks(finished):
+    out = io.StringIO()
+    players = Match.objects.get(pk=finished).players
+
+    call_command("player_pin", players["A"]["federation_id"], stdout=out)
+
+    assert out.getvalue().strip().endswith(f"PIN {pin_of(finished, 'A')}")
+    with pytest.raises(CommandError):
+        call_command("player_pin", "XX-000")
