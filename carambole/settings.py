@@ -296,6 +296,8 @@ LOGIN_FAILURES_PER_ADDRESS = envcount("LOGIN_FAILURES_PER_ADDRESS", "30")
 # each folds a competition's draw twice from its read models.
 PREVIEWS_PER_MINUTE = envcount("PREVIEWS_PER_MINUTE", "60")
 TOKEN_FAILURES_PER_ADDRESS = envcount("TOKEN_FAILURES_PER_ADDRESS", "30")
+# Where export_open_data writes the archive's open-data zips, and /open-data/ finds them.
+OPEN_DATA_DIR = Path(os.getenv("OPEN_DATA_DIR") or BASE_DIR / "open-data")
 # A player's PIN, signing a result off on a console: wrong PINs for one player (of any
 # match), and from one address, within the same window.
 PIN_FAILURES_PER_PLAYER = envcount("PIN_FAILURES_PER_PLAYER", "5")

@@ -57,6 +57,13 @@ def competition_log_document(competition: Competition) -> dict[str, Any] | None:
     }
 
 
+def first_global_id(log: Mapping[str, Any]) -> int:
+    """Return the smallest global id a competition's `log.json` keeps (0 for none)."""
+    ids = [event["id"] for event in log.get("events", [])]
+    ids += [i for found in (log.get("match_event_ids") or {}).values() for i in found]
+    return min(ids, default=0)
+
+
 @dataclass(frozen=True)
 class CompetitionImported:
     """What an import stored: the competition, its matches and events, and the id offset."""

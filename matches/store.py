@@ -8,7 +8,7 @@ projector), `log_head`, and the reads of one match's events (`load_facts`, `load
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -246,6 +246,17 @@ def competition_event_ids(competition_id: str) -> list[tuple[str, int]]:
     """Return (match, global id) of every event of a competition's matches, by match and seq."""
     rows = Event.objects.filter(match__competition_id=competition_id).order_by("match_id", "seq")
     return [(match_id, event_id) for match_id, event_id in rows.values_list("match_id", "id")]
+
+
+def last_recorded(match_ids: Collection[str]) -> dict[str, datetime]:
+    """Return when the last event of each of these matches was recorded."""
+    rows = (
+        Event.objects.filter(match_id__in=list(match_ids))
+        .values("match_id")
+        .annotate(last=Max("recorded_at"))
+        .values_list("match_id", "last")
+    )
+    return {match_id: last for match_id, last in rows}
 
 
 def log_size() -> int:

@@ -10,6 +10,7 @@ from replay.web import (
     home,
     match_replay,
     match_sheet,
+    open_data,
     players,
     ratings,
 )
@@ -64,5 +65,7 @@ urlpatterns = [
     path("archive/export.csv", archive.archive_csv, name="archive-csv"),
     path("players/<str:key>/", players.player_page, name="player"),
     path("ratings/", ratings.ratings_page, name="ratings"),
+    path("open-data/", open_data.open_data_page, name="open-data"),
+    path("open-data/<str:name>", open_data.open_data_file, name="open-data-file"),
     path("schemas/match-record.json", exports.match_record_schema, name="match-record-schema"),
 ]

@@ -12,6 +12,8 @@ the services, the one write path.
 - `permissions`, `authentication` and `tokens`: who may do what, the API tokens.
 - `errors`: every error as JSON `{"error", "field"}`.
 - `tables`: a competition's tables and hall; a match called to a table, or moved.
+- `ratings`: the ratings as of a day, and a championship seeded by them.
+- `confirmations`: a result signed off by the referee and, with their PIN, each player.
 
 May import: `queries`, `presentation`, `projections`, `matches`. Not `web` or `live`.
 """

@@ -13,6 +13,8 @@
   cursor says it is still true.
 - `plain_sql`: the few bulk statements the projector writes with.
 - `activity`: when a match's console was last heard (its heartbeat).
+- `ratings_writer`: the players' Glicko-2 ratings, each day's worked out again when a
+  counted result changes.
 
 May import: `matches` (the event log only through `matches.store`), `replay.models`.
 Never HTTP, channels, or a layer above.

@@ -21,8 +21,8 @@ from itertools import groupby
 from django.db.models import Max
 from django.utils import timezone
 
+from matches import store
 from matches.errors import Refused
-from matches.models import Event
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, PlayerRating, RatedMatch
@@ -129,12 +129,7 @@ def _counted(match_ids: set[str]) -> dict[str, Counted]:
     ).values_list("match_id", "date", "player_a_id", "player_b_id", "winner", "shots_a", "shots_b")
     rows = [row for row in found if row[5] + row[6] > 0]
     undated = [row[0] for row in rows if row[1] is None]
-    last = dict(
-        Event.objects.filter(match_id__in=undated)
-        .values("match_id")
-        .annotate(last=Max("recorded_at"))
-        .values_list("match_id", "last")
-    )
+    last = store.last_recorded(undated)
     return {
         match_id: (
             day if day is not None else timezone.localdate(last[match_id]),

@@ -13,6 +13,8 @@
 - `championships`: a competition's stages and final ranking, as of a version.
 - `previews`: what an event would change, from its ruling to the final ranking, recording
   nothing.
+- `ratings`: the ratings as of a day, a player's over time, seeds by the rating.
+- `open_data`: the whole archive as one dated zip, and its import.
 
 May import: `matches`, `replay.models`, `replay.projections`. Not `presentation`
 (beside it), nor a layer above.

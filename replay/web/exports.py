@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -12,16 +10,13 @@ import orjson
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from matches.competition_archive import LOG_DOCUMENT, competition_log_document
 from matches.errors import Refused
 from matches.record_schema import record_schema
 from matches.records import (
-    COMPETITION_DOCUMENT,
-    competition_export,
-    competition_record_name,
     record_export,
 )
 from replay.queries.championships import ranking_get
+from replay.queries.open_data import UnreadableRecord, competition_zip
 from replay.queries.standings_reader import standings_get
 from replay.web.lookups import at_of, competition_or_404, match_or_404, match_unreadable
 
@@ -137,20 +132,13 @@ def table_csv(
 def competition_records(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition as a zip: competition.json and every match's record."""
     competition = competition_or_404(competition_id)
-    export = competition_export(competition)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(COMPETITION_DOCUMENT, _json(export.document))
-        log = competition_log_document(competition)
-        if log is not None:
-            archive.writestr(LOG_DOCUMENT, _json(log))
-        for match in export.matches:
-            try:
-                record = record_export(match.id)
-            except Refused as error:  # no zip with a record missing: name the match instead
-                return match_unreadable(request, match, error, _no_record(), status=422)
-            archive.writestr(competition_record_name(match.id), _json(record))
-    return attachment(buffer.getvalue(), f"{competition.id}.carambole.zip", "application/zip")
+    try:
+        body = competition_zip(competition)
+    except UnreadableRecord as unreadable:  # no zip with a record missing: name the match
+        return match_unreadable(
+            request, unreadable.match, unreadable.error, _no_record(), status=422
+        )
+    return attachment(body, f"{competition.id}.carambole.zip", "application/zip")
 
 
 RANKING_COLUMNS = ["place", "player", "player_id", "seed", "out_in", "provisional"]

@@ -1,0 +1,33 @@
+"""python manage.py import_open_data ZIP: an open-data export into an empty database."""
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from matches.errors import Refused
+from replay.projections import projector
+from replay.queries.open_data import open_data_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import an open-data zip (export_open_data): its checksums checked first, then each "
+        "competition whole or not at all; the projector then works out its standings, "
+        "brackets and ratings again."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("zip", type=Path, metavar="ZIP")
+        parser.add_argument("--by", default="open data", help="who imports")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            done = open_data_import(options["zip"], by=options["by"])
+        except Refused as error:
+            raise CommandError(f"{options['zip']}: refused: {error}") from None
+        caught = projector.catch_up(scheduled=True)
+        self.stdout.write(
+            f"imported {done.competitions} competitions, {done.matches} matches and "
+            f"{done.events} events; the projector read {caught.events} events"
+        )

@@ -1,0 +1,271 @@
+"""The archive as open data: one dated, versioned zip of everything, and its import.
+
+`carambole-open-data-YYYY-MM-DD.zip` holds every competition's zip (as its page
+downloads it: the competition, its own log where it has one, every match's record), the
+register of players and their ids, the ratings as of the day and every rating before it,
+a manifest (format, day, the log's version, counts), a README saying what each file is,
+and SHA256SUMS, the checksum of each. A `.sha256` file beside the zip checks the zip.
+Imported into an empty database (`import_open_data`), the projector then works out the
+same standings, brackets and ratings from the records: they are in the records, not in
+the export.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import orjson
+from django.db import transaction
+
+from matches import store
+from matches.competition_archive import (
+    LOG_DOCUMENT,
+    competition_import,
+    competition_log_document,
+    first_global_id,
+)
+from matches.errors import Refused
+from matches.models import Competition, Match, Player
+from matches.records import (
+    COMPETITION_DOCUMENT,
+    competition_export,
+    competition_record_name,
+    record_export,
+)
+from replay.models import PlayerRating
+from replay.queries.player_keys import player_key
+from replay.queries.ratings import ratings_on
+
+OPEN_DATA_FORMAT = "carambole.open-data/1"
+PREFIX = "carambole-open-data-"
+SUMS = "SHA256SUMS"
+MANIFEST = "manifest.json"
+COMPETITIONS = "competitions/"
+RATING_COLUMNS = ["place", "player", "player_id", "key", "rating", "deviation", "volatility"]
+RATING_COLUMNS += ["matches", "last_played"]
+
+README = """carambole open data, {day} (format {format}, the archive as of version {version})
+
+Every match of the federation's archive, shot by shot, with its competitions, players and
+ratings. Each file's SHA-256 is in SHA256SUMS (check them with `sha256sum -c SHA256SUMS`).
+
+competitions/ID.carambole.zip   one zip a competition, as its page downloads it:
+    competition.json            the competition (its ruleset, entrants, schedule);
+    log.json                    its own log, where it has one (entries, seeds, draws,
+                                withdrawals, decisions; each event with seq, at, by, hash
+                                and its global id, and the global id of every event of
+                                its matches): the versions of its stages and ranking;
+    matches/ID.carambole.json   each match's record (format carambole.match/1): its
+                                header and every event, hash-chained; its JSON Schema is
+                                /schemas/match-record.json on any carambole server.
+players.csv                     the register of players: their page's key, name and
+                                federation id (empty for a player without one).
+ratings.csv                     every rated player's Glicko-2 rating at the end of {day}.
+ratings-history.csv             each player's rating after each day they played.
+manifest.json                   this export's format, day, version and counts.
+
+Standings, brackets and ratings are not files of their own: they are worked out from the
+records. Import the zip into an empty carambole database with
+`python manage.py import_open_data FILE` to get them back, the same.
+"""
+
+
+@dataclass(frozen=True)
+class OpenDataWritten:
+    """An export written: the zip, its checksum file, and how much it holds."""
+
+    path: Path
+    checksum: Path
+    competitions: int
+    matches: int
+    players: int
+
+
+class UnreadableRecord(Refused):
+    """A match of the competition whose record cannot be read: no zip with it missing."""
+
+    def __init__(self, match: Match, error: Refused) -> None:
+        super().__init__(f"match {match.id}: {error.message}", error.field)
+        self.match, self.error = match, error
+
+
+def competition_zip(competition: Competition) -> bytes:
+    """Return a competition's zip: competition.json, log.json (if any) and every record
+    (UnreadableRecord, naming the match, if one cannot be read)."""
+    export = competition_export(competition)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(COMPETITION_DOCUMENT, _json(export.document))
+        log = competition_log_document(competition)
+        if log is not None:
+            archive.writestr(LOG_DOCUMENT, _json(log))
+        for match in export.matches:
+            try:
+                record = record_export(match.id)
+            except Refused as error:
+                raise UnreadableRecord(match, error) from None
+            archive.writestr(competition_record_name(match.id), _json(record))
+    return buffer.getvalue()
+
+
+def open_data_write(
+    directory: Path, day: date, progress: Callable[[int], object] | None = None
+) -> OpenDataWritten:
+    """Write the open-data zip of `day` (and its .sha256) into `directory`."""
+    files: dict[str, bytes] = {}
+    matches = 0
+    for competition in Competition.objects.order_by("pk"):
+        files[f"{COMPETITIONS}{competition.pk}.carambole.zip"] = competition_zip(competition)
+        matches += competition.matches.count()
+        if progress is not None:
+            progress(1)
+    players = list(Player.objects.order_by("pk"))
+    files["players.csv"] = _csv(
+        ["key", "name", "federation_id"],
+        ([player_key(p.federation_id, p.pk), p.name, p.federation_id or ""] for p in players),
+    )
+    ratings = ratings_on(day)
+    files["ratings.csv"] = _csv(
+        RATING_COLUMNS, ([row[c] for c in RATING_COLUMNS] for row in ratings)
+    )
+    history = PlayerRating.objects.select_related("player").order_by("day", "player_id")
+    files["ratings-history.csv"] = _csv(
+        ["day", "key", "player", "rating", "deviation", "volatility", "matches"],
+        (
+            [
+                row.day.isoformat(),
+                player_key(row.player.federation_id, row.player_id),
+                row.player.name,
+                round(row.rating, 2),
+                round(row.deviation, 2),
+                round(row.volatility, 6),
+                row.matches,
+            ]
+            for row in history
+        ),
+    )
+    version = store.log_head()
+    competitions = sum(1 for name in files if name.startswith(COMPETITIONS))
+    manifest = {
+        "format": OPEN_DATA_FORMAT,
+        "day": day.isoformat(),
+        "version": version,
+        "competitions": competitions,
+        "matches": matches,
+        "players": len(players),
+        "rated": len(ratings),
+    }
+    files[MANIFEST] = _json(manifest)
+    files["README.txt"] = README.format(
+        day=day.isoformat(), format=OPEN_DATA_FORMAT, version=version
+    ).encode()
+    files[SUMS] = "".join(
+        f"{_sha256(body)}  {name}\n" for name, body in sorted(files.items())
+    ).encode()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{PREFIX}{day.isoformat()}.zip"
+    partial = path.with_suffix(".zip.part")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED) as archive:
+        for name, body in files.items():
+            archive.writestr(name, body)
+    partial.replace(path)  # a reader never sees half a zip
+    checksum = path.with_name(path.name + ".sha256")
+    checksum.write_text(f"{_sha256(path.read_bytes())}  {path.name}\n")
+    return OpenDataWritten(path, checksum, competitions, matches, len(players))
+
+
+@dataclass(frozen=True)
+class OpenDataImported:
+    """An import done: the competitions, matches and events stored."""
+
+    competitions: int
+    matches: int
+    events: int
+
+
+def open_data_import(path: Path, by: str = "open data") -> OpenDataImported:
+    """Import an open-data zip whole or not at all, each file checked against SHA256SUMS
+    first (the competitions with a log first, keeping their versions)."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as error:
+        raise Refused(f"not an open-data zip ({error})", "zip") from None
+    with archive:
+        names = archive.namelist()
+        if SUMS not in names or MANIFEST not in names:
+            raise Refused(f"an open-data zip has {SUMS} and {MANIFEST}", "zip")
+        sums = _sums(archive.read(SUMS).decode("utf-8", "replace"))
+        for name in names:
+            if name != SUMS and sums.get(name) != _sha256(archive.read(name)):
+                raise Refused(f"{name} does not match its checksum in {SUMS}", "zip")
+        manifest = orjson.loads(archive.read(MANIFEST))
+        if manifest.get("format") != OPEN_DATA_FORMAT:
+            raise Refused(f"must be {OPEN_DATA_FORMAT}", f"{MANIFEST}: format")
+        zips = [archive.read(name) for name in names if name.startswith(COMPETITIONS)]
+    with transaction.atomic():  # the whole archive, or nothing of it
+        done = [competition_import(io.BytesIO(body), by=by) for body in _in_log_order(zips)]
+    return OpenDataImported(len(done), sum(d.matches for d in done), sum(d.events for d in done))
+
+
+def latest_exports(directory: Path) -> list[dict[str, Any]]:
+    """Return the open-data zips in `directory`, the newest first, with size and checksum."""
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in sorted(directory.glob(f"{PREFIX}*.zip"), reverse=True):
+        checksum = path.with_name(path.name + ".sha256")
+        found.append(
+            {
+                "name": path.name,
+                "day": path.name.removeprefix(PREFIX).removesuffix(".zip"),
+                "bytes": path.stat().st_size,
+                "sha256": checksum.read_text().split()[0] if checksum.exists() else "",
+            }
+        )
+    return found
+
+
+def _in_log_order(zips: Sequence[bytes]) -> list[bytes]:
+    """Return the competitions' zips with a log first, by the first global id they keep:
+    each keeps its versions when nothing stored before has passed them."""
+
+    def first_id(body: bytes) -> tuple[int, int]:
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            if LOG_DOCUMENT not in archive.namelist():
+                return (1, 0)
+            return (0, first_global_id(orjson.loads(archive.read(LOG_DOCUMENT))))
+
+    return sorted(zips, key=first_id)
+
+
+def _sums(text: str) -> dict[str, str]:
+    found = {}
+    for line in text.splitlines():
+        digest, _, name = line.partition("  ")
+        if name:
+            found[name] = digest
+    return found
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def _json(document: Any) -> bytes:
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _sha256(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()

@@ -1,0 +1,120 @@
+"""The open-data export: one zip of the whole archive, checked, and imported back whole.
+
+The import runs where a user runs it: `manage.py migrate` and `import_open_data` on a new
+SQLite database of its own, in another process; what it then shows (standings, stages,
+rankings, ratings) is compared with what this database shows.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from matches.models import Competition
+from replay.models import PlayerRating
+from replay.projections import projector
+from replay.queries.open_data import SUMS, open_data_import, open_data_write
+from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+from tests.support.league import dated_league, flip, win
+from tests.support.shown import shown
+
+ROOT = Path(__file__).resolve().parents[2]
+DAY = date(2026, 6, 1)
+
+SHOWN = (
+    "import json, django; django.setup(); "
+    "from tests.support.shown import shown; print(json.dumps(shown()))"
+)
+
+
+@pytest.fixture
+def archive(db):
+    """A league with a flipped result, and a championship in stages with a correction."""
+    first, second, *_ = dated_league()
+    seq = win(first, "B")
+    flip(first, seq)
+    win(second, "A")
+    drawn_with_a_flip_to_come()
+    amend(FLIPPED)  # group B's places change after the knockout's draw
+    projector.catch_up()
+
+
+def test_the_export_holds_every_competition_the_players_and_ratings_each_checked(archive, tmp_path):
+    written = open_data_write(tmp_path, DAY)
+
+    with zipfile.ZipFile(written.path) as export:
+        names = set(export.namelist())
+        sums = export.read(SUMS).decode()
+        manifest = json.loads(export.read("manifest.json"))
+        readme = export.read("README.txt").decode()
+    assert {f"competitions/{c.pk}.carambole.zip" for c in Competition.objects.all()} <= names
+    assert {"players.csv", "ratings.csv", "ratings-history.csv", "README.txt"} <= names
+    assert all(name in sums for name in names - {SUMS})
+    assert manifest["format"] == "carambole.open-data/1" and manifest["day"] == "2026-06-01"
+    assert "players.csv" in readme and "import_open_data" in readme
+    assert written.checksum.read_text().split()[1] == written.path.name
+
+
+def test_a_file_changed_in_the_export_refuses_the_import_and_nothing_is_stored(archive, tmp_path):
+    written = open_data_write(tmp_path, DAY)
+    tampered = tmp_path / "tampered.zip"
+    with zipfile.ZipFile(written.path) as source, zipfile.ZipFile(tampered, "w") as out:
+        for name in source.namelist():
+            body = source.read(name)
+            out.writestr(name, body + b"x" if name == "players.csv" else body)
+
+    with pytest.raises(Exception, match="players.csv does not match its checksum"):
+        open_data_import(tampered)
+
+
+def test_imported_into_an_empty_database_it_gives_the_same_standings_brackets_and_ratings(
+    archive, tmp_path
+):
+    written = open_data_write(tmp_path, DAY)
+    here = shown()
+    environ = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'imported.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "carambole.settings",
+    }
+
+    def run(*command: str) -> str:
+        done = subprocess.run(
+            command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+
+    run(sys.executable, "manage.py", "migrate", "--no-input", "-v", "0")
+    said = run(sys.executable, "manage.py", "import_open_data", str(written.path))
+    there = json.loads(run(sys.executable, "-c", SHOWN))
+
+    assert "imported 2 competitions" in said
+    assert there["standings"] == here["standings"]
+    assert there["stages"] == here["stages"]
+    assert there["ratings"] == here["ratings"] and here["ratings"]
+
+
+def test_the_command_writes_the_export_and_the_page_links_it(archive, tmp_path, client, settings):
+    settings.OPEN_DATA_DIR = tmp_path
+    out = io.StringIO()
+
+    call_command("export_open_data", "--day", "2026-06-01", "--no-progress", stdout=out)
+
+    page = client.get("/open-data/").content.decode()
+    name = "carambole-open-data-2026-06-01.zip"
+    assert name in out.getvalue() and name in page
+    download = client.get(f"/open-data/{name}")
+    assert download.status_code == 200
+    assert b"".join(download.streaming_content) == (tmp_path / name).read_bytes()
+    assert client.get("/open-data/..%2Fsettings.py").status_code == 404
+    assert PlayerRating.objects.exists()
