@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-hall",
         action="store_true",
-        help="skip the hall: 16 tables, 500 viewers, beside one match board (about a minute)",
+        help="skip the hall: 16 tables, 500 viewers, beside one match board (two to five minutes)",
     )
     parser.add_argument("--hall-tables", type=int, default=16, help="hall: tables, a match each")
     parser.add_argument(
