@@ -23,8 +23,9 @@ def main(argv: list[str] | None = None) -> None:
             "the live fan-out of a recorded shot beside a bare websockets server, a server's "
             "memory while websockets are opened and closed, a competition's standings after "
             "one amendment, incremental against a full recompute, the same for a championship in "
-            "stages after one group match ends, and a referee's recording "
-            "while six clients send wrong passwords."
+            "stages after one group match ends, a referee's recording "
+            "while six clients send wrong passwords, and a hall of 16 tables watched by 500 "
+            "viewers beside one match board."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -82,6 +83,15 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="skip the ratings of a 10,000-match archive, full and after one old amendment",
     )
+    parser.add_argument(
+        "--no-hall",
+        action="store_true",
+        help="skip the hall: 16 tables, 500 viewers, beside one match board (two to five minutes)",
+    )
+    parser.add_argument("--hall-tables", type=int, default=16, help="hall: tables, a match each")
+    parser.add_argument(
+        "--hall-viewers", type=int, default=500, help="hall: viewers (and of the match board)"
+    )
     parser.add_argument("--tablets", type=int, default=50, help="venue: tablets, a match each")
     parser.add_argument(
         "--venue-seconds", type=float, default=60.0, help="venue: how long the tablets record"
@@ -128,6 +138,8 @@ def main(argv: list[str] | None = None) -> None:
     from bench.championship import ChampionshipOptions, championship_table, run_championship
     from bench.churn import FIRST
     from bench.fanout import YARDSTICK, FanoutOptions
+    from bench.hall import HallOptions, run_hall
+    from bench.hall import table as hall_table
     from bench.logins import LoginsOptions, run_logins
     from bench.logins import table as logins_table
     from bench.ratings import RatingsOptions, ratings_table, run_ratings
@@ -162,6 +174,17 @@ def main(argv: list[str] | None = None) -> None:
         ),
         log=sys.stderr,
     )
+    if not options.no_hall:
+        results["hall"] = run_hall(
+            HallOptions(
+                tables=4 if options.quick else options.hall_tables,
+                viewers=20 if options.quick else options.hall_viewers,
+                rounds=2 if options.quick else HallOptions.rounds,
+                settle_s=0.5 if options.quick else HallOptions.settle_s,
+                redis_url=settings.REDIS_URL,
+            ),
+            log=sys.stderr,
+        )
     if not options.no_standings:
         results["standings"] = run_standings(
             StandingsOptions(
@@ -209,6 +232,8 @@ def main(argv: list[str] | None = None) -> None:
         )
     options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
     print(table(results))
+    if "hall" in results:
+        print("\n" + hall_table(results["hall"]))
     if "standings" in results:
         print("\n" + "\n".join(standings_table(results["standings"], row)))
     if "championship" in results:

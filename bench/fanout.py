@@ -146,7 +146,7 @@ def _carambole(
     ten = open_matches(f"{layer}-ten", options.matches)
     busy = open_matches(f"{layer}-busy", options.referees)
     watched_busy = busy[: options.matches]
-    with _servers(path, redis_url) as (watch_port, record_port):
+    with servers(path, redis_url) as (watch_port, record_port):
         recorder = Recorder(record_port, key)
         scenarios: dict[str, tuple[Watched, Callable[[], None]]] = {
             "one_match": (
@@ -172,15 +172,15 @@ def _carambole(
         for scenario in options.scenarios:
             watched, record = scenarios[scenario]
             print(f"fan-out, carambole ({layer} layer): {scenario}", file=log)
-            figures[scenario] = _timed(watched, watch_port, recorder, record, options)
+            figures[scenario] = timed(watched, watch_port, recorder, record, options)
     return figures
 
 
-def open_matches(prefix: str, count: int) -> list[str]:
-    """Create `count` matches with their first game open; return their ids."""
-    competition = "bench-fanout"
+def open_matches(prefix: str, count: int, competition: str = "bench-fanout") -> list[str]:
+    """Create `count` matches of a competition (made if need be) with their first game open;
+    return their ids."""
     if not Competition.objects.filter(pk=competition).exists():
-        services.competition_create(id=competition, name="Fan-out")
+        services.competition_create(id=competition, name=competition.replace("-", " ").title())
     ids = []
     for number in range(count):
         match_id = f"{prefix}-{number}"
@@ -201,7 +201,7 @@ def open_matches(prefix: str, count: int) -> list[str]:
     return ids
 
 
-def _timed(
+def timed(
     watched: Watched,
     watch_port: int,
     recorder: Recorder,
@@ -290,7 +290,7 @@ class Recorder:
 
 
 @contextmanager
-def _servers(path: Path, redis_url: str | None) -> Iterator[tuple[int, int]]:
+def servers(path: Path, redis_url: str | None) -> Iterator[tuple[int, int]]:
     """Serve carambole: one server process on the in-memory layer, or two sharing Redis."""
     with ExitStack() as stack:
         watch_port = stack.enter_context(_server(path, redis_url))
@@ -461,6 +461,7 @@ def shot_figures(
         "message_bytes": round(statistics.median(sizes)) if sizes else 0,
         "last_p50_ms": _ms(percentile(last, 50)),
         "last_p99_ms": _ms(percentile(last, 99)),
+        "last_max_ms": _ms(max(last, default=math.nan)),
         "viewer_p50_ms": _ms(percentile(every, 50)),
         "viewer_p99_ms": _ms(percentile(every, 99)),
         "lost": lost,

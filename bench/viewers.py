@@ -1,8 +1,8 @@
 """Websocket viewers for the fan-out bench: many sockets in one process, each noting its receipts.
 
 `python -m bench.viewers` reads one JSON line on standard input, `{"port": P, "paths":
-[...], "kind": "websockets" | "thin"}`, opens one socket per path on 127.0.0.1, prints
-`{"ready": N}` once all are open, then on the line `report` prints every socket's
+[...], "kind": "websockets" | "thin" | "hall"}`, opens one socket per path on 127.0.0.1,
+prints `{"ready": N}` once all are open, then on the line `report` prints every socket's
 receipts (seq, time by the machine's monotonic clock, size) and exits.
 
 - `websockets`: the `websockets` client library, a task per socket, as a program
@@ -10,6 +10,8 @@ receipts (seq, time by the machine's monotonic clock, size) and exits.
 - `thin`: a bare asyncio protocol speaking just enough of RFC 6455 (the handshake,
   unmasked text frames, pong, close): the client costs next to nothing, so what is
   timed is the server alone.
+- `hall`: the same library on a competition's hall socket: each `table` message whose
+  card has a match is a receipt of that match's seq (the report names the match of each).
 """
 
 from __future__ import annotations
@@ -84,6 +86,27 @@ class LibraryViewer(Receipts):
 
     def close(self) -> None:
         self.task.cancel()
+
+
+class HallViewer(LibraryViewer):
+    """A hall socket of the `websockets` client library: a receipt per table card changed."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.matches: list[str] = []
+
+    def note(self, text: str, now: float) -> None:
+        if not text.startswith('{"type": "table"'):
+            return  # the whole hall, on connect
+        match = json.loads(text)["card"]["match"]
+        if match is not None:
+            self.matches.append(match["id"])
+            self.seqs.append(match["seq"])
+            self.times.append(now)
+            self.sizes.append(len(text))
+
+    def report(self) -> dict[str, Any]:
+        return {**super().report(), "matches": self.matches}
 
 
 class ThinViewer(Receipts, asyncio.Protocol):
@@ -166,6 +189,7 @@ class ThinViewer(Receipts, asyncio.Protocol):
 KINDS: dict[str, type[LibraryViewer] | type[ThinViewer]] = {
     "websockets": LibraryViewer,
     "thin": ThinViewer,
+    "hall": HallViewer,
 }
 
 

@@ -105,7 +105,9 @@ def _players(match: Any) -> dict[str, Any]:
 
 
 def _now(match: Any, heard: dict[str, datetime]) -> dict[str, Any]:
-    state = match_state(match, view="live")
+    # As of the head read with the hall's matches: an event committed since is not folded
+    # into a card that shows the seq before it (its next read shows both).
+    state = match_state(match, upto=match.head, view="live")
     games = state["games"]
     last = games[-1] if games else None
     upcoming = state.get("next") or {}

@@ -79,6 +79,16 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
             faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "errors")]
             assert faults == [0, 0, 0, 0], (layer, scenario, figures)
     assert "(f) fan-out of a recorded shot to 40 viewers" in done.stdout
+    hall = json.loads(results_file.read_text())["hall"]
+    assert (hall["options"]["tables"], hall["options"]["viewers"]) == (4, 20)
+    for layer in layers:
+        for name in ("hall", "one_match"):
+            figures = hall[layer][name]
+            assert figures["viewers"] == 20 and figures["samples"] == 8, (layer, name)
+            faults = [figures[k] for k in ("lost", "doubled", "out_of_order", "closed", "errors")]
+            assert faults == [0, 0, 0, 0, 0], (layer, name, figures)
+    assert "(t) the hall: an event on each of 4 tables in turn, 20 viewers" in done.stdout
+    assert "FAULTS" not in done.stdout
     recording = json.loads(results_file.read_text())["recording"]
     assert (recording["shots"], recording["long_events"]) == (20, 200)
     assert "the same into a 200-event match" in done.stdout
