@@ -110,18 +110,21 @@ def _head_state(match: Match, head_seq: int) -> bytes:
         if snapshot is None or snapshot.header != header or snapshot.fold.seq > head_seq:
             snapshot = Snapshot(header, MatchState(header))
         base = max(snapshot.fold.seq - 1, 0)
-        rows = store.load_chained(match, after=base)
+        # Up to `head_seq` only: an event committed since it was read waits for its own
+        # head, so that a state is never sent under an older seq than its own.
+        rows = store.load_chained(match, after=base)[: head_seq - base]
         if snapshot.fold.seq and (not rows or rows[0][1] != snapshot.last_hash):
             # Not the log this snapshot was folded from (a restored database): start over.
             snapshot = Snapshot(header, MatchState(header))
-            rows = store.load_chained(match)
+            rows = store.load_chained(match)[:head_seq]
         elif snapshot.fold.seq:
             rows = rows[1:]
         newer = [event for event, _ in rows]
         if any(event["type"] in CORRECTIONS for event in newer):
             # One fold with every correction known beforehand: applied one by one, each
             # would fold the match again from its start.
-            snapshot = Snapshot(header, state_after(header, store.load_facts(match)))
+            facts = store.load_facts(match)[:head_seq]
+            snapshot = Snapshot(header, state_after(header, facts))
         else:
             for event in newer:
                 snapshot.fold = evolve(snapshot.fold, event)
