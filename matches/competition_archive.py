@@ -1,7 +1,7 @@
 """A competition's zip with its own log, and `import_competition`: whole or not at all.
 
-Beside `competition.json` and each match's record, a competition with stages (or any
-event of its own log) has `log.json` (`carambole.competition-log/1`): the ruleset and
+Beside `competition.json` and each match's record, a competition with stages, a log of
+its own or any event has `log.json` (`carambole.competition-log/1`): the ruleset and
 stages as its creator wrote them (the seal its chain starts from), every event of its
 log with `seq`, `at`, `by`, `hash` and its global `id`, and the global id of every event
 of each of its matches. An import keeps those ids, so the versions, and every view as of
@@ -40,13 +40,14 @@ LOG_FORMAT = "carambole.competition-log/1"
 
 
 def competition_log_document(competition: Competition) -> dict[str, Any] | None:
-    """Return `log.json` of a competition (None for one without stages or a log of its own)."""
+    """Return `log.json` of a competition (None for one with no stages, no log of its own
+    and no event yet): every competition's versions come back the same from its zip."""
     logged = log_read(competition.pk)
-    if competition.stages is None and not logged:
-        return None
     order: dict[str, list[int]] = {}
     for match_id, event_id in store.competition_event_ids(competition.pk):
         order.setdefault(match_id, []).append(event_id)
+    if competition.stages is None and not logged and not order:
+        return None
     return {
         "format": LOG_FORMAT,
         "competition": competition.pk,

@@ -281,7 +281,7 @@ def result_confirm(
     if role in PLAYERS:
         players = match_get(match_id).players
         if not pin_matches(players[role], pin):
-            raise WrongPin(f"this is not {excerpt(players[role]['name'])}'s PIN", "pin")
+            raise WrongPin(f"wrong PIN for {players[role]['name']}", "pin")
     elif pin is not None:
         raise Refused("only a player confirms with a PIN", "pin")
     return event_record(

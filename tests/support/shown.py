@@ -9,11 +9,11 @@ from replay.models import PlayerRating, StagesView, Standings
 
 
 def shown() -> dict[str, Any]:
-    """Return every competition's standings rows, stages and ranking (with their version),
+    """Return every competition's standings, stages and ranking (each with its version),
     and every player's rating after each day, by name: JSON as another process prints it,
     without the database's own row ids."""
     document = {
-        "standings": {s.competition_id: s.rows for s in Standings.objects.all()},
+        "standings": {s.competition_id: [s.version, s.rows] for s in Standings.objects.all()},
         "stages": {
             view.competition_id: [view.stages, view.ranking, view.version]
             for view in StagesView.objects.all()

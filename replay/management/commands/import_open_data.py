@@ -26,8 +26,9 @@ class Command(BaseCommand):
             done = open_data_import(options["zip"], by=options["by"])
         except Refused as error:
             raise CommandError(f"{options['zip']}: refused: {error}") from None
-        caught = projector.catch_up(scheduled=True)
+        projector.catch_up(scheduled=True)  # what an eager projector has not done already
         self.stdout.write(
             f"imported {done.competitions} competitions, {done.matches} matches and "
-            f"{done.events} events; the projector read {caught.events} events"
+            f"{done.events} events; standings, stages and ratings worked out up to version "
+            f"{projector.position()}"
         )

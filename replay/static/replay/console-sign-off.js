@@ -42,7 +42,7 @@ export function wireSignOff(root, { current, send, after }) {
       const body = { expected_seq: state.seq, role, confirms: (state.confirmed || {}).head };
       if (role !== "referee") body.pin = form.elements.pin.value;
       const answer = await send(body);
-      if (answer.status === 201) form.reset();
+      form.reset(); // a PIN, right or wrong, is not left on the screen
       after(answer, role);
     });
   }
