@@ -34,7 +34,9 @@ def player_pin(player: Mapping[str, Any]) -> str:
 
 def pin_matches(player: Mapping[str, Any], pin: Any) -> bool:
     """Return whether `pin` is the player's, compared in constant time."""
-    return isinstance(pin, str) and hmac.compare_digest(pin.strip(), player_pin(player))
+    # As bytes: compare_digest refuses text that is not ASCII, and a PIN typed is any text.
+    given = pin.strip().encode("utf-8", "surrogatepass") if isinstance(pin, str) else None
+    return given is not None and hmac.compare_digest(given, player_pin(player).encode())
 
 
 class WrongPin(Refused):

@@ -17,8 +17,8 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from replay.live.hall import POKE, poke_here
 from replay.live.hall import group_of as hall_group
+from replay.live.hall import poke_here, poke_message
 from replay.live.hub import shared_layer, tell_hubs
 from replay.live.notices import group_of, notice
 
@@ -122,7 +122,7 @@ class HallPublisher(Publisher):
     async def _send(self, layer: Any, competition_id: str, seq: int) -> None:
         try:
             await asyncio.wait_for(
-                layer.group_send(hall_group(competition_id), {"type": POKE}), SEND_SECONDS
+                layer.group_send(hall_group(competition_id), poke_message()), SEND_SECONDS
             )
         except Exception as error:
             logger.warning("live: the hall of %s not told (%s)", competition_id, error)

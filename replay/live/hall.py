@@ -20,6 +20,8 @@ import hashlib
 import json
 import logging
 import threading
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -33,6 +35,17 @@ logger = logging.getLogger(__name__)
 
 NOT_FOUND = 4404
 POKE = "hall.changed"
+# Names this process on the pokes it sends through the layer: its own viewers were poked
+# directly already, and do not read the hall a second time for the same change.
+PROCESS = uuid.uuid4().hex
+
+
+HEARD = 256  # the pokes from other processes remembered, so that each is acted on once
+
+
+def poke_message() -> dict[str, str]:
+    """Return the poke another process's hall viewers hear through the channel layer."""
+    return {"type": POKE, "from": PROCESS, "id": uuid.uuid4().hex}
 
 
 def group_of(competition_id: str) -> str:
@@ -48,33 +61,80 @@ def table_message(now: str, card: dict[str, Any]) -> str:
     return json.dumps({"type": "table", "now": now, "card": card}, ensure_ascii=False)
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """One read of a hall as its sockets send it: its outline (the tables and the matches
+    waiting, which a socket compares with what it has), the whole hall, each card."""
+
+    outline: str
+    whole: str
+    cards: dict[str, tuple[str, str]]  # table -> (its version, its message)
+
+
+def encoded(hall: dict[str, Any]) -> Encoded:
+    """Return a hall read, encoded: once per read, however many sockets send it."""
+    cards = {
+        card["table"]: (card["version"], table_message(hall["now"], card))
+        for card in hall["tables"]
+    }
+    outline = json.dumps(
+        [[card["table"] for card in hall["tables"]], hall["waiting"]], ensure_ascii=False
+    )
+    return Encoded(outline, hall_message(hall), cards)
+
+
 # -- This process's viewers, and one read of a hall shared by those poked together -------
 
 _lock = threading.Lock()
 _viewers: dict[str, set[HallConsumer]] = {}
-_reads: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
+_reads: dict[str, tuple[float, asyncio.Future[Encoded]]] = {}
+_heard: dict[str, None] = {}  # the ids of the pokes heard from other processes, oldest first
 
 
 def poke_here(competition_id: str) -> None:
-    """Tell this process's viewers of a competition's hall to read it again (any thread)."""
+    """Tell this process's viewers of a competition's hall to read it again (any thread).
+
+    One moment for them all, taken once per event loop before any is told: every viewer
+    then takes the first read that starts after it (one read for the change), however
+    long telling five hundred of them takes.
+    """
     with _lock:
         viewers = list(_viewers.get(competition_id, ()))
+    since: dict[asyncio.AbstractEventLoop, float] = {}
     for viewer in viewers:
+        loop = viewer.loop
+        if loop not in since:
+            since[loop] = loop.time()
         with contextlib.suppress(RuntimeError):  # its event loop has closed
-            viewer.loop.call_soon_threadsafe(viewer.poke)
+            loop.call_soon_threadsafe(viewer.poke, since[loop])
 
 
-async def hall_read(competition_id: str, since: float) -> dict[str, Any]:
-    """Return the hall as read at or after `since` (this loop's clock): a read started
-    since then is shared, else a new one starts."""
+def heard_once(poke: dict[str, Any]) -> bool:
+    """Return whether this process has not heard this poke from another process before:
+    every viewer hears it from the layer, the first one tells them all."""
+    if poke.get("from") == PROCESS:
+        return False  # this process's own change: its viewers were told directly
+    key = str(poke.get("id"))
+    with _lock:
+        if key in _heard:
+            return False
+        _heard[key] = None
+        while len(_heard) > HEARD:
+            _heard.pop(next(iter(_heard)))
+    return True
+
+
+async def hall_read(competition_id: str, since: float) -> Encoded:
+    """Return the hall as read at or after `since` (this loop's clock), encoded: a read
+    started since then is shared, else a new one starts."""
     loop = asyncio.get_running_loop()
     found = _reads.get(competition_id)
     if found is not None and found[0] >= since and found[1].get_loop() is loop:
         return await asyncio.shield(found[1])
-    future: asyncio.Future[dict[str, Any]] = loop.create_future()
+    future: asyncio.Future[Encoded] = loop.create_future()
     _reads[competition_id] = (loop.time(), future)
     try:
-        future.set_result(await database_sync_to_async(hall_get)(competition_id))
+        future.set_result(encoded(await database_sync_to_async(hall_get)(competition_id)))
     except BaseException as error:
         future.set_exception(error)
         future.exception()  # retrieved: a read nobody else awaited is not "never retrieved"
@@ -114,9 +174,10 @@ class HallConsumer(AsyncWebsocketConsumer):
         await self.send_hall(hall, whole=True)
         self.watch = asyncio.create_task(self.look_every(settings.LIVE_HEAD_SECONDS))
 
-    def poke(self) -> None:
-        """Read the hall again (soon: pokes that arrive meanwhile are one read)."""
-        self.poked_at = self.loop.time()
+    def poke(self, since: float | None = None) -> None:
+        """Read the hall again (soon: pokes that arrive meanwhile are one read); a read
+        started at or after `since` will do (default: now)."""
+        self.poked_at = max(self.poked_at, self.loop.time() if since is None else since)
         if self.refresh is None or self.refresh.done():
             self.refresh = asyncio.create_task(self.send_latest())
 
@@ -131,28 +192,28 @@ class HallConsumer(AsyncWebsocketConsumer):
         if self.poked_at > since:  # poked again while reading: read once more
             await self.send_latest()
 
-    async def send_hall(self, hall: dict[str, Any], whole: bool) -> None:
-        outline = json.dumps(
-            [[card["table"] for card in hall["tables"]], hall["waiting"]], ensure_ascii=False
-        )
-        if whole or outline != self.waiting:
-            self.waiting = outline
-            self.shown = {card["table"]: card["version"] for card in hall["tables"]}
-            await self.send(text_data=hall_message(hall))
+    async def send_hall(self, hall: Encoded, whole: bool) -> None:
+        if whole or hall.outline != self.waiting:
+            self.waiting = hall.outline
+            self.shown = {table: version for table, (version, _) in hall.cards.items()}
+            await self.send(text_data=hall.whole)
             return
-        for card in hall["tables"]:
-            if self.shown.get(card["table"]) != card["version"]:
-                self.shown[card["table"]] = card["version"]
-                await self.send(text_data=table_message(hall["now"], card))
+        for table, (version, message) in hall.cards.items():
+            if self.shown.get(table) != version:
+                self.shown[table] = version
+                await self.send(text_data=message)
 
     async def look_every(self, seconds: float) -> None:
+        # A read any socket of this process started in the last period will do: the
+        # sockets' clocks then share reads as their pokes do.
         while True:
             await asyncio.sleep(seconds)
-            self.poke()
+            self.poke(since=self.loop.time() - seconds)
 
     async def hall_changed(self, message: dict[str, Any]) -> None:
         """Another process recorded into, or changed the tables of, this competition."""
-        self.poke()
+        if heard_once(message):
+            poke_here(self.competition_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Anything a client sends asks for the whole hall (a page back from a sleep).

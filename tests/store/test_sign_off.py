@@ -147,3 +147,9 @@ def test_the_player_pin_command_prints_the_pin_the_console_checks(finished):
     assert out.getvalue().strip().endswith(f"PIN {pin_of(finished, 'A')}")
     with pytest.raises(CommandError):
         call_command("player_pin", "XX-000")
+
+
+def test_a_pin_of_any_text_is_a_wrong_pin_never_a_crash(finished):
+    for pin in ("ключ", "\x00", "12345\udc80", "9" * 32):
+        with pytest.raises(WrongPin):
+            confirm(finished, "A", pin)

@@ -195,11 +195,21 @@ export function start(root = document.getElementById("hall")) {
     flagCard(drawn, card, serverNow(), hall.quiet_seconds);
   };
 
+  // The tables in order and the matches waiting: what every card is drawn beside.
+  const outlineOf = (shown) => JSON.stringify([shown.tables.map((card) => card.table), shown.waiting]);
+
   const apply = (message) => {
     if (message.now) offset = Date.parse(message.now) - Date.now();
     if (message.type === "hall") {
-      hall = { ...message, staff };
-      drawAll();
+      // The whole hall (on every connect): only the cards that changed are drawn again.
+      const same = outlineOf(message) === outlineOf(hall) && cards.size === hall.tables.length;
+      if (same) {
+        hall = { ...message, staff, tables: [...hall.tables] };
+        for (const card of message.tables) drawOne(card);
+      } else {
+        hall = { ...message, staff };
+        drawAll();
+      }
     } else if (message.type === "table") {
       drawOne(message.card);
     }
