@@ -94,16 +94,28 @@ class HallViewer(LibraryViewer):
     def __init__(self, path: str) -> None:
         super().__init__(path)
         self.matches: list[str] = []
+        self.last: dict[str, int] = {}  # the newest seq received of each match
 
     def note(self, text: str, now: float) -> None:
-        if not text.startswith('{"type": "table"'):
-            return  # the whole hall, on connect
-        match = json.loads(text)["card"]["match"]
-        if match is not None:
-            self.matches.append(match["id"])
-            self.seqs.append(match["seq"])
-            self.times.append(now)
-            self.sizes.append(len(text))
+        message = json.loads(text)
+        if message["type"] == "table":
+            self._receipt(message["card"]["match"], now, len(text))
+        elif message["type"] == "hall":
+            # The whole hall (on connect, or when the tables or the waiting matches
+            # change) shows every table's card: a receipt of each seq it shows anew.
+            for card in message["tables"]:
+                match = card["match"]
+                if match is not None and match["seq"] > self.last.get(match["id"], -1):
+                    self._receipt(match, now, len(text))
+
+    def _receipt(self, match: dict[str, Any] | None, now: float, size: int) -> None:
+        if match is None:
+            return
+        self.last[match["id"]] = max(self.last.get(match["id"], -1), match["seq"])
+        self.matches.append(match["id"])
+        self.seqs.append(match["seq"])
+        self.times.append(now)
+        self.sizes.append(size)
 
     def report(self) -> dict[str, Any]:
         return {**super().report(), "matches": self.matches}
