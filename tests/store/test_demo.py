@@ -15,6 +15,7 @@ DEMO_LINES = [
     "  live board  http://127.0.0.1:8000/matches/demo-live-1/",
     "  console     http://127.0.0.1:8000/referee/matches/demo-live-1/",
     "  overlay     http://127.0.0.1:8000/matches/demo-live-1/overlay/",
+    "  hall        http://127.0.0.1:8000/competitions/demo-live/hall/",
     "demo logins, for this machine only (log in at http://127.0.0.1:8000/login/):",
     "  demo-referee / demo-referee-pass  (records match demo-live-1)",
     "  demo-staff / demo-staff-pass  (records and amends any match, finished too)",

@@ -107,6 +107,7 @@ class Command(BaseCommand):
             ("live board", reverse("replay:board", args=[match.id])),
             ("console", reverse("console:match", args=[match.id])),
             ("overlay", reverse("replay:overlay", args=[match.id])),
+            ("hall", reverse("replay:competition-hall", args=[match.competition_id])),
         ]
         lines = [
             "",
