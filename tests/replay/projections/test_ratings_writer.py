@@ -14,6 +14,7 @@ from matches import services
 from matches.models import Event, Match
 from replay.models import PlayerRating, RatedMatch
 from replay.projections import projector
+from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.cast import BY, new_match
 from tests.support.league import dated_league, flip, names, win
 
@@ -117,3 +118,21 @@ def test_an_undated_match_counts_on_the_day_of_its_last_event(db):
     last = Event.objects.filter(match=undated).order_by("-seq").first()
     assert undated.date is None
     assert RatedMatch.objects.get(pk=undated.pk).day == timezone.localdate(last.recorded_at)
+
+
+def test_a_match_a_decision_voids_is_no_longer_rated(db):
+    drawn_with_a_flip_to_come()
+    win("euro-ko-1-1", "A")
+    projector.catch_up()
+    assert RatedMatch.objects.filter(pk="euro-ko-1-1").exists()
+    amend(FLIPPED, staff=True)  # group B's second place changes: the played match disputed
+
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    projector.catch_up()
+
+    assert not RatedMatch.objects.filter(pk="euro-ko-1-1").exists()
+    incremental = rows()
+    projector.rebuild()
+    assert rows() == incremental
