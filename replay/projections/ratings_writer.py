@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from itertools import groupby
 
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from matches import store
@@ -71,16 +71,9 @@ def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
 def ratings_recompute(first: date) -> None:
     """Work out every rating from day `first` on, from the ratings before it."""
     PlayerRating.objects.filter(day__gte=first).delete()
-    before = PlayerRating.objects.filter(day__lt=first)
-    last = dict(
-        before.values("player_id").annotate(last=Max("day")).values_list("player_id", "last")
-    )
-    start: dict[int, Rated] = {
-        player: Rated(Rating(rating, deviation, volatility, matches), day.toordinal())
-        for player, day, rating, deviation, volatility, matches in before.filter(
-            day__in=set(last.values())
-        ).values_list("player_id", "day", "rating", "deviation", "volatility", "matches")
-        if last[player] == day
+    start = {
+        row.player_id: rated_of(row)
+        for row in last_rows(PlayerRating.objects.filter(day__lt=first))
     }
     counted = (
         RatedMatch.objects.filter(day__gte=first)
@@ -102,6 +95,20 @@ def ratings_recompute(first: date) -> None:
         )
         for day, today in ratings_by_day(days, start)
         for player, rated in today.items()
+    )
+
+
+def last_rows(rows: QuerySet[PlayerRating]) -> list[PlayerRating]:
+    """Return each player's latest row among `rows`: the rating they stand at."""
+    last = dict(rows.values("player_id").annotate(last=Max("day")).values_list("player_id", "last"))
+    found = rows.filter(player_id__in=list(last), day__in=set(last.values()))
+    return [row for row in found if last[row.player_id] == row.day]
+
+
+def rated_of(row: PlayerRating) -> Rated:
+    """Return a row of the read model as the rating's arithmetic takes it."""
+    return Rated(
+        Rating(row.rating, row.deviation, row.volatility, row.matches), row.day.toordinal()
     )
 
 

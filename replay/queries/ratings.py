@@ -10,31 +10,17 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.db.models import Max
-
 from matches.models import Entry, Player
 from matches.rating import Rated, Rating, as_of
 from replay.models import PlayerRating
+from replay.projections.ratings_writer import last_rows, rated_of
 from replay.queries.player_keys import player_key
 
 
 def ratings_on(day: date) -> list[dict[str, Any]]:
     """Return every rated player's rating at the end of `day`, the best first, placed."""
-    latest = (
-        PlayerRating.objects.filter(day__lte=day)
-        .values("player_id")
-        .annotate(last=Max("day"))
-        .values_list("player_id", "last")
-    )
-    wanted = dict(latest)
-    found = PlayerRating.objects.filter(
-        player_id__in=list(wanted), day__in=set(wanted.values())
-    ).select_related("player")
-    rated = [
-        (as_of(Rated(_rating(row), row.day.toordinal()), day.toordinal()), row)
-        for row in found
-        if wanted[row.player_id] == row.day
-    ]
+    found = last_rows(PlayerRating.objects.filter(day__lte=day).select_related("player"))
+    rated = [(as_of(rated_of(row), day.toordinal()), row) for row in found]
     rated.sort(key=lambda pair: (-pair[0].rating, pair[0].deviation, pair[1].player.name))
     return [
         {
@@ -52,13 +38,9 @@ def ratings_on(day: date) -> list[dict[str, Any]]:
 def rating_history(player: Player) -> list[dict[str, Any]]:
     """Return a player's rating after each day they played, oldest first."""
     return [
-        {"day": row.day, **_rating(row).as_json()}
+        {"day": row.day, **rated_of(row).rating.as_json()}
         for row in PlayerRating.objects.filter(player=player).order_by("day")
     ]
-
-
-def _rating(row: PlayerRating) -> Rating:
-    return Rating(row.rating, row.deviation, row.volatility, row.matches)
 
 
 def rating_today(history: list[dict[str, Any]], day: date) -> dict[str, Any] | None:
@@ -81,12 +63,9 @@ def seeds_by_rating(competition_id: str, day: date) -> list[int]:
         .order_by("seed", "player_id")
         .values_list("player_id", flat=True)
     )
-    history: dict[int, PlayerRating] = {}
-    for row in PlayerRating.objects.filter(player_id__in=entries, day__lte=day).order_by("day"):
-        history[row.player_id] = row
     rated = {
-        player: as_of(Rated(_rating(row), row.day.toordinal()), day.toordinal())
-        for player, row in history.items()
+        row.player_id: as_of(rated_of(row), day.toordinal())
+        for row in last_rows(PlayerRating.objects.filter(player_id__in=entries, day__lte=day))
     }
     ordered = sorted(
         (player for player in entries if player in rated),
