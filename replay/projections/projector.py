@@ -38,7 +38,7 @@ from matches.state import MatchState
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
 from replay.projections import plain_sql
-from replay.projections.log import Change, Stamp
+from replay.projections.log import Change, Stamp, voided_match
 from replay.projections.ratings_writer import forget_ratings, ratings_write
 from replay.projections.signals import standings_committed
 from replay.projections.stages_writer import forget_stages, stages_write
@@ -245,8 +245,9 @@ def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, in
         changes.extend(_advance(matches[match_id], summary, events))
     by_id = {summary.match_id: summary for summary in [*new, *old]}
     for row in rows:
-        if row.match_id is None and row.stored_type == VOIDING:
-            changes.extend(_void(row, by_id, old))
+        voided = voided_match(row)
+        if voided is not None:
+            changes.extend(_void(row, voided, by_id, old))
     changes.sort(key=lambda change: change.event.id)
     # The standings read the summaries as they were before this batch: write them after.
     versions = standings_write(changes, before, after)
@@ -289,20 +290,10 @@ def _update_summaries(summaries: list[MatchSummary]) -> None:
         plain_sql.update(MatchSummary, SUMMARY_FIELDS, summary)
 
 
-VOIDING = "dispute_decided"  # a decision of a competition's log, voiding a match or not
-
-
 def _void(
-    row: LoggedEvent, summaries: dict[str, MatchSummary], old: list[MatchSummary]
+    row: LoggedEvent, match_id: str, summaries: dict[str, MatchSummary], old: list[MatchSummary]
 ) -> list[Change]:
     """Count a match a decision voided for nothing: its summary reads void from then on."""
-    try:
-        decision = row.fact()
-    except Refused:
-        return []
-    if decision.get("keep", True):
-        return []
-    match_id = decision["match"]
     summary = summaries.get(match_id)
     if summary is None:
         summary = MatchSummary.objects.filter(match_id=match_id).first()

@@ -14,7 +14,7 @@ the log's order, comes to the very same rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from itertools import groupby
 
@@ -22,12 +22,10 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from matches import store
-from matches.errors import Refused
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, PlayerRating, RatedMatch
-
-VOIDING = "dispute_decided"  # a decision of a competition's log, voiding a match or not
+from replay.projections.log import voided_match
 
 Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
 
@@ -36,7 +34,7 @@ def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
     """Bring the ratings up to these events; return the first day worked out again (None
     when nothing rated changed)."""
     touched = {row.match_id for row in rows if row.match_id is not None}
-    touched |= set(_voided(rows))
+    touched |= {match_id for row in rows if (match_id := voided_match(row)) is not None}
     if not touched:
         return None
     now = _counted(touched)
@@ -116,17 +114,6 @@ def forget_ratings() -> None:
     """Empty the ratings' read model (a rebuild works it out again from the log)."""
     PlayerRating.objects.all().delete()
     RatedMatch.objects.all().delete()
-
-
-def _voided(rows: Iterable[LoggedEvent]) -> Iterable[str]:
-    for row in rows:
-        if row.match_id is None and row.stored_type == VOIDING:
-            try:
-                decision = row.fact()
-            except Refused:
-                continue
-            if not decision.get("keep", True) and isinstance(decision.get("match"), str):
-                yield decision["match"]
 
 
 def _counted(match_ids: set[str]) -> dict[str, Counted]:
