@@ -130,12 +130,13 @@ def match_sheet(match: Match, logged: Sequence[StoredEvent], stage: str, replay_
         replay_url=replay_url,
         signed=_signed(state, logged, names),
         unsigned=[
-            _role(role, names) for role in CONFIRMING_ROLES if role not in state.confirmed_by()
+            role_name(role, names) for role in CONFIRMING_ROLES if role not in state.confirmed_by()
         ],
     )
 
 
-def _role(role: str, names: Mapping[str, str]) -> str:
+def role_name(role: str, names: Mapping[str, str]) -> str:
+    """Return who a role of the sign-off is: the referee, or a player by name."""
     return _("the referee") if role == "referee" else names.get(role, role)
 
 
@@ -147,7 +148,7 @@ def _signed(
     return [
         _("%(who)s, recorded by %(login)s at %(at)s")
         % {
-            "who": _role(entry["role"], names),
+            "who": role_name(entry["role"], names),
             "login": logged[entry["seq"] - 1].by,
             "at": _minute(logged[entry["seq"] - 1].at),
         }

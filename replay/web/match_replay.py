@@ -11,9 +11,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from matches.errors import Refused
+from matches.state import CONFIRMING_ROLES
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES, rows_side_by_side
 from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
+from replay.presentation.sheet import role_name
 from replay.projections.timeline import match_timeline
 from replay.queries.player_keys import player_key
 from replay.web.lookups import match_or_404, match_unreadable, stage_label
@@ -96,14 +98,11 @@ def _signed_off(confirmed: dict[str, Any], names: dict[str, str]) -> str:
     if confirmed["complete"]:
         return _("Signed off by the referee and both players.")
 
-    def who(role: str) -> str:
-        return _("the referee") if role == "referee" else names[role]
-
-    waiting = [who(role) for role in ("referee", "A", "B") if role not in confirmed["by"]]
+    waiting = [role_name(role, names) for role in CONFIRMING_ROLES if role not in confirmed["by"]]
     if not confirmed["by"]:
         return _("Not signed off yet by the referee or the players.")
     return _("Confirmed by %(done)s; not yet by %(waiting)s.") % {
-        "done": ", ".join(who(role) for role in confirmed["by"]),
+        "done": ", ".join(role_name(role, names) for role in confirmed["by"]),
         "waiting": ", ".join(waiting),
     }
 
