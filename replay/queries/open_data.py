@@ -103,16 +103,16 @@ def competition_zip(competition: Competition) -> bytes:
     export = competition_export(competition)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(COMPETITION_DOCUMENT, _json(export.document))
+        archive.writestr(COMPETITION_DOCUMENT, download_json(export.document))
         log = competition_log_document(competition)
         if log is not None:
-            archive.writestr(LOG_DOCUMENT, _json(log))
+            archive.writestr(LOG_DOCUMENT, download_json(log))
         for match in export.matches:
             try:
                 record = record_export(match.id)
             except Refused as error:
                 raise UnreadableRecord(match, error) from None
-            archive.writestr(competition_record_name(match.id), _json(record))
+            archive.writestr(competition_record_name(match.id), download_json(record))
     return buffer.getvalue()
 
 
@@ -163,7 +163,7 @@ def open_data_write(
         "players": len(players),
         "rated": len(ratings),
     }
-    files[MANIFEST] = _json(manifest)
+    files[MANIFEST] = download_json(manifest)
     files["README.txt"] = README.format(
         day=day.isoformat(), format=OPEN_DATA_FORMAT, version=version
     ).encode()
@@ -263,7 +263,8 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def _json(document: Any) -> bytes:
+def download_json(document: Any) -> bytes:
+    """Return a document as a download writes it: indented, ending in a newline."""
     return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 

@@ -6,7 +6,6 @@ import csv
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import orjson
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
@@ -16,7 +15,7 @@ from matches.records import (
     record_export,
 )
 from replay.queries.championships import ranking_get
-from replay.queries.open_data import UnreadableRecord, competition_zip
+from replay.queries.open_data import UnreadableRecord, competition_zip, download_json
 from replay.queries.standings_reader import standings_get
 from replay.web.lookups import at_of, competition_or_404, match_or_404, match_unreadable
 
@@ -27,11 +26,6 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def _no_record() -> str:
     """Return why a download of an unreadable match gives no record, in the active language."""
     return _("This match cannot be exported: a stored event cannot be read.")
-
-
-def _json(document: Any) -> bytes:
-    """Return a document as a download writes it: indented, ending in a newline."""
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def attachment(body: bytes, filename: str, content_type: str) -> HttpResponse:
@@ -84,7 +78,7 @@ def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
         record = record_export(match.id)
     except Refused as error:  # a corrupt or missing stored event: no record to give
         return match_unreadable(request, match, error, _no_record(), status=422)
-    return attachment(_json(record), f"{match.id}.carambole.json", "application/json")
+    return attachment(download_json(record), f"{match.id}.carambole.json", "application/json")
 
 
 def match_record_schema(request: HttpRequest) -> JsonResponse:
