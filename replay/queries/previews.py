@@ -10,9 +10,7 @@ holders, the matches whose players would move or that would be disputed, the ran
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from matches import services
@@ -20,10 +18,10 @@ from matches.championship import Book, Championship, Played, book_of, place_id
 from matches.consequences import Consequences, consequences
 from matches.models import Match
 from matches.render import ruling_of, status
-from matches.services.competition_log import Logged, log_read, stages_of
+from matches.services.competition_log import log_read, stages_of
 from matches.services.corrections import played_of
-from matches.stages import Stage
 from matches.state import MatchState
+from replay.projections.kept import KeptByCursor
 from replay.projections.stages_writer import stage_matches
 
 
@@ -71,9 +69,10 @@ def _consequences(
     summarised = stage_matches(competition.pk)
     logged = log_read(competition.pk)
     stages = stages_of(competition)
-    earlier = _folds.take(competition.pk, logged, stages)
+    read = (logged, stages)  # what the kept fold must have been made from
+    earlier = _folds.take(competition.pk, read)
     book = (
-        earlier.book
+        earlier[0]
         if earlier is not None
         else book_of([entry.event for entry in logged], [entry.id for entry in logged])
     )
@@ -86,66 +85,21 @@ def _consequences(
         stages,
         book,
         {**played, match.pk: was},
-        earlier.championship if earlier is not None else None,
+        earlier[1] if earlier is not None else None,
     )
     folded_after = Championship(
         competition.pk, stages, book, {**played, match.pk: now}, folded_before
     )
     found = consequences(folded_before, folded_after, summarised.knockout)
-    _folds.keep(competition.pk, logged, stages, book, folded_before)
+    _folds.keep(competition.pk, read, (book, folded_before))
     return found, (folded_before, folded_after)
 
 
-@dataclass(frozen=True)
-class _KeptFold:
-    """A competition's log and stages at a preview, its book, and its fold before the event."""
-
-    logged: list[Logged]
-    stages: list[Stage]
-    book: Book
-    championship: Championship
-
-
-class _Previewed:
-    """The last preview's fold of each competition, in this process: a next preview of it,
-    with its own log and stages unchanged, ranks again only the groups whose matches count
-    for something else now (`Championship`'s `previous` checks each group's members and
-    matches), and its book is the one the same log gave: it can never be out of date."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit = limit
-        self._lock = threading.Lock()
-        self._folds: dict[str, _KeptFold] = {}
-
-    def take(
-        self, competition_id: str, logged: list[Logged], stages: list[Stage]
-    ) -> _KeptFold | None:
-        with self._lock:
-            earlier = self._folds.get(competition_id)
-        if earlier is None or earlier.logged != logged or earlier.stages != stages:
-            return None
-        return earlier
-
-    def keep(
-        self,
-        competition_id: str,
-        logged: list[Logged],
-        stages: list[Stage],
-        book: Book,
-        championship: Championship,
-    ) -> None:
-        with self._lock:
-            self._folds.pop(competition_id, None)
-            self._folds[competition_id] = _KeptFold(logged, stages, book, championship)
-            while len(self._folds) > self._limit:
-                self._folds.pop(next(iter(self._folds)))
-
-    def clear(self) -> None:
-        with self._lock:
-            self._folds.clear()
-
-
-_folds = _Previewed(16)
+# The last preview's fold of each competition, in this process, with the log and stages it
+# was made from: a next preview of it, with its own log and stages unchanged, ranks again
+# only the groups whose matches count for something else now (`Championship`'s `previous`
+# checks each group's members and matches), and its book is the one the same log gave.
+_folds: KeptByCursor[tuple[Book, Championship]] = KeptByCursor(16)
 
 
 def forget_previews() -> None:
