@@ -26,6 +26,7 @@ from django.db import DatabaseError, transaction
 from carambole.celery import app
 from matches.models import Match
 from replay.projections import projector
+from replay.projections.ratings_writer import ratings_catch_up
 
 logger = logging.getLogger(__name__)
 
@@ -139,6 +140,7 @@ def standings_recompute(competition_id: str) -> int:
             projector.hold()
             time.sleep(pause)
         caught = projector.catch_up()
+    ratings_catch_up()  # after the projector's commit: its viewers are told first
     return caught.versions.get(competition_id, 0)
 
 
@@ -149,6 +151,7 @@ def projector_sweep() -> int:
     Scheduled matches get their summaries here too: no event announces them.
     """
     caught = projector.catch_up(scheduled=True)
+    ratings_catch_up()
     if caught.events:
         logger.info("standings: the sweep caught up %s events", caught.events)
     return caught.events

@@ -39,7 +39,7 @@ from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
 from replay.projections import plain_sql
 from replay.projections.log import Change, Stamp, voided_match
-from replay.projections.ratings_writer import forget_ratings, ratings_write
+from replay.projections.ratings_writer import forget_ratings, ratings_catch_up, ratings_write
 from replay.projections.signals import standings_committed
 from replay.projections.stages_writer import forget_stages, stages_write
 from replay.projections.standings_writer import forget_tables, standings_write
@@ -135,7 +135,9 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         forget_ratings()
         _move(Cursor(0, _stored_time(timezone.now())))
         forget()
-        return catch_up(progress=progress, scheduled=True)
+        caught = catch_up(progress=progress, scheduled=True)
+        ratings_catch_up()
+        return caught
 
 
 def position() -> int:

@@ -1,5 +1,5 @@
-"""The players' Glicko-2 ratings as a read model, written by the projector inside its
-transaction (`matches.rating` does the arithmetic).
+"""The players' Glicko-2 ratings as a read model: what counts noted by the projector in
+its transaction, the ratings worked out after it (`matches.rating` does the arithmetic).
 
 After each batch, the summaries of the matches it touched (and of those a decision of it
 voided) say which matches count: finished with a winner, at least one shot played (a
@@ -9,7 +9,10 @@ counts on its day: its date, else the day of its last event. When what counts ch
 (a match ends, an amendment turns a result or moves a day, a match is voided), every
 rating from the earliest day concerned on is worked out again from the ratings before
 it, matches of a day in the order of their ids: a rebuild, which meets every match in
-the log's order, comes to the very same rows.
+the log's order, comes to the very same rows. The projector only notes the matches that
+count and that first day (`ratings_write`); the task that ran it works the ratings out
+after its commit (`ratings_catch_up`), so that an old match's amendment, which works out
+every rating after it, never holds the standings and the draw back.
 """
 
 from __future__ import annotations
@@ -18,16 +21,26 @@ from collections.abc import Sequence
 from datetime import date
 from itertools import groupby
 
+from django.db import connection, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from matches import store
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
 from matches.store import LoggedEvent
-from replay.models import MatchSummary, PlayerRating, RatedMatch
+from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
 from replay.projections.log import voided_match
 
 Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
+
+_CURSORS = ProjectorCursor._meta.db_table
+PENDING_SQL = f"SELECT position FROM {_CURSORS} WHERE name = %s"
+CLEAR_SQL = f"UPDATE {_CURSORS} SET position = 0 WHERE name = %s"
+# One statement: the day noted is the earliest of the one there and this one.
+NOTE_SQL = (
+    f"UPDATE {_CURSORS} SET position = CASE WHEN position = 0 OR position > %s THEN %s "
+    "ELSE position END WHERE name = %s"
+)
 
 
 def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
@@ -62,8 +75,40 @@ def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
         for day, a, b, a_won in [now[match_id]]
     )
     first = min(days)
-    ratings_recompute(first)
+    _note_from(first)
     return first
+
+
+# The row of the cursors' table that holds the first day whose ratings are to be worked
+# out again (its ordinal; 0: none), noted by the projector in its transaction.
+PENDING = "ratings-from"
+
+
+def ratings_catch_up() -> date | None:
+    """Work out the ratings the projector has noted as changed, from the first day noted,
+    in a transaction of their own (after the projector's run, off its path); return that
+    day (None when none was noted)."""
+    with transaction.atomic():
+        lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
+        with connection.cursor() as cursor:
+            cursor.execute(f"{PENDING_SQL}{lock}", [PENDING])
+            found = cursor.fetchone()
+            if not found or not found[0]:
+                return None
+            first = date.fromordinal(found[0])
+            ratings_recompute(first)
+            cursor.execute(CLEAR_SQL, [PENDING])
+    return first
+
+
+def _note_from(day: date) -> None:
+    """Note, in the projector's transaction, that the ratings from `day` on are to be
+    worked out again (the earliest day noted wins)."""
+    with connection.cursor() as cursor:
+        cursor.execute(NOTE_SQL, [day.toordinal(), day.toordinal(), PENDING])
+        if cursor.rowcount:
+            return
+    ProjectorCursor.objects.create(name=PENDING, position=day.toordinal())
 
 
 def ratings_recompute(first: date) -> None:
@@ -114,6 +159,7 @@ def forget_ratings() -> None:
     """Empty the ratings' read model (a rebuild works it out again from the log)."""
     PlayerRating.objects.all().delete()
     RatedMatch.objects.all().delete()
+    ProjectorCursor.objects.filter(name=PENDING).delete()
 
 
 def _counted(match_ids: set[str]) -> dict[str, Counted]:

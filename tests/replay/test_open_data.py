@@ -21,10 +21,10 @@ from django.core.management import call_command
 
 from matches.models import Competition
 from replay.models import PlayerRating
-from replay.projections import projector
 from replay.queries.open_data import SUMS, open_data_import, open_data_write
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.league import dated_league, flip, win
+from tests.support.projected import projected
 from tests.support.shown import shown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ def archive(db):
     win(second, "A")
     drawn_with_a_flip_to_come()
     amend(FLIPPED)  # group B's places change after the knockout's draw
-    projector.catch_up()
+    projected()
 
 
 def test_the_export_holds_every_competition_the_players_and_ratings_each_checked(archive, tmp_path):

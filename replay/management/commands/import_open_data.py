@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.errors import Refused
 from replay.projections import projector
+from replay.projections.ratings_writer import ratings_catch_up
 from replay.queries.open_data import open_data_import
 
 
@@ -27,6 +28,7 @@ class Command(BaseCommand):
         except Refused as error:
             raise CommandError(f"{options['zip']}: refused: {error}") from None
         projector.catch_up(scheduled=True)  # what an eager projector has not done already
+        ratings_catch_up()
         self.stdout.write(
             f"imported {done.competitions} competitions, {done.matches} matches and "
             f"{done.events} events; standings, stages and ratings worked out up to version "

@@ -5,15 +5,15 @@ from __future__ import annotations
 from rest_framework.test import APIClient
 
 from matches.models import Match
-from replay.projections import projector
 from tests.support.league import ENTRANTS, RULESET, dated_league, names, win
 from tests.support.logins import api
+from tests.support.projected import projected
 
 
 def test_the_ratings_as_of_a_day_place_the_winner_first_with_the_system_named(db):
     first, *_ = dated_league()
     win(first, "A")
-    projector.catch_up()
+    projected()
     winner, loser = names(first)
 
     answer = APIClient().get("/api/ratings/", {"as_of": "2026-05-01"})
@@ -29,7 +29,7 @@ def test_the_ratings_as_of_a_day_place_the_winner_first_with_the_system_named(db
 def test_a_day_later_the_deviation_has_grown_and_before_the_match_no_one_is_rated(db):
     first, *_ = dated_league()
     win(first, "A")
-    projector.catch_up()
+    projected()
     client = APIClient()
 
     that_day = client.get("/api/ratings/", {"as_of": "2026-05-01"}).json()["ratings"][0]
@@ -52,7 +52,7 @@ def test_the_ratings_page_lists_the_players_best_first_and_the_player_page_chart
 ):
     first, *_ = dated_league()
     win(first, "A")
-    projector.catch_up()
+    projected()
     winner, loser = names(first)
 
     page = client.get("/ratings/", {"as_of": "2026-05-01"}).content.decode()
@@ -87,7 +87,7 @@ def entered_in_stages(client, seeds):
 def test_staff_seed_a_championship_by_the_rating_and_its_history_says_so(staff):
     first, *_ = dated_league()
     win(first, "A")
-    projector.catch_up()
+    projected()
     winner, loser = names(first)
     client = api(staff.key)
     others = [p["name"] for p in ENTRANTS if p["name"] not in (winner, loser)]

@@ -17,6 +17,7 @@ from replay.projections import projector
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.cast import BY, new_match
 from tests.support.league import dated_league, flip, names, win
+from tests.support.projected import projected
 
 NUMBERS = itertools.count(1)
 
@@ -32,7 +33,7 @@ def rows() -> list[tuple]:
 def test_a_finished_match_rates_both_players_on_its_day(db):
     first, *_ = dated_league()
     win(first, "A")
-    projector.catch_up()
+    projected()
 
     rated = {name: (day, rating) for name, day, rating, *_ in rows()}
     a, b = names(first)
@@ -43,11 +44,11 @@ def test_a_finished_match_rates_both_players_on_its_day(db):
 def test_an_amendment_that_flips_a_result_turns_the_ratings_round(db):
     first, *_ = dated_league()
     seq = win(first, "B")
-    projector.catch_up()
+    projected()
     before = {name: rating for name, _, rating, *_ in rows()}
 
     flip(first, seq)
-    projector.catch_up()
+    projected()
 
     after = {name: rating for name, _, rating, *_ in rows()}
     assert after == pytest.approx({name: 3000 - rating for name, rating in before.items()})
@@ -57,7 +58,7 @@ def test_a_walkover_is_not_rated_but_a_match_played_to_its_end_is(db):
     first, second, *_ = dated_league()
     services.match_forfeit(match_id=first, expected_seq=0, by=BY, player="A", reason="absent")
     win(second, "A")
-    projector.catch_up()
+    projected()
 
     assert list(RatedMatch.objects.values_list("match_id", flat=True)) == [second]
 
@@ -66,9 +67,9 @@ def test_a_late_result_of_an_earlier_day_works_every_later_day_out_again(db):
     first, *later = dated_league()
     for match_id in later:
         win(match_id, "A")
-    projector.catch_up()
+    projected()
     win(first, "B")  # played on the first day, entered last
-    projector.catch_up()
+    projected()
     incremental = rows()
 
     projector.rebuild()
@@ -98,8 +99,8 @@ def test_any_order_of_results_and_amendments_rates_exactly_as_a_rebuild(db, play
             if flipped and winner == "B":
                 played[index] = flip(matches[index], played[index])
         if caught:
-            projector.catch_up()
-    projector.catch_up()
+            projected()
+    projected()
     incremental = rows()
     counted = set(RatedMatch.objects.values_list("match_id", flat=True))
 
@@ -113,7 +114,7 @@ def test_any_order_of_results_and_amendments_rates_exactly_as_a_rebuild(db, play
 def test_an_undated_match_counts_on_the_day_of_its_last_event(db):
     undated = new_match(target=4, best_of=1)
     win(undated.pk, "A")
-    projector.catch_up()
+    projected()
 
     last = Event.objects.filter(match=undated).order_by("-seq").first()
     assert undated.date is None
@@ -123,14 +124,14 @@ def test_an_undated_match_counts_on_the_day_of_its_last_event(db):
 def test_a_match_a_decision_voids_is_no_longer_rated(db):
     drawn_with_a_flip_to_come()
     win("euro-ko-1-1", "A")
-    projector.catch_up()
+    projected()
     assert RatedMatch.objects.filter(pk="euro-ko-1-1").exists()
     amend(FLIPPED, staff=True)  # group B's second place changes: the played match disputed
 
     services.dispute_decide(
         competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
     )
-    projector.catch_up()
+    projected()
 
     assert not RatedMatch.objects.filter(pk="euro-ko-1-1").exists()
     incremental = rows()
