@@ -39,7 +39,12 @@ from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
 from replay.projections import plain_sql
 from replay.projections.log import Change, Stamp, voided_match
-from replay.projections.ratings_writer import forget_ratings, ratings_catch_up, ratings_write
+from replay.projections.ratings_writer import (
+    counts,
+    forget_ratings,
+    ratings_catch_up,
+    ratings_write,
+)
 from replay.projections.signals import standings_committed
 from replay.projections.stages_writer import forget_stages, stages_write
 from replay.projections.standings_writer import forget_tables, standings_write
@@ -101,9 +106,9 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
                 # The cursor's position and time name the read models' state: what a
                 # process keeps from one run is still true while the cursor stays put.
                 moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
-                versions = _apply(rows, cursor.stamp(), moved.stamp())
+                versions, touched, counted = _apply(rows, cursor.stamp(), moved.stamp())
                 staged = stages_write(rows, cursor.stamp(), moved.stamp())
-                ratings_write(rows)
+                ratings_write(touched, counted)
                 _move(moved)
                 if versions or staged:
                     heard = {
@@ -221,10 +226,15 @@ def _summarise_scheduled() -> None:
 # -- One batch ------------------------------------------------------------------------
 
 
-def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, int]:
+def _apply(
+    rows: list[LoggedEvent], before: Stamp, after: Stamp
+) -> tuple[dict[str, int], dict[str, MatchSummary], set[str]]:
     """Advance the summaries of the matches these events touch, then the standings.
 
-    `before` is the cursor (position and time) before these events, `after` once they are in.
+    `before` is the cursor (position and time) before these events, `after` once they are
+    in. Return the standings' new versions, the summaries touched (as they stand after
+    these events, a voided match's too) and those of them that counted in the rating
+    before.
     """
     by_match: dict[str, list[LoggedEvent]] = {}
     for row in rows:
@@ -235,6 +245,7 @@ def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, in
     matches = {summary.match_id: summary.match for summary in summaries.values()}
     if unsummarised:
         matches.update(Match.objects.in_bulk(unsummarised))
+    counted = {match_id for match_id, summary in summaries.items() if counts(summary)}
     changes: list[Change] = []
     new, old = [], []
     for match_id, events in by_match.items():
@@ -249,13 +260,13 @@ def _apply(rows: list[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, in
     for row in rows:
         voided = voided_match(row)
         if voided is not None:
-            changes.extend(_void(row, voided, by_id, old))
+            changes.extend(_void(row, voided, by_id, old, counted))
     changes.sort(key=lambda change: change.event.id)
     # The standings read the summaries as they were before this batch: write them after.
     versions = standings_write(changes, before, after)
     MatchSummary.objects.bulk_create(new)
     _update_summaries(old)
-    return versions
+    return versions, by_id, counted
 
 
 SUMMARY_FIELDS = [
@@ -293,9 +304,14 @@ def _update_summaries(summaries: list[MatchSummary]) -> None:
 
 
 def _void(
-    row: LoggedEvent, match_id: str, summaries: dict[str, MatchSummary], old: list[MatchSummary]
+    row: LoggedEvent,
+    match_id: str,
+    summaries: dict[str, MatchSummary],
+    old: list[MatchSummary],
+    counted: set[str],
 ) -> list[Change]:
-    """Count a match a decision voided for nothing: its summary reads void from then on."""
+    """Count a match a decision voided for nothing: its summary reads void from then on
+    (noted in `counted` when it counted in the rating before)."""
     summary = summaries.get(match_id)
     if summary is None:
         summary = MatchSummary.objects.filter(match_id=match_id).first()
@@ -303,6 +319,8 @@ def _void(
             return []
         summaries[match_id] = summary
         old.append(summary)
+        if counts(summary):
+            counted.add(match_id)
     before = Result.from_json(summary.result) if summary.result else None
     summary.status = "void"
     summary.result, summary.winner, summary.winner_player_id = None, "", None

@@ -17,9 +17,10 @@ every rating after it, never holds the standings and the draw back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Mapping
 from datetime import date
 from itertools import groupby
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max, QuerySet
@@ -27,9 +28,8 @@ from django.utils import timezone
 
 from matches import store
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
-from matches.store import LoggedEvent
 from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
-from replay.projections.log import voided_match
+from replay.projections import plain_sql
 
 Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
 
@@ -43,40 +43,55 @@ NOTE_SQL = (
 )
 
 
-def ratings_write(rows: Sequence[LoggedEvent]) -> date | None:
-    """Bring the ratings up to these events; return the first day worked out again (None
-    when nothing rated changed)."""
-    touched = {row.match_id for row in rows if row.match_id is not None}
-    touched |= {match_id for row in rows if (match_id := voided_match(row)) is not None}
-    if not touched:
+def ratings_write(
+    summaries: Mapping[str, MatchSummary], counted_before: Collection[str]
+) -> date | None:
+    """Note what a batch changed in what counts; return the first day to work out again
+    (None when nothing rated changed).
+
+    `summaries` are the matches the batch touched, as they stand after it (the projector
+    holds them already); `counted_before` are those of them that counted before it. A
+    match that counted neither before nor after (a shot of a match in play: nearly every
+    event) cannot have changed what counts, and costs no read.
+    """
+    now = _counted(summaries.values())
+    concerned = set(now) | (set(counted_before) & set(summaries))
+    if not concerned:
         return None
-    now = _counted(touched)
-    stored = {
-        match_id: (day, a, b, a_won)
-        for match_id, day, a, b, a_won in RatedMatch.objects.filter(
-            match_id__in=touched
-        ).values_list("match_id", "day", "player_a_id", "player_b_id", "a_won")
-    }
+    stored = _stored(concerned)
+    changed = [match_id for match_id in concerned if stored.get(match_id) != now.get(match_id)]
+    if not changed:
+        return None
     days = [
         counted[0]
-        for match_id in touched
-        if stored.get(match_id) != now.get(match_id)
+        for match_id in changed
         for counted in (stored.get(match_id), now.get(match_id))
         if counted is not None
     ]
-    if not days:
-        return None
-    changed = [match_id for match_id in touched if stored.get(match_id) != now.get(match_id)]
-    RatedMatch.objects.filter(match_id__in=changed).delete()
-    RatedMatch.objects.bulk_create(
-        RatedMatch(match_id=match_id, day=day, player_a_id=a, player_b_id=b, a_won=a_won)
-        for match_id in changed
-        if match_id in now
-        for day, a, b, a_won in [now[match_id]]
+    _execute(RATED_DELETE_SQL, changed)
+    plain_sql.insert(
+        RatedMatch,
+        RATED_FIELDS,
+        [
+            RatedMatch(match_id=match_id, day=day, player_a_id=a, player_b_id=b, a_won=a_won)
+            for match_id in changed
+            if match_id in now
+            for day, a, b, a_won in [now[match_id]]
+        ],
     )
     first = min(days)
     _note_from(first)
     return first
+
+
+def counts(summary: MatchSummary) -> bool:
+    """Say whether a match counts in the rating as its summary stands: finished with a
+    winner, at least one shot played (so never under review or void)."""
+    return (
+        summary.status == "finished"
+        and summary.winner in ("A", "B")
+        and summary.shots_a + summary.shots_b > 0
+    )
 
 
 # The row of the cursors' table that holds the first day whose ratings are to be worked
@@ -162,20 +177,48 @@ def forget_ratings() -> None:
     ProjectorCursor.objects.filter(name=PENDING).delete()
 
 
-def _counted(match_ids: set[str]) -> dict[str, Counted]:
+def _counted(summaries: Iterable[MatchSummary]) -> dict[str, Counted]:
     """Return how each of these matches counts in the rating now, if it does."""
-    found = MatchSummary.objects.filter(
-        match_id__in=match_ids, status="finished", winner__in=("A", "B")
-    ).values_list("match_id", "date", "player_a_id", "player_b_id", "winner", "shots_a", "shots_b")
-    rows = [row for row in found if row[5] + row[6] > 0]
-    undated = [row[0] for row in rows if row[1] is None]
-    last = store.last_recorded(undated)
+    rows = [summary for summary in summaries if counts(summary)]
+    last = store.last_recorded([summary.match_id for summary in rows if summary.date is None])
     return {
-        match_id: (
-            day if day is not None else timezone.localdate(last[match_id]),
-            a,
-            b,
-            winner == "A",
+        summary.match_id: (
+            summary.date if summary.date is not None else timezone.localdate(last[summary.match_id]),
+            summary.player_a_id,
+            summary.player_b_id,
+            summary.winner == "A",
         )
-        for match_id, day, a, b, winner, _, _ in rows
+        for summary in rows
     }
+
+
+# Plain statements: the projector notes what counts on every batch that ends or amends a
+# match, and the ORM's compiling would cost more than the fold of the match (`make bench`).
+_RATED = RatedMatch._meta.db_table
+RATED_FIELDS = ["match", "day", "player_a", "player_b", "a_won"]
+RATED_SQL = (
+    f"SELECT match_id, day, player_a_id, player_b_id, a_won FROM {_RATED} WHERE match_id IN "
+)
+RATED_DELETE_SQL = f"DELETE FROM {_RATED} WHERE match_id IN "
+
+
+def _stored(match_ids: Collection[str]) -> dict[str, Counted]:
+    """Return how each of these matches counted when the projector last noted it."""
+    return {
+        match_id: (_day(day), a, b, bool(a_won))
+        for match_id, day, a, b, a_won in _execute(RATED_SQL, match_ids)
+    }
+
+
+def _execute(sql: str, match_ids: Collection[str]) -> list[tuple[Any, ...]]:
+    """Run one of the statements above over these matches; return its rows."""
+    if not match_ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(f"{sql}({', '.join(['%s'] * len(match_ids))})", list(match_ids))
+        return cursor.fetchall() if cursor.description else []
+
+
+def _day(value: date | str) -> date:
+    # SQLite's driver gives a plain statement's date back as its text.
+    return date.fromisoformat(value) if isinstance(value, str) else value
