@@ -584,6 +584,13 @@ class Championship:
     # -- Views -------------------------------------------------------------------------
 
     def settled(self, stage: Stage) -> bool:
+        memo = f"settled {stage.id}"
+        if memo not in self._memo:
+            self._memo[memo] = self._settled(stage)
+        settled: bool = self._memo[memo]
+        return settled
+
+    def _settled(self, stage: Stage) -> bool:
         draw = self.book.draws.get(stage.id)
         if draw is None:
             return False
@@ -800,11 +807,22 @@ class Championship:
         shares = (index, deepest.round, 0)
         return Standing(order, f"{stage.id}:{deepest.round}", disputed, shares)
 
+    def _group_of(self, stage_id: str) -> dict[str, str]:
+        """Return each member's group in a drawn group stage (the first that has them)."""
+        memo = f"group of {stage_id}"
+        if memo not in self._memo:
+            found: dict[str, str] = {}
+            for group in self.book.draws[stage_id]["groups"]:
+                for key in self.members(stage_id, group):
+                    if key is not None:
+                        found.setdefault(key, group)
+            self._memo[memo] = found
+        group_of: dict[str, str] = self._memo[memo]
+        return group_of
+
     def _group_standing(self, index: int, stage: Stage, entrant: Entrant) -> Standing | None:
-        groups = self.book.draws[stage.id]["groups"]
-        for group in groups:
-            if entrant.key not in self.members(stage.id, group):
-                continue
+        group = self._group_of(stage.id).get(entrant.key)
+        if group is not None:
             ordered, table = self.group_table(stage.id, group)
             place = ordered.index(entrant.key) + 1
             totals = table.totals.get(entrant.key, Totals())

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import JSONField
 
-from matches import store
+from matches import plain_rows, store
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, state_after
@@ -43,9 +43,13 @@ def competition_get(competition_id: Any, field: str = "id") -> Competition:
 
 def match_get(match_id: Any) -> Match:
     """Return a match with its competition, or refuse naming the id."""
-    match = Match.objects.select_related("competition").filter(pk=match_id).first()
+    found = plain_rows.by_keys(Match, [str(match_id)])
+    match = found.get(str(match_id))
     if match is None:
         raise NotFound(f"no match {excerpt(match_id)}", "id")
+    match.competition = plain_rows.by_keys(Competition, [match.competition_id])[
+        match.competition_id
+    ]
     return match
 
 

@@ -279,10 +279,18 @@ def log_size() -> int:
 
 def head(match: Match) -> tuple[int, str]:
     """Return the last `seq` of a match and the hash the next event chains to."""
-    last = Event.objects.filter(match=match).order_by("-seq").values_list("seq", "hash").first()
+    with connection.cursor() as cursor:
+        cursor.execute(HEAD_SQL, [match.pk])
+        last = cursor.fetchone()
     if last is None:
         return 0, header_hash(match.header())
-    return last
+    return last[0], last[1]
+
+
+# A plain statement: a preview and an append ask it first.
+HEAD_SQL = (
+    f"SELECT seq, hash FROM {Event._meta.db_table} WHERE match_id = %s ORDER BY seq DESC LIMIT 1"
+)
 
 
 def fact_of(event: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from matches import store
+from matches import plain_rows, store
 from matches.errors import Refused
 from matches.fold import evolve, state_after
 from matches.models import Match
@@ -240,11 +240,10 @@ def _apply(
     for row in rows:
         if row.match_id is not None:  # a competition's own log: no summary or standings
             by_match.setdefault(row.match_id, []).append(row)
-    summaries = MatchSummary.objects.select_related("match").in_bulk(list(by_match))
-    unsummarised = [match_id for match_id in by_match if match_id not in summaries]
-    matches = {summary.match_id: summary.match for summary in summaries.values()}
-    if unsummarised:
-        matches.update(Match.objects.in_bulk(unsummarised))
+    summaries = plain_rows.by_keys(MatchSummary, by_match)
+    matches = plain_rows.by_keys(Match, by_match)
+    for summary in summaries.values():
+        summary.match = matches[summary.match_id]
     counted = {match_id for match_id, summary in summaries.items() if counts(summary)}
     changes: list[Change] = []
     new, old = [], []
