@@ -242,11 +242,12 @@ def _apply(
             by_match.setdefault(row.match_id, []).append(row)
     summaries = plain_rows.by_keys(MatchSummary, by_match)
     matches = plain_rows.by_keys(Match, by_match)
-    for summary in summaries.values():
-        summary.match = matches[summary.match_id]
-    counted = {match_id for match_id, summary in summaries.items() if counts(summary)}
+    for summarised in summaries.values():
+        summarised.match = matches[summarised.match_id]
+    counted = {match_id for match_id, summarised in summaries.items() if counts(summarised)}
     changes: list[Change] = []
-    new, old = [], []
+    new: list[MatchSummary] = []
+    old: list[MatchSummary] = []
     for match_id, events in by_match.items():
         summary = summaries.get(match_id)
         if summary is None:

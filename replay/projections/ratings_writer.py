@@ -183,7 +183,9 @@ def _counted(summaries: Iterable[MatchSummary]) -> dict[str, Counted]:
     last = store.last_recorded([summary.match_id for summary in rows if summary.date is None])
     return {
         summary.match_id: (
-            summary.date if summary.date is not None else timezone.localdate(last[summary.match_id]),
+            summary.date
+            if summary.date is not None
+            else timezone.localdate(last[summary.match_id]),
             summary.player_a_id,
             summary.player_b_id,
             summary.winner == "A",
