@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,7 @@ from matches.models import Event, Match
 from replay.models import PlayerRating, RatedMatch
 from replay.projections import projector
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
-from tests.support.cast import BY, new_match
+from tests.support.cast import BY, new_match, open_game, play
 from tests.support.league import dated_league, flip, names, win
 from tests.support.projected import projected
 
@@ -137,3 +139,17 @@ def test_a_match_a_decision_voids_is_no_longer_rated(db):
     incremental = rows()
     projector.rebuild()
     assert rows() == incremental
+
+
+def test_shots_of_a_match_in_play_cost_the_ratings_no_read(db):
+    first, *_ = dated_league()
+    projected()
+    seq = open_game(first)
+    play(first, seq)
+
+    with CaptureQueriesContext(connection) as queries:
+        projector.catch_up()
+
+    rated = RatedMatch._meta.db_table
+    assert not [query["sql"] for query in queries if rated in query["sql"]]
+    assert projector.position() == Event.objects.order_by("-id").first().id
