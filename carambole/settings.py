@@ -97,7 +97,13 @@ def database_from_url(url: str | None, base_dir: Path = BASE_DIR) -> dict[str, A
             # scram-sha-256, more than the request itself). A connection persistent for
             # DB_CONN_MAX_AGE seconds is the other way, for sync servers.
             database["OPTIONS"] = {
-                "pool": {"min_size": 1, "max_size": envcount("DB_POOL_SIZE", "10"), "timeout": 10},
+                "pool": {
+                    "min_size": 1,
+                    "max_size": envcount("DB_POOL_SIZE", "10"),
+                    # How long a request waits for a connection: while PostgreSQL cannot
+                    # be reached, how long before its 503.
+                    "timeout": envcount("DB_POOL_TIMEOUT", "10"),
+                },
                 **database.get("OPTIONS", {}),
             }
     else:

@@ -76,7 +76,10 @@ def test_a_query_of_ours_that_the_database_refuses_is_no_outage(db):
 
 @pytest.mark.slow
 def test_pages_and_the_api_answer_503_with_retry_after_while_postgresql_refuses():
-    nowhere = {"DATABASE_URL": f"postgres://carambole:x@127.0.0.1:{free_port()}/carambole"}
+    nowhere = {
+        "DATABASE_URL": f"postgres://carambole:x@127.0.0.1:{free_port()}/carambole",
+        "DB_POOL_TIMEOUT": "1",  # each request waits that long for a connection, then 503
+    }
     with serving(None, environ=nowhere, kind=Uvicorn) as server:
         read = call(f"{server.url}/api/matches/cup-a-1/state")
         recorded = call(

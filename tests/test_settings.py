@@ -65,11 +65,24 @@ def test_postgres_url_gives_postgresql_with_each_part_and_the_connection_setting
 def test_postgres_connections_are_pooled_by_default_as_many_as_db_pool_size(monkeypatch):
     monkeypatch.delenv("DB_CONN_MAX_AGE", raising=False)
     monkeypatch.setenv("DB_POOL_SIZE", "4")
+    monkeypatch.delenv("DB_POOL_TIMEOUT", raising=False)
 
     database = database_from_url("postgres://ref@db.example/carambole")
 
     assert database["CONN_MAX_AGE"] == 0
     assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10}
+
+
+def test_how_long_a_request_waits_for_a_pooled_connection_is_db_pool_timeout(monkeypatch):
+    monkeypatch.delenv("DB_CONN_MAX_AGE", raising=False)
+    monkeypatch.setenv("DB_POOL_TIMEOUT", "2")
+
+    database = database_from_url("postgres://ref@db.example/carambole")
+
+    assert database["OPTIONS"]["pool"]["timeout"] == 2
+    monkeypatch.setenv("DB_POOL_TIMEOUT", "0")
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_TIMEOUT=0 must be at least 1"):
+        database_from_url("postgres://ref@db.example/carambole")
 
 
 def test_a_pool_of_no_connections_is_refused_naming_the_variable(monkeypatch):
