@@ -1,7 +1,11 @@
 """Telling the viewers of `/ws/competitions/{id}/` that a version of standings committed.
 
 `announced` receives the projector's `standings_committed` signal (connected in
-`replay.apps`): the projector, a layer below, never calls up into the live push.
+`replay.apps`): the projector, a layer below, never calls up into the live push. Over a
+shared layer (Redis) the word is handed to a thread of its own, as a match's notices are
+(`announce.Publisher`): the projector never waits for Redis's round trips, nor for a
+layer that does not answer, and a newer version of a competition replaces one not sent
+yet. The in-memory layer's viewers are this process's own, told in its event loop.
 """
 
 from __future__ import annotations
@@ -13,6 +17,9 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from replay.live.announce import Publisher
+from replay.live.hub import shared_layer
 
 logger = logging.getLogger(__name__)
 
@@ -39,14 +46,40 @@ def announce(competition_id: str, version: int) -> None:
     group = group_of(competition_id)
     if layer is None:
         return
+    if shared_layer():
+        standings.publish(competition_id, version)
+        return
     if isinstance(layer, InMemoryChannelLayer) and group not in layer.groups:
         return  # the in-memory layer's groups are this process's: nobody here is watching
-    message = {"type": "standings.version", "competition": competition_id, "version": version}
     try:
-        async_to_sync(_send)(layer, group, message)
+        async_to_sync(_send)(layer, group, version_message(competition_id, version))
     except Exception as error:
         logger.warning("standings: v%s of %s not announced (%s)", version, competition_id, error)
 
 
 async def _send(layer: Any, group: str, message: dict[str, Any]) -> None:
     await asyncio.wait_for(layer.group_send(group, message), SEND_SECONDS)
+
+
+def version_message(competition_id: str, version: int) -> dict[str, Any]:
+    return {"type": "standings.version", "competition": competition_id, "version": version}
+
+
+class StandingsPublisher(Publisher):
+    """Sends each competition's newest version to the layer from a thread of its own."""
+
+    async def _send(self, layer: Any, competition_id: str, version: int) -> None:
+        try:
+            await asyncio.wait_for(
+                layer.group_send(
+                    group_of(competition_id), version_message(competition_id, version)
+                ),
+                SEND_SECONDS,
+            )
+        except Exception as error:
+            logger.warning(
+                "standings: v%s of %s not announced (%s)", version, competition_id, error
+            )
+
+
+standings = StandingsPublisher()

@@ -1,0 +1,57 @@
+"""The word that a version of standings committed never holds the projector back."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+from django.db import connections
+
+from replay.live import announce, standings_announce
+from replay.projections import projector
+from tests.replay.live.test_live import HangingLayer, wait_for
+from tests.support.league import dated_league, win
+
+
+def test_the_projector_commits_at_once_when_the_channel_layer_hangs(event_db, monkeypatch):
+    monkeypatch.setattr(standings_announce, "shared_layer", lambda: True)
+    monkeypatch.setattr(standings_announce, "get_channel_layer", HangingLayer)
+    monkeypatch.setattr(announce, "get_channel_layer", HangingLayer)  # the publisher's
+    monkeypatch.setattr(HangingLayer, "callers", [])
+    monkeypatch.setattr(standings_announce, "standings", standings_announce.StandingsPublisher())
+    first, *_ = dated_league()
+    won: list[int] = []
+
+    def referee() -> None:  # embedded: the projector runs after the commit, in-process
+        try:
+            won.append(win(first, "A"))
+        finally:
+            connections.close_all()
+
+    recording = threading.Thread(target=referee, name="referee")
+    recording.start()
+    recording.join(timeout=60)  # a projector that waited on the layer would wait forever
+
+    assert not recording.is_alive() and won
+    assert projector.position() == projector.head()
+    wait_for(lambda: HangingLayer.callers, "the version handed to the layer")
+    assert set(HangingLayer.callers) == {"live-publisher"}
+
+
+def test_a_newer_version_replaces_one_not_sent_yet(monkeypatch):
+    publisher = standings_announce.StandingsPublisher()
+    monkeypatch.setattr(publisher, "_start", lambda: None)  # nothing sends: what waits is seen
+    monkeypatch.setattr(publisher, "_loop", _Loop())
+    monkeypatch.setattr(publisher, "_wake", SimpleNamespace(set=None))
+
+    publisher.publish("cup", 7)
+    publisher.publish("cup", 9)
+    publisher.publish("cup", 8)
+    publisher.publish("league", 3)
+
+    assert publisher._pending == {"cup": 9, "league": 3}
+
+
+class _Loop:
+    def call_soon_threadsafe(self, *args: object) -> None:
+        pass
