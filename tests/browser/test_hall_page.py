@@ -11,8 +11,9 @@ from django.conf import settings
 from selenium.webdriver.common.by import By
 
 from matches import services
+from matches.services.tables import current_table
 from replay.projections.activity import activity_note
-from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, wait_until
+from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, log_in, make_user, wait_until
 from tests.support.cast import new_match, open_game, play
 from tests.support.servers import Daphne
 
@@ -52,8 +53,23 @@ def hall_of(tables: int) -> None:
     new_match("cup-b-1")  # waiting for a table
 
 
+# Read in one script: a card drawn again between finding it and reading it is a new
+# element, and the old one's reference would be stale.
+CARD = 'const card = document.querySelector(`.table-card[data-table="${arguments[0]}"]`);'
+
+
 def card_text(driver, table: str) -> str:
-    return driver.find_element(By.CSS_SELECTOR, f'.table-card[data-table="{table}"]').text
+    return driver.execute_script(f"{CARD} return card ? card.innerText : '';", table)
+
+
+def read(driver, selector: str, attribute: str) -> str:
+    return driver.execute_script(
+        "return document.querySelector(arguments[0])[arguments[1]];", selector, attribute
+    )
+
+
+def card_classes(driver, table: str) -> str:
+    return driver.execute_script(f"{CARD} return card ? card.className : '';", table)
 
 
 def test_an_event_on_one_table_moves_that_table_alone(hall_server, browsers):
@@ -93,8 +109,7 @@ def test_an_event_on_one_table_moves_that_table_alone(hall_server, browsers):
     )
     assert marks == ["old", "", "old"]
     assert card_text(page, "1") == before["1"] and card_text(page, "3") == before["3"]
-    score = page.find_element(By.CSS_SELECTOR, '.table-card[data-table="2"] .side-A .score')
-    assert score.text == "4"
+    assert read(page, '.table-card[data-table="2"] .side-A .score', "innerText") == "4"
 
 
 def test_a_quiet_console_is_flagged_in_words(hall_server, browsers):
@@ -112,19 +127,43 @@ def test_a_quiet_console_is_flagged_in_words(hall_server, browsers):
     assert "quiet" in card_text(page, "1").lower()
     play("cup-a-1", 3)
     wait_until(
-        page,
-        lambda d: (
-            "quiet"
-            not in d.find_element(By.CSS_SELECTOR, '.table-card[data-table="1"]').get_attribute(
-                "class"
-            )
-        ),
-        "table 1 heard again",
-        timeout=30,
+        page, lambda d: "quiet" not in card_classes(d, "1"), "table 1 heard again", timeout=30
     )
-    assert "quiet" in page.find_element(
-        By.CSS_SELECTOR, '.table-card[data-table="2"]'
-    ).get_attribute("class")
+    assert "quiet" in card_classes(page, "2")
+
+
+def test_staff_call_a_waiting_match_to_a_free_table_and_cancel_the_call(hall_server, browsers):
+    hall_of(2)
+    services.tables_set(competition_id="cup", names=["1", "2", "3"], by="federation")
+    page = browsers()
+    log_in(page, hall_server, make_user("director", staff=True))
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(page, lambda d: "free" in card_text(d, "3").lower(), "table 3 free")
+
+    page.find_element(By.CSS_SELECTOR, '.table-card[data-table="3"] .call-next button').click()
+
+    wait_until(page, lambda d: "match called" in card_text(d, "3").lower(), "the call shown")
+    card = card_text(page, "3")
+    assert "Next:" in card and "Olena Kovalenko — Marco Marchetti" in card
+    assert "free" not in card.lower()
+    assert current_table("cup-b-1").name == "3"
+
+    page.find_element(By.CSS_SELECTOR, '.table-card[data-table="3"] .uncall button').click()
+
+    wait_until(page, lambda d: "free" in card_text(d, "3").lower(), "table 3 free again")
+    assert "Next:" not in card_text(page, "3")
+    assert current_table("cup-b-1") is None
+
+
+def test_games_won_are_named_beside_each_players_score(hall_server, browsers):
+    hall_of(1)
+    page = browsers()
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(page, lambda d: d.find_elements(By.CSS_SELECTOR, ".side-A .games"), "a card")
+
+    games = '.table-card[data-table="1"] .side-A .games'
+    assert read(page, games, "innerText") == "games 0"
+    assert read(page, games, "title") == "Games won"
 
 
 def boxes(driver) -> list[dict[str, float]]:

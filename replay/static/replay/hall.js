@@ -2,8 +2,9 @@
 // ({"type": "hall", ...}) and then each table whose card changed ({"type": "table",
 // "card": {...}}): only that table's card is drawn again. A table whose match is under
 // review, or whose console has been quiet for the hall's quiet_seconds (worked out here
-// from active_at and the server's clock), stands out in colour and in words. Staff call a
-// waiting match to a free table through the API.
+// from active_at and the server's clock), stands out in colour and in words; so does a
+// table with a match called to it. Staff call a waiting match to a free table through the
+// API, and take a called match off its table again (it waits for a table once more).
 
 import { api } from "./api.js";
 import { reconnecting, socketUrl } from "./socket.js";
@@ -55,7 +56,7 @@ function side(match, player) {
   if (match.winner === player) row.classList.add("winner");
   row.append(
     name,
-    element("span", "games", String(match.games_won[player])),
+    element("span", "games", interpolate(gettext("games %s"), [match.games_won[player]])),
     element("span", "score", String(match.score[player])),
   );
   row.querySelector(".games").title = gettext("Games won");
@@ -97,9 +98,49 @@ function cardOf(card, hall) {
       element("span", "", `${card.next.players.A} — ${card.next.players.B}`),
     );
     article.append(next);
+    if (hall.staff) article.append(uncallForm(card));
   }
   if (hall.staff && isFree(card) && hall.waiting.length) article.append(callForm(card, hall));
   return article;
+}
+
+/** Send a staff action and show its refusal, if any, beside its button. */
+async function act(button, error, path, options) {
+  button.disabled = true;
+  error.textContent = "";
+  try {
+    const answer = await api(path, options);
+    if (answer.status >= 400) error.textContent = answer.body ? answer.body.error : String(answer.status);
+  } catch {
+    error.textContent = gettext("The server could not be reached: try again.");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The button that takes the match called next off the table: it waits for a table again. */
+function uncallForm(card) {
+  const form = element("form", "uncall");
+  const button = element("button", "", gettext("Cancel the call"));
+  button.type = "submit";
+  button.setAttribute(
+    "aria-label",
+    interpolate(gettext("Cancel the call of %s to table %s"), [
+      `${card.next.players.A} — ${card.next.players.B}`,
+      card.table,
+    ]),
+  );
+  const error = element("span", "call-error");
+  error.setAttribute("role", "alert");
+  form.append(button, error);
+  form.addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    act(button, error, `/api/matches/${encodeURIComponent(card.next.id)}/table`, {
+      method: "PUT",
+      body: { table: null },
+    });
+  });
+  return form;
 }
 
 function callForm(card, hall) {
@@ -119,25 +160,19 @@ function callForm(card, hall) {
   const error = element("span", "call-error");
   error.setAttribute("role", "alert");
   form.append(label, select, button, error);
-  form.addEventListener("submit", async (submitted) => {
+  form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
-    button.disabled = true;
-    try {
-      const answer = await api(
-        `/api/competitions/${encodeURIComponent(hall.competition)}/tables/${encodeURIComponent(card.table)}/call`,
-        { method: "POST", body: { match: select.value } },
-      );
-      if (answer.status >= 400) error.textContent = answer.body ? answer.body.error : String(answer.status);
-    } catch {
-      error.textContent = gettext("The server could not be reached: try again.");
-    } finally {
-      button.disabled = false;
-    }
+    act(
+      button,
+      error,
+      `/api/competitions/${encodeURIComponent(hall.competition)}/tables/${encodeURIComponent(card.table)}/call`,
+      { method: "POST", body: { match: select.value } },
+    );
   });
   return form;
 }
 
-/** Mark a drawn card quiet, under review, free or finished, in colour and in words. */
+/** Mark a drawn card quiet, under review, called or free, in colour and in words. */
 function flagCard(article, card, now, quietSeconds) {
   const match = card.match;
   const quiet = isQuiet(card, now, quietSeconds);
@@ -145,9 +180,11 @@ function flagCard(article, card, now, quietSeconds) {
   article.classList.toggle("quiet", quiet);
   article.classList.toggle("review", review);
   article.classList.toggle("free", isFree(card));
+  article.classList.toggle("called", Boolean(card.next));
   const words = [];
   if (review) words.push(gettext("Under review"));
   if (quiet) words.push(gettext("Console quiet"));
+  if (!words.length && card.next) words.push(gettext("Match called"));
   if (!words.length && isFree(card)) words.push(gettext("Free"));
   const flag = article.querySelector(".flag");
   flag.textContent = words.join(" · ");
