@@ -50,7 +50,7 @@ CUE_PINS_B = {
 }
 # White on the cushion alone, and a foot off the floor: 4 to B, with ball in hand.
 MISS_CALLED_A = {"contacts": [{"ball": "white", "hit": "cushion"}], "called": ["feet"]}
-SEQ = "return document.body.dataset.seq"
+SEQ = "return document.body && document.body.dataset.seq"  # no body while a page loads
 NAVIGATIONS = "return performance.getEntriesByType('navigation').length"
 
 

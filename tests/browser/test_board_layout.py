@@ -11,6 +11,9 @@ from tests.support.browser import wait_until
 from tests.support.cast import new_match, open_game, play
 from tests.support.pages import PROBLEMS
 
+# The board's seq once drawn; null while a page loads and has no body yet.
+SEQ = "return document.body && document.body.dataset.seq"
+
 SIZES = [(390, 844), (1280, 800), (1920, 1080)]
 # A foul that leaves ball in hand and long words in the lists.
 MISS_CALLED_A = {"contacts": [{"ball": "white", "hit": "cushion"}], "called": ["feet", "jump"]}
@@ -39,7 +42,7 @@ def test_the_board_and_the_overlay_fit_the_screen_in_both_languages(
             browser.add_cookie({"name": settings.LANGUAGE_COOKIE_NAME, "value": "uk", "path": "/"})
         for path, blocks in (("", BOARD_BLOCKS), ("overlay/", OVERLAY_BLOCKS)):
             browser.get(f"{served.url}/matches/{missed_once[0].id}/{path}")
-            wait_until(browser, lambda d: d.execute_script("return document.body.dataset.seq"), "")
+            wait_until(browser, lambda d: d.execute_script(SEQ), "the board drawn")
 
             assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
             assert browser.execute_script(PROBLEMS, blocks) == [], (language, path)
