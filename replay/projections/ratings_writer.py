@@ -20,13 +20,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from datetime import date
 from itertools import groupby
-from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
-from matches import store
+from matches import plain_rows, store
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
 from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
 from replay.projections import plain_sql
@@ -68,7 +67,7 @@ def ratings_write(
         for counted in (stored.get(match_id), now.get(match_id))
         if counted is not None
     ]
-    _execute(RATED_DELETE_SQL, changed)
+    _forget_rated(changed)
     plain_sql.insert(
         RatedMatch,
         RATED_FIELDS,
@@ -196,31 +195,19 @@ def _counted(summaries: Iterable[MatchSummary]) -> dict[str, Counted]:
 
 # Plain statements: the projector notes what counts on every batch that ends or amends a
 # match, and the ORM's compiling would cost more than the fold of the match (`make bench`).
-_RATED = RatedMatch._meta.db_table
 RATED_FIELDS = ["match", "day", "player_a", "player_b", "a_won"]
-RATED_SQL = (
-    f"SELECT match_id, day, player_a_id, player_b_id, a_won FROM {_RATED} WHERE match_id IN "
-)
-RATED_DELETE_SQL = f"DELETE FROM {_RATED} WHERE match_id IN "
+RATED_DELETE_SQL = f"DELETE FROM {RatedMatch._meta.db_table} WHERE match_id IN "
 
 
 def _stored(match_ids: Collection[str]) -> dict[str, Counted]:
     """Return how each of these matches counted when the projector last noted it."""
     return {
-        match_id: (_day(day), a, b, bool(a_won))
-        for match_id, day, a, b, a_won in _execute(RATED_SQL, match_ids)
+        match_id: (row.day, row.player_a_id, row.player_b_id, row.a_won)
+        for match_id, row in plain_rows.by_keys(RatedMatch, match_ids).items()
     }
 
 
-def _execute(sql: str, match_ids: Collection[str]) -> list[tuple[Any, ...]]:
-    """Run one of the statements above over these matches; return its rows."""
-    if not match_ids:
-        return []
+def _forget_rated(match_ids: Collection[str]) -> None:
+    """Delete the rated rows of these matches."""
     with connection.cursor() as cursor:
-        cursor.execute(f"{sql}({', '.join(['%s'] * len(match_ids))})", list(match_ids))
-        return cursor.fetchall() if cursor.description else []
-
-
-def _day(value: date | str) -> date:
-    # SQLite's driver gives a plain statement's date back as its text.
-    return date.fromisoformat(value) if isinstance(value, str) else value
+        cursor.execute(f"{RATED_DELETE_SQL}({', '.join(['%s'] * len(match_ids))})", list(match_ids))
