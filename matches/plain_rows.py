@@ -8,7 +8,7 @@ column is still one place to change, and what comes back equals what the ORM giv
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -37,14 +37,57 @@ def where(model: type[Model], condition: str, params: list[Any]) -> list[Model]:
     return [model.from_db(connection.alias, shape.names, shape.values(row)) for row in rows]
 
 
+def with_related(
+    model: type[Model],
+    relation: str,
+    condition: str,
+    params: list[Any],
+    extra: Sequence[str] = (),
+) -> list[tuple[Model, tuple[Any, ...]]]:
+    """Return the rows meeting a condition, each with the row its foreign key `relation`
+    names set on it (as `select_related` sets it), and the values of the `extra` SQL
+    expressions read beside it: one statement where two or three would each cost a round
+    trip. `condition` and `extra` name columns by `column`."""
+    shape, field = _shape(model, connection.vendor), model._meta.get_field(relation)
+    parent = _shape(field.related_model, connection.vendor)
+    sql = (
+        f"SELECT {', '.join([shape.columns, parent.columns, *extra])} FROM {shape.table} "
+        f"JOIN {parent.table} ON {column(field.related_model, field.target_field.attname)} "
+        f"= {column(model, field.attname)} WHERE {condition}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found = []
+    width = len(shape.names)
+    for row in rows:
+        item = model.from_db(connection.alias, shape.names, shape.values(row[:width]))
+        related = row[width : width + len(parent.names)]
+        setattr(
+            item,
+            relation,
+            field.related_model.from_db(connection.alias, parent.names, parent.values(related)),
+        )
+        found.append((item, tuple(row[width + len(parent.names) :])))
+    return found
+
+
+def column(model: type[models.Model], attname: str) -> str:
+    """Return a column of a model as plain SQL names it, with its table."""
+    field = next(field for field in model._meta.concrete_fields if field.attname == attname)
+    quote = connection.ops.quote_name
+    return f"{quote(model._meta.db_table)}.{quote(field.column)}"
+
+
 class _Shape:
     """A model's columns, their attribute names, and each one's converters."""
 
     def __init__(self, model: type[models.Model]) -> None:
         fields = model._meta.concrete_fields
         self.names = [field.attname for field in fields]
-        columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-        self.select = f"SELECT {columns} FROM {connection.ops.quote_name(model._meta.db_table)}"
+        self.table = connection.ops.quote_name(model._meta.db_table)
+        self.columns = ", ".join(column(model, field.attname) for field in fields)
+        self.select = f"SELECT {self.columns} FROM {self.table}"
         self.converters: list[tuple[int, Any, list[Converter]]] = []
         for n, field in enumerate(fields):
             expression = field.get_col(model._meta.db_table)

@@ -43,14 +43,12 @@ def competition_get(competition_id: Any, field: str = "id") -> Competition:
 
 def match_get(match_id: Any) -> Match:
     """Return a match with its competition, or refuse naming the id."""
-    found = plain_rows.by_keys(Match, [str(match_id)])
-    match = found.get(str(match_id))
-    if match is None:
+    found = plain_rows.with_related(
+        Match, "competition", f"{plain_rows.column(Match, 'id')} = %s", [str(match_id)]
+    )
+    if not found:
         raise NotFound(f"no match {excerpt(match_id)}", "id")
-    match.competition = plain_rows.by_keys(Competition, [match.competition_id])[
-        match.competition_id
-    ]
-    return match
+    return found[0][0]
 
 
 # The header's columns as the model names them, and the JSON ones decoded as it decodes them.
@@ -93,14 +91,19 @@ def assigned_referee(match: Match) -> Any:
 def assigned_referee_id(match: Match | str) -> Any:
     """Return the primary key of the login assigned to record a match (or a match's id), or None.
 
-    One row read: the permission to record asks it on every request.
+    One row read by a plain statement: the permission to record asks it on every request.
     """
-    return (
-        Assignment.objects.filter(match=match)
-        .order_by("-pk")
-        .values_list("user_id", flat=True)
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(ASSIGNED_SQL, [match.pk if isinstance(match, Match) else str(match)])
+        found = cursor.fetchone()
+    return found[0] if found is not None else None
+
+
+ASSIGNED_SQL = (
+    f"SELECT {Assignment._meta.get_field('user').column} FROM {Assignment._meta.db_table} "
+    f"WHERE {Assignment._meta.get_field('match').column} = %s "
+    f"ORDER BY {Assignment._meta.pk.column} DESC LIMIT 1"
+)
 
 
 def events_after(match: Match, after: int = 0) -> list[dict[str, Any]]:

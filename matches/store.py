@@ -9,17 +9,17 @@ projector), `log_head`, and the reads of one match's events (`load_facts`, `load
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection
 from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from orjson import dumps
 
+from matches import plain_rows
 from matches.chain import event_hash, header_hash
 from matches.errors import Conflict, Refused, excerpt
 from matches.models import Event, Match
@@ -277,6 +277,26 @@ def log_size() -> int:
     return Event.objects.count()
 
 
+def opened(match_id: str) -> tuple[Match, int, str] | None:
+    """Return a match with its competition and its head (as `head`), or None: one
+    statement, where an append would otherwise wait for three answers."""
+    event, match = plain_rows.column(Event, "match_id"), plain_rows.column(Match, "id")
+    last = f"FROM {Event._meta.db_table} WHERE {event} = {match} ORDER BY seq DESC LIMIT 1"
+    found = plain_rows.with_related(
+        Match,
+        "competition",
+        f"{match} = %s",
+        [match_id],
+        extra=[f"(SELECT seq {last})", f"(SELECT hash {last})"],
+    )
+    if not found:
+        return None
+    (match_row, (seq, previous)), *_ = found
+    if seq is None:
+        return match_row, 0, header_hash(match_row.header())
+    return match_row, seq, previous
+
+
 def head(match: Match) -> tuple[int, str]:
     """Return the last `seq` of a match and the hash the next event chains to."""
     with connection.cursor() as cursor:
@@ -302,7 +322,7 @@ ENVELOPE_KEYS = frozenset(ENVELOPE)
 INSERT_SQL = (
     f"INSERT INTO {Event._meta.db_table} (match_id, seq, type, data, recorded_at, at, "
     "recorded_by, idempotency_key, command_digest, hash) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
 )
 
 
@@ -310,7 +330,7 @@ INSERT_SQL = (
 INSERT_WITH_IDS_SQL = (
     f"INSERT INTO {Event._meta.db_table} (id, match_id, seq, type, data, recorded_at, at, "
     "recorded_by, idempotency_key, command_digest, hash) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"
 )
 
 
@@ -383,15 +403,22 @@ def insert(
             )
         )
         previous = digest
-    # PostgreSQL ends a transaction at its first error: a savepoint keeps it able to say the
-    # current seq. SQLite undoes only the failed statement, and a savepoint costs it much.
-    guard = transaction.atomic() if connection.vendor == "postgresql" else nullcontext()
+    # UNIQUE(match, seq) is the last word: someone appended without the log lock. On
+    # PostgreSQL a row it refuses is skipped, not an error, so the transaction can still
+    # read the head (it ends at its first error, and a savepoint would cost each append two
+    # more round trips). SQLite's trigger refuses the colliding insert before the conflict
+    # clause is reached, and undoes that statement alone. Either way the caller's
+    # transaction undoes the rows that went in.
     try:
-        with guard, connection.cursor() as cursor:
+        with connection.cursor() as cursor:
             cursor.executemany(INSERT_WITH_IDS_SQL if ids is not None else INSERT_SQL, rows)
+            stored = cursor.rowcount
     except IntegrityError:
-        # UNIQUE(match, seq) is the last word: someone appended without the log lock.
-        raise Conflict(head(match)[0]) from None
+        if connection.vendor == "postgresql":
+            raise
+        stored = -1
+    if stored != len(rows):
+        raise Conflict(head(match)[0])
     return Inserted([row[1] for row in rows], previous)
 
 

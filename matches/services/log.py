@@ -61,9 +61,9 @@ def log_of(match_id: str, create: Callable[[], Match] | None = None) -> Iterator
     check_id(match_id, "id", "match")
     with transaction.atomic():
         store.lock_log()
-        match = Match.objects.select_related("competition").filter(pk=match_id).first()
-        if match is not None:
-            yield Log(match, *store.head(match))
+        found = store.opened(match_id)
+        if found is not None:
+            yield Log(*found)
         elif create is not None:
             match = create()
             yield Log(match, 0, header_hash(match.header()), created=True)

@@ -51,10 +51,27 @@ def test_a_key_that_is_not_stored_is_left_out() -> None:
 def test_a_match_is_got_with_its_competition_in_hand(django_assert_num_queries) -> None:
     seven_events_and_another()
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         match = match_get("cup-a-1")
         assert match.competition.name == "Cup"
-    assert fields_of(match) == fields_of(Match.objects.get(pk="cup-a-1"))
+    orm = Match.objects.select_related("competition").get(pk="cup-a-1")
+    assert fields_of(match) == fields_of(orm)
+    assert fields_of(match.competition) == fields_of(orm.competition)
+
+
+def test_an_append_opens_a_match_its_competition_and_its_head_in_one_statement(
+    django_assert_num_queries,
+) -> None:
+    match = seven_events_and_another()
+    last = match.events.order_by("-seq").first()
+
+    with django_assert_num_queries(1):
+        opened, seq, previous = store.opened("cup-a-1")
+        assert opened.competition.name == "Cup"
+
+    assert (seq, previous) == (last.seq, last.hash) == store.head(match)
+    assert fields_of(opened) == fields_of(Match.objects.get(pk="cup-a-1"))
+    assert store.opened("no-such-match") is None
 
 
 def test_a_matchs_head_and_last_event_are_read_as_the_orm_reads_them() -> None:
@@ -75,4 +92,5 @@ def test_a_match_with_no_event_heads_at_its_headers_hash() -> None:
     fresh = new_match("cup-a-9")
 
     assert store.head(fresh) == (0, header_hash(fresh.header()))
+    assert store.opened("cup-a-9")[1:] == (0, header_hash(fresh.header()))
     assert store.last_recorded(["cup-a-9"]) == {}
