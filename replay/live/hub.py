@@ -37,7 +37,11 @@ logger = logging.getLogger(__name__)
 CHUNK = 100  # events per read of the store; a long catch-up goes out a chunk at a time
 FAN_OUT_STEP = 64  # viewers handed a message between two turns of the event loop
 CLOCK_SECONDS = 1.0  # how often the clock looks for viewers that do not keep up
-CHANNEL_PREFIX = "live"  # of every hub's channel on the layer
+# Ends every hub's channel name. Its kind (before the "!") is the layer's own, as every
+# socket's: channels_redis reads each kind of a process's channels from a list of its own,
+# under one lock for all of them, and whoever holds the lock reads only its kind. A hub's
+# channel of another kind waited, unread, until a socket holding the lock was sent something.
+CHANNEL_MARK = ".live-hub"
 LAYER_SECONDS = 2.0  # the longest a hub waits for the channel layer
 RETRY_SECONDS = (0.5, 10.0)  # the first and the longest pause after the layer failed
 
@@ -327,7 +331,7 @@ class Hub:
     async def _listen(self) -> None:
         """Hear other processes' notices on this hub's channel."""
         assert self.layer is not None
-        self.channel = await self.layer.new_channel(prefix=CHANNEL_PREFIX)
+        self.channel = await self.layer.new_channel() + CHANNEL_MARK
         await self._join_all()
         pause = RETRY_SECONDS[0]
         while True:
@@ -442,7 +446,7 @@ def _drop_strays(layer: BaseChannelLayer) -> None:
     with _hubs_lock:
         listening = {hub.channel for hub in _hubs.values() if hub.layer is layer}
     for channel in list(buffers):
-        if channel.startswith(f"{CHANNEL_PREFIX}.") and channel not in listening:
+        if channel.endswith(CHANNEL_MARK) and channel not in listening:
             buffers.pop(channel, None)
 
 

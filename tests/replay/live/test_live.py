@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
@@ -30,7 +31,7 @@ from replay.live import hub as live_hub
 from replay.live import resumes as live_resumes
 from replay.live import viewer as live_viewer
 from replay.live.hub import stop_hubs_here
-from replay.live.notices import notice
+from replay.live.notices import group_of, notice
 from replay.live.stream import Stream
 from tests.support.cast import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
 
@@ -134,7 +135,7 @@ async def hubs_stopped(loop: asyncio.AbstractEventLoop) -> None:
 
 def live_buffers(layer: RedisChannelLayer) -> list[str]:
     """Return the hub channels a layer keeps a buffer of."""
-    return [c for c in layer.receive_buffer if c.startswith(f"{live_hub.CHANNEL_PREFIX}.")]
+    return [c for c in layer.receive_buffer if c.endswith(live_hub.CHANNEL_MARK)]
 
 
 def seqs(messages: list[dict[str, Any]]) -> list[int]:
@@ -695,6 +696,53 @@ def test_a_notice_that_reaches_a_stopped_hubs_channel_is_not_kept_by_the_next_hu
         await viewer.disconnect()
         await hubs_stopped(loop)
         assert not live_buffers(layer)
+
+    watching(scenario)
+
+
+def test_a_hub_hears_the_layer_while_a_socket_of_its_process_waits_for_its_own_messages(
+    settings, monkeypatch, redis_url
+):
+    """channels_redis reads a process's channels under one lock, a Redis list per kind of
+    name: a hub's channel of a kind of its own waited, unread, until whoever held the lock
+    (a hall's or a standings' socket) was sent something (the board beside the hall)."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": "live-one-read"},
+        }
+    }
+    settings.LIVE_HEAD_SECONDS = 3600  # no clock to catch up: the notice alone must come
+    # Recorded by another process: nothing told here, its notice comes through Redis.
+    monkeypatch.setattr(announce, "tell_hubs", lambda match_id, seq: None)
+    monkeypatch.setattr(announce, "shared_layer", lambda: False)
+    match_id, head = a_match_with_shots(1)
+
+    async def scenario():
+        layer = get_channel_layer()
+        socket = asyncio.ensure_future(layer.receive(await layer.new_channel()))
+        await until(
+            lambda: layer.receive_lock is not None and layer.receive_lock.locked(),
+            "the socket never read the layer",
+        )
+        try:
+            viewer = await watch(match_id, after=head)
+            await all_live(match_id, 1)
+            hub = live_hub.hub_here()
+            members = redis.Redis.from_url(redis_url)
+            group = f"live-one-read:group:{group_of(match_id)}"
+            await until(
+                lambda: hub.channel and members.zscore(group, hub.channel) is not None,
+                "the hub never joined the match's group",
+            )
+            seq = await record(match_id, head, QUIET)
+            elsewhere = {**notice(match_id, seq), "origin": "another-process"}
+            await layer.group_send(group_of(match_id), elsewhere)
+
+            assert seqs(await events_until(viewer, seq)) == [seq]
+            await viewer.disconnect()
+        finally:
+            socket.cancel()
 
     watching(scenario)
 
