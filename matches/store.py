@@ -9,12 +9,13 @@ projector), `log_head`, and the reads of one match's events (`load_facts`, `load
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from orjson import dumps
@@ -405,21 +406,28 @@ def insert(
         previous = digest
     # UNIQUE(match, seq) is the last word: someone appended without the log lock. On
     # PostgreSQL a row it refuses is skipped, not an error, so the transaction can still
-    # read the head (it ends at its first error, and a savepoint would cost each append two
-    # more round trips). SQLite's trigger refuses the colliding insert before the conflict
-    # clause is reached, and undoes that statement alone. Either way the caller's
-    # transaction undoes the rows that went in.
+    # read the head (it ends at its first error); SQLite's trigger refuses the colliding
+    # row before the conflict clause is reached, and undoes that statement alone. One
+    # event (a referee's) needs no savepoint, which would cost each append two more round
+    # trips; several (an import) are undone together by one, so that the head read after
+    # is the one that was there.
+    guard = transaction.atomic() if len(rows) > 1 else nullcontext()
     try:
-        with connection.cursor() as cursor:
-            cursor.executemany(INSERT_WITH_IDS_SQL if ids is not None else INSERT_SQL, rows)
-            stored = cursor.rowcount
-    except IntegrityError:
-        if connection.vendor == "postgresql":
-            raise
-        stored = -1
-    if stored != len(rows):
-        raise Conflict(head(match)[0])
+        with guard:
+            with connection.cursor() as cursor:
+                cursor.executemany(INSERT_WITH_IDS_SQL if ids is not None else INSERT_SQL, rows)
+                stored = cursor.rowcount
+            if stored != len(rows):
+                raise _Collided
+    except (_Collided, IntegrityError) as error:
+        if isinstance(error, IntegrityError) and connection.vendor == "postgresql":
+            raise  # not a collision: those are skipped there
+        raise Conflict(head(match)[0]) from None
     return Inserted([row[1] for row in rows], previous)
+
+
+class _Collided(Exception):
+    """Fewer rows were stored than were inserted: another append holds their `seq`."""
 
 
 def verify_chain(match: Match) -> list[tuple[int, str]]:

@@ -227,6 +227,21 @@ def test_the_database_refuses_a_stale_insert_even_without_the_log_lock(opened_an
     assert conflict.value.current_seq == 4
 
 
+def test_a_stale_insert_of_several_events_stores_none_of_them(opened_and_shot):
+    previous = Event.objects.get(match=opened_and_shot, seq=3).hash
+    facts = [{"type": "shot", **QUIET}] * 3  # seq 4 is taken; 5 and 6 are not
+    with pytest.raises(Conflict) as conflict, transaction.atomic():
+        store.insert(opened_and_shot, 3, previous, facts, [store.Stamp(by=BY)] * 3)
+
+    assert conflict.value.current_seq == 4
+    assert list(Event.objects.filter(match=opened_and_shot).values_list("seq", flat=True)) == [
+        1,
+        2,
+        3,
+        4,
+    ]
+
+
 # -- Idempotency ---------------------------------------------------------------
 
 
