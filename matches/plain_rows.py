@@ -48,11 +48,14 @@ def with_related(
     names set on it (as `select_related` sets it), and the values of the `extra` SQL
     expressions read beside it: one statement where two or three would each cost a round
     trip. `condition` and `extra` name columns by `column`."""
-    shape, field = _shape(model, connection.vendor), model._meta.get_field(relation)
-    parent = _shape(field.related_model, connection.vendor)
+    field = model._meta.get_field(relation)
+    if not isinstance(field, models.ForeignKey) or not isinstance(field.related_model, type):
+        raise TypeError(f"{model.__name__}.{relation} is not a foreign key to a model")
+    related: type[models.Model] = field.related_model
+    shape, parent = _shape(model, connection.vendor), _shape(related, connection.vendor)
     sql = (
         f"SELECT {', '.join([shape.columns, parent.columns, *extra])} FROM {shape.table} "
-        f"JOIN {parent.table} ON {column(field.related_model, field.target_field.attname)} "
+        f"JOIN {parent.table} ON {column(related, field.target_field.attname)} "
         f"= {column(model, field.attname)} WHERE {condition}"
     )
     with connection.cursor() as cursor:
@@ -62,12 +65,8 @@ def with_related(
     width = len(shape.names)
     for row in rows:
         item = model.from_db(connection.alias, shape.names, shape.values(row[:width]))
-        related = row[width : width + len(parent.names)]
-        setattr(
-            item,
-            relation,
-            field.related_model.from_db(connection.alias, parent.names, parent.values(related)),
-        )
+        values = parent.values(row[width : width + len(parent.names)])
+        setattr(item, relation, related.from_db(connection.alias, parent.names, values))
         found.append((item, tuple(row[width + len(parent.names) :])))
     return found
 
