@@ -729,12 +729,12 @@ def test_a_hub_hears_the_layer_while_a_socket_of_its_process_waits_for_its_own_m
             viewer = await watch(match_id, after=head)
             await all_live(match_id, 1)
             hub = live_hub.hub_here()
-            members = redis.Redis.from_url(redis_url)
             group = f"live-one-read:group:{group_of(match_id)}"
-            await until(
-                lambda: hub.channel and members.zscore(group, hub.channel) is not None,
-                "the hub never joined the match's group",
-            )
+            with redis.Redis.from_url(redis_url) as members:
+                await until(
+                    lambda: hub.channel and members.zscore(group, hub.channel) is not None,
+                    "the hub never joined the match's group",
+                )
             seq = await record(match_id, head, QUIET)
             elsewhere = {**notice(match_id, seq), "origin": "another-process"}
             await layer.group_send(group_of(match_id), elsewhere)
