@@ -48,16 +48,9 @@ def with_related(
     names set on it (as `select_related` sets it), and the values of the `extra` SQL
     expressions read beside it: one statement where two or three would each cost a round
     trip. `condition` and `extra` name columns by `column`."""
-    field = model._meta.get_field(relation)
-    if not isinstance(field, models.ForeignKey) or not isinstance(field.related_model, type):
-        raise TypeError(f"{model.__name__}.{relation} is not a foreign key to a model")
-    related: type[models.Model] = field.related_model
-    shape, parent = _shape(model, connection.vendor), _shape(related, connection.vendor)
-    sql = (
-        f"SELECT {', '.join([shape.columns, parent.columns, *extra])} FROM {shape.table} "
-        f"JOIN {parent.table} ON {column(related, field.target_field.attname)} "
-        f"= {column(model, field.attname)} WHERE {condition}"
-    )
+    join = _join(model, relation, connection.vendor)
+    shape, parent, related = join.shape, join.parent, join.related
+    sql = f"SELECT {', '.join([join.columns, *extra])} {join.source} WHERE {condition}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -73,9 +66,37 @@ def with_related(
 
 def column(model: type[models.Model], attname: str) -> str:
     """Return a column of a model as plain SQL names it, with its table."""
+    return _column(model, attname, connection.vendor)
+
+
+@cache
+def _column(model: type[models.Model], attname: str, vendor: str) -> str:
     field = next(field for field in model._meta.concrete_fields if field.attname == attname)
     quote = connection.ops.quote_name
     return f"{quote(model._meta.db_table)}.{quote(field.column)}"
+
+
+class _Join:
+    """A model's columns and its foreign key's model's, and the tables joined by that key."""
+
+    def __init__(self, model: type[models.Model], relation: str) -> None:
+        field = model._meta.get_field(relation)
+        if not isinstance(field, models.ForeignKey) or not isinstance(field.related_model, type):
+            raise TypeError(f"{model.__name__}.{relation} is not a foreign key to a model")
+        self.related: type[models.Model] = field.related_model
+        vendor = connection.vendor
+        self.shape, self.parent = _shape(model, vendor), _shape(self.related, vendor)
+        self.columns = f"{self.shape.columns}, {self.parent.columns}"
+        self.source = (
+            f"FROM {self.shape.table} JOIN {self.parent.table} "
+            f"ON {column(self.related, field.target_field.attname)} "
+            f"= {column(model, field.attname)}"
+        )
+
+
+@cache
+def _join(model: type[models.Model], relation: str, vendor: str) -> _Join:
+    return _Join(model, relation)
 
 
 class _Shape:
