@@ -43,35 +43,69 @@ def confirmed(state: MatchState) -> dict[str, Any]:
     return {"head": state.result_head(), "by": by, "complete": len(by) == 3}
 
 
-# A game decided before the latest, as a board showed it, by its place: (game, shown).
-Settled = dict[int, tuple[Game, dict[str, Any]]]
+class Boards:
+    """The boards of one fold, one after each event (the replay's): what each shares with the
+    boards before it.
+
+    The games decided before the latest, from game 1 on: the fold never changes such a game
+    again (`transitions`), so each is shown as the board that first showed it decided showed
+    it, and counted once. A fold that differs from there on (a correction folds the match
+    again) has its games shown anew.
+    """
+
+    __slots__ = ("games", "shown", "won")
+
+    def __init__(self) -> None:
+        self.games: list[Game] = []  # decided, each followed by another
+        self.shown: list[dict[str, Any]] = []  # each as the boards show it
+        self.won = (0, 0)  # how many of them A won, and B
+
+    def kept(self, games: list[Game]) -> int:
+        """Return how many of these games, from game 1 on, are kept as shown (else forget them)."""
+        count = len(self.games)
+        # Games kept are compared as values: one of another fold equal to a kept one, and
+        # followed by another, is decided and never changes either.
+        if count and (len(games) <= count or games[:count] != self.games):
+            self.games, self.shown, self.won = [], [], (0, 0)
+            return 0
+        return count
+
+    def keep(self, game: Game, shown: dict[str, Any], won: tuple[int, int]) -> None:
+        """Keep the next game decided and followed by another, as shown, and the games won."""
+        self.games.append(game)
+        self.shown.append(shown)
+        self.won = won
 
 
-def board(state: MatchState, settled: Settled | None = None) -> dict[str, Any]:
+def board(state: MatchState, boards: Boards | None = None) -> dict[str, Any]:
     """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it.
 
-    `settled`, kept from one board to the next of one fold (the replay makes a board after
-    every event), lets a game decided before the latest one be shown as the board before
-    showed it, shared: the fold never changes such a game again (`transitions`). A game
-    of another fold, or of a copy, is another object, shown anew.
+    `boards`, kept from one board to the next of one fold, lets them share what did not
+    change: boards are read, never changed.
     """
-    games, shown, review = state.games, [], False
+    games, review = state.games, False
+    if boards is None:
+        start, shown, (won_a, won_b) = 0, [], (0, 0)
+    else:
+        start = boards.kept(games)
+        shown, (won_a, won_b) = boards.shown[:], boards.won
     last = len(games) - 1
-    for index, game in enumerate(games):
-        kept = settled.get(index) if settled else None
-        if kept is not None and kept[0] is game:
-            shown.append(kept[1])  # decided: no review either
-            continue
+    for index in range(start, last + 1):
+        game = games[index]
         reviewed = game.needs_review  # asked once, for the status and the game's flags
         review = review or reviewed
         entry = _game(game, reviewed)
         shown.append(entry)
-        if settled is not None and index < last and game.decided:
-            settled[index] = (game, entry)
+        winner = game.winner
+        if winner is not None and not game.void:
+            won_a, won_b = (won_a + 1, won_b) if winner == "A" else (won_a, won_b + 1)
+        if boards is not None and index == start < last and winner is not None:
+            boards.keep(game, entry, (won_a, won_b))
+            start += 1
     return {
         "status": _status(state, review),
         "winner": state.winner,
-        "games_won": state.games_won(),
+        "games_won": {"A": won_a, "B": won_b},
         "games": shown,
         "next": _next(state),
         "positions": {
@@ -159,9 +193,10 @@ def _game(game: Game, review: bool) -> dict[str, Any]:
 
 
 def _next(state: MatchState) -> dict[str, Any] | None:
-    game = state.game
-    if game is None or state.winner is not None:
+    games = state.games
+    if not games or state.winner is not None:
         return None
+    game = games[-1]
     if not state.game_open():
         if state.all_games_played():
             return None  # a game under review is resolved by an amendment or a forfeit
@@ -173,12 +208,13 @@ def _next(state: MatchState) -> dict[str, Any] | None:
             "zone": placement_zone("break", None),
             "break": True,
         }
+    in_hand = state.in_hand
     return {
         "game": game.number,
         "player": state.due,
-        "ball_in_hand": state.in_hand == "foul",
-        "zone": state.zone(),
-        "break": state.in_hand == "break",
+        "ball_in_hand": in_hand == "foul",
+        "zone": None if in_hand is None else state.zone(),  # no ball in hand, no half for it
+        "break": in_hand == "break",
     }
 
 
