@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -132,25 +133,57 @@ def main(argv: list[str] | None = None) -> None:
 
     django.setup()
     import orjson
-    from django.conf import settings
 
-    from bench.amendment import StandingsOptions, run_standings, standings_table
-    from bench.championship import ChampionshipOptions, championship_table, run_championship
-    from bench.churn import FIRST
-    from bench.fanout import YARDSTICK, FanoutOptions
-    from bench.hall import HallOptions, run_hall
+    from bench.amendment import standings_table
+    from bench.championship import championship_table
+    from bench.fanout import YARDSTICK
     from bench.hall import table as hall_table
-    from bench.logins import LoginsOptions, run_logins
     from bench.logins import table as logins_table
-    from bench.ratings import RatingsOptions, ratings_table, run_ratings
-    from bench.suite import Options, run, table
+    from bench.ratings import ratings_table
+    from bench.steadiness import table as steadiness_table
+    from bench.steadiness import timed_beside
     from bench.suite import _row as row
-    from bench.venue import VenueOptions, run_venue
+    from bench.suite import table
     from bench.venue import table as venue_table
 
     scenarios = tuple(options.fanout_scenario or YARDSTICK)
     if unknown := sorted(set(scenarios) - set(YARDSTICK)):
         parser.error(f"--fanout-scenario: no scenario {', '.join(unknown)} (see --help)")
+
+    with timed_beside() as steadiness:
+        results = _measure(options, scenarios)
+    results["steadiness"] = steadiness.summary()
+    options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
+    print(table(results))
+    if "hall" in results:
+        print("\n" + hall_table(results["hall"]))
+    if "standings" in results:
+        print("\n" + "\n".join(standings_table(results["standings"], row)))
+    if "championship" in results:
+        print("\n" + "\n".join(championship_table(results["championship"], row)))
+    if "ratings" in results:
+        print("\n" + "\n".join(ratings_table(results["ratings"], row)))
+    if "logins" in results:
+        print("\n" + "\n".join(logins_table(results["logins"])))
+    if "venue" in results:
+        print("\n" + "\n".join(venue_table(results["venue"])))
+    print("\n" + "\n".join(steadiness_table(results["steadiness"], row)))
+    print(f"\nresults written to {options.json}")
+
+
+def _measure(options: argparse.Namespace, scenarios: tuple[str, ...]) -> dict[str, Any]:
+    """Run each section the options ask for; return their results by name."""
+    from django.conf import settings
+
+    from bench.amendment import StandingsOptions, run_standings
+    from bench.championship import ChampionshipOptions, run_championship
+    from bench.churn import FIRST
+    from bench.fanout import FanoutOptions
+    from bench.hall import HallOptions, run_hall
+    from bench.logins import LoginsOptions, run_logins
+    from bench.ratings import RatingsOptions, run_ratings
+    from bench.suite import Options, run
+    from bench.venue import VenueOptions, run_venue
 
     results = run(
         Options(
@@ -230,21 +263,7 @@ def main(argv: list[str] | None = None) -> None:
             ),
             log=sys.stderr,
         )
-    options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
-    print(table(results))
-    if "hall" in results:
-        print("\n" + hall_table(results["hall"]))
-    if "standings" in results:
-        print("\n" + "\n".join(standings_table(results["standings"], row)))
-    if "championship" in results:
-        print("\n" + "\n".join(championship_table(results["championship"], row)))
-    if "ratings" in results:
-        print("\n" + "\n".join(ratings_table(results["ratings"], row)))
-    if "logins" in results:
-        print("\n" + "\n".join(logins_table(results["logins"])))
-    if "venue" in results:
-        print("\n" + "\n".join(venue_table(results["venue"])))
-    print(f"\nresults written to {options.json}")
+    return results
 
 
 if __name__ == "__main__":

@@ -91,6 +91,9 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
                 assert [figures[k] for k in kinds] == [0, 0, 0, 0, 0], (layer, name, figures)
         assert "(t) the hall: an event on each of 4 tables in turn, 20 viewers" in done.stdout
     assert "FAULTS" not in done.stdout
+    steadiness = json.loads(results_file.read_text())["steadiness"]
+    assert steadiness["loops"] > 0  # timed beside the run: whether it was steady, it says
+    assert "(s) the machine's steadiness: " in done.stdout
     recording = json.loads(results_file.read_text())["recording"]
     assert (recording["shots"], recording["long_events"]) == (20, 200)
     assert "the same into a 200-event match" in done.stdout
