@@ -26,11 +26,14 @@ STEADY = 1.2  # the slow tenth over the fast tenth, at most, on a quiet machine
 # The probe, spelt out: nothing but the standard library, one line of milliseconds a loop.
 PROBE = f"""
 import time
-while True:
-    started = time.thread_time()
+def loop():
     total = 0
     for number in range({LOOP}):
         total += number
+loop()  # untimed: the interpreter's first steps
+while True:
+    started = time.thread_time()
+    loop()
     print(round((time.thread_time() - started) * 1000, 3), flush=True)
     time.sleep({EVERY_S})
 """
@@ -88,7 +91,8 @@ def timed_beside() -> Iterator[Steadiness]:
 
 
 def _read(lines: Iterable[str], loops_ms: list[float]) -> None:
-    """Add each loop's time the probe prints; a line cut short as it was stopped is left out."""
+    """Add each loop's time the probe prints; a line that is no number (cut short as the probe
+    was stopped) is left out."""
     for line in lines:
         try:
             loops_ms.append(float(line))
