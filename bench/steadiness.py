@@ -4,7 +4,8 @@ Every figure of the bench is a ratio of two things measured in the same run, clo
 time; on a shared machine whose speed moves from one second to the next (the other guests
 of its host), a ratio can move with it all the same. A process of its own times the same
 loop every few seconds for the whole run, in the CPU time it was given (so the bench's own
-processes, taking turns on the cores, do not slow it; a host that slows every guest does).
+processes, taking turns on the cores, do not slow it; a host that slows its guests' running
+does, though time it takes from them outright, where the guest counts it apart, does not).
 A run whose slow tenth of those loops took over a fifth longer than its fast tenth was not
 on a quiet machine, and the bench says so under its figures.
 """
@@ -20,9 +21,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-LOOP = 200_000  # about 10 to 20 ms of one core: a hundredth of it, every two seconds
+LOOP = 200_000  # about 7 to 12 ms of one core here: under a hundredth of it, every two seconds
 EVERY_S = 2.0
 STEADY = 1.2  # the slow tenth over the fast tenth, at most, on a quiet machine
+FEWEST = 20  # loops (40 s) before a verdict: with fewer, one slow loop would be a tenth
 # The probe, spelt out: nothing but the standard library, one line of milliseconds a loop.
 PROBE = f"""
 import time
@@ -52,17 +54,17 @@ class Steadiness:
 
 def steadiness_of(loops_ms: Sequence[float]) -> dict[str, Any]:
     """Return what `Steadiness.summary` says of these timings of the same loop."""
-    if len(loops_ms) < 2:
+    if len(loops_ms) < FEWEST:
         return {"loops": len(loops_ms), "steady": None}
     tenths = statistics.quantiles(loops_ms, n=10, method="inclusive")
     fast, slow = tenths[0], tenths[-1]
-    apart = slow / fast
+    apart = round(slow / fast, 2)  # judged as printed
     return {
         "loops": len(loops_ms),
         "p10_ms": round(fast, 2),
         "p50_ms": round(statistics.median(loops_ms), 2),
         "p90_ms": round(slow, 2),
-        "apart": round(apart, 2),
+        "apart": apart,
         "target": STEADY,
         "steady": apart <= STEADY,
     }
@@ -72,8 +74,15 @@ def steadiness_of(loops_ms: Sequence[float]) -> dict[str, Any]:
 def timed_beside() -> Iterator[Steadiness]:
     """Time the probe's loop in a process of its own until the block ends; each loop's time
     is in `loops_ms` as soon as the probe says it (a thread reads it, asleep in between)."""
+    # A session of its own: a Ctrl-C is the bench's, which stops the probe on its way out.
+    # Its errors unheard: a bench killed outright leaves it to die at its next line, alone.
     probe = subprocess.Popen(
-        [sys.executable, "-c", PROBE], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+        [sys.executable, "-c", PROBE],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
     )
     assert probe.stdout is not None
     steadiness = Steadiness()
@@ -103,7 +112,10 @@ def _read(lines: Iterable[str], loops_ms: list[float]) -> None:
 def table(summary: dict[str, Any], row: Callable[[str, str, str], str]) -> list[str]:
     """Return the lines that say how steady the machine was through the run."""
     if summary["steady"] is None:
-        return [f"(s) the machine's steadiness: {summary['loops']} loop timed, too few to say"]
+        return [
+            f"(s) the machine's steadiness: {summary['loops']} loops timed, too few to say "
+            f"(a verdict takes {FEWEST})"
+        ]
     return [
         f"(s) the machine's steadiness: one loop of Python timed every {EVERY_S:.0f} s beside "
         f"the run ({summary['loops']} times, in CPU time)",
