@@ -52,7 +52,7 @@ def table(figures: dict[str, Any]) -> list[str]:
     verdict = "PASS" if figures["meets_target"] else "ABOVE TARGET"
     readings = ", ".join(f"{int(count):,}: {mb:.0f}" for count, mb in figures["rss_mb"].items())
     return [
-        f"(g) websocket churn: {figures['cycles']:,} sockets opened and closed, "
+        f"(w) websocket churn: {figures['cycles']:,} sockets opened and closed, "
         f"{figures['at_once']} at a time (server RSS, MB, after each thousand)",
         f"  {readings}",
         f"  after all / after the first {FIRST:,}: {figures['ratio']:.2f} "
