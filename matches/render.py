@@ -96,10 +96,10 @@ def board(state: MatchState, boards: Boards | None = None) -> dict[str, Any]:
         review = review or reviewed
         entry = _game(game, reviewed)
         shown.append(entry)
-        winner = game.winner
-        if winner is not None and not game.void:
-            won_a, won_b = (won_a + 1, won_b) if winner == "A" else (won_a, won_b + 1)
-        if boards is not None and index == start < last and winner is not None:
+        player = game.won_by  # as `MatchState.games_won` counts, for the games not kept
+        if player is not None:
+            won_a, won_b = (won_a + 1, won_b) if player == "A" else (won_a, won_b + 1)
+        if boards is not None and index == start < last and game.decided:
             boards.keep(game, entry, (won_a, won_b))
             start += 1
     return {

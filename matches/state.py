@@ -82,6 +82,11 @@ class Game:
         return self.winner is not None
 
     @property
+    def won_by(self) -> str | None:
+        """Return whom the game counts as won for: its winner; no one for a void game."""
+        return None if self.void else self.winner
+
+    @property
     def needs_review(self) -> bool:
         """Return whether an amendment left this game short of the target although it was over."""
         return needs_review(self.decided, self.void, self.closed_by_next, self.reached_as_recorded)
@@ -205,8 +210,8 @@ class MatchState:
     def games_won(self) -> dict[str, int]:
         won = {"A": 0, "B": 0}
         for game in self.games:
-            if game.winner and not game.void:
-                won[game.winner] += 1
+            if (player := game.won_by) is not None:
+                won[player] += 1
         return won
 
     def all_games_played(self) -> bool:
