@@ -79,12 +79,11 @@ def _column(model: type[models.Model], attname: str, vendor: str) -> str:
 class _Join:
     """A model's columns and its foreign key's model's, and the tables joined by that key."""
 
-    def __init__(self, model: type[models.Model], relation: str) -> None:
+    def __init__(self, model: type[models.Model], relation: str, vendor: str) -> None:
         field = model._meta.get_field(relation)
         if not isinstance(field, models.ForeignKey) or not isinstance(field.related_model, type):
             raise TypeError(f"{model.__name__}.{relation} is not a foreign key to a model")
         self.related: type[models.Model] = field.related_model
-        vendor = connection.vendor
         self.shape, self.parent = _shape(model, vendor), _shape(self.related, vendor)
         self.columns = f"{self.shape.columns}, {self.parent.columns}"
         self.source = (
@@ -96,7 +95,7 @@ class _Join:
 
 @cache
 def _join(model: type[models.Model], relation: str, vendor: str) -> _Join:
-    return _Join(model, relation)
+    return _Join(model, relation, vendor)
 
 
 class _Shape:
