@@ -1,0 +1,43 @@
+"""The check every process-local cache of the read side passes: asked twice, a question
+gets the same answer, and that answer is the one a process with nothing cached gives.
+
+A cache that answers from what it kept when it should have read again (the preview's
+kept fold once answered "nothing would change" the second time it was asked) fails here
+whichever test asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from matches import draws
+from matches.services import running
+from replay.projections import projector, stages_writer, states
+from replay.queries import search
+
+Answer = TypeVar("Answer")
+
+
+def forget_every_cache() -> None:
+    """Empty every process-local cache: the next answer is made from the store alone."""
+    projector.forget()  # the projector's folds, the standings' tables, the stages' folds
+    states.forget()  # match states and snapshots
+    running.forget()  # the write path's states of the matches in play
+    stages_writer._played_text.cache_clear()  # the summaries' parsed rows
+    draws._group_plan.cache_clear()
+    search._PAGE_SQL.clear()  # the archive's compiled pages
+
+
+def answered_alike(
+    ask: Callable[[], Answer], cold: Callable[[], object] = forget_every_cache
+) -> Answer:
+    """Return `ask()`'s answer once it is the same asked again and asked after `cold`
+    (by default, every cache emptied); fail naming which answer differed."""
+    first = ask()
+    second = ask()
+    assert second == first, "asked again, the answer differs from the first"
+    cold()
+    from_nothing = ask()
+    assert from_nothing == first, "with nothing cached, the answer differs from the cached one"
+    return first
