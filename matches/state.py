@@ -156,8 +156,9 @@ class MatchState:
     def copy(self) -> MatchState:
         """Return a copy to fold on from, this state left as it is.
 
-        The header, the corrections and the memo of rulings are shared, as every fold of a
-        match shares them. An entry of `shots`, `lags`, `outside_fouls` or `intermissions`
+        The header and the memo of rulings are shared, as every fold of a match shares
+        them; the corrections are copied, since folding a correction into the copy notes it
+        there (a preview of an amendment must leave the match it previews unamended). An entry of `shots`, `lags`, `outside_fouls` or `intermissions`
         is never changed once added, so those lists are copied, not their entries; nor is
         a game decided and followed by another (`transitions`), shared too; what the fold
         changes in place (the other games, the stats, the positions) is copied.
@@ -181,6 +182,9 @@ class MatchState:
             intermissions=list(self.intermissions),
             stats={player: _copied_stats(counted) for player, counted in self.stats.items()},
             confirmations=list(self.confirmations),
+            corrections=Corrections(
+                dict(self.corrections.amendments), dict(self.corrections.retractions)
+            ),
         )
 
     def result_head(self) -> int:

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from matches.errors import Refused
-from matches.fold import check_log, evolve, fold
+from matches.fold import check_log, evolve, fold, state_after
 from matches.header import Header, parse_header
 from matches.render import render
 from matches.rules import Ruleset
@@ -432,6 +432,18 @@ def test_latest_amendment_of_a_shot_is_the_one_in_force():
 
     assert state["shots"][0]["ruling"]["carom"] == "kiss"
     assert state["games"][0]["score"] == {"A": 8, "B": 0}
+
+
+def test_a_correction_folded_into_a_copy_leaves_the_state_copied_as_it_was():
+    """What a preview does: fold an amendment into a copy of the match as it stands."""
+    state = state_after(header(), CORRECTED[:6])
+    shown = render(state)
+
+    evolve(state.copy(), amend(2, c(W, Y), c(Y, "pins", "left")))
+
+    assert not state.corrections.amendments
+    assert render(state) == shown
+    assert render(evolve(state.copy(), b_zero())) == fold(header(), [*CORRECTED[:6], b_zero()])
 
 
 def test_an_unknown_view_is_refused():

@@ -11,7 +11,9 @@ from matches import services
 from matches.models import Event
 from replay.projections import projector
 from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
-from tests.support.league import CAROM_A
+from tests.support.caches import answered_alike
+from tests.support.cast import BY
+from tests.support.league import CAROM_A, win
 from tests.support.logins import api
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")
@@ -109,3 +111,32 @@ def test_previews_are_throttled_per_address(quarter_started):
     assert [a.status_code for a in answers] == [200, 200, 429]
     assert int(answers[2]["Retry-After"]) > 0
     assert answers[2].json()["error"]
+
+
+def test_a_preview_asked_twice_gives_the_same_answer_as_one_asked_with_nothing_cached(
+    db, django_capture_on_commit_callbacks
+):
+    """The final begun, a group result amended: asked again, the preview still says the
+    group's new order and the started semi-finals it disputes, as recording then does
+    (this process keeps each match it recorded into folded, as a server does)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        drawn_with_a_flip_to_come()
+    for semi_final in ("euro-ko-1-1", "euro-ko-1-2"):
+        win(semi_final, "A")
+    projector.catch_up()  # the final and the third-place match drawn
+    for placing in ("euro-ko-2-1", "euro-ko-3rd"):
+        services.lag_record(
+            match_id=placing, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+        )
+    projector.catch_up()
+    seq = Event.objects.filter(match_id=FLIPPED).count()
+
+    said = answered_alike(lambda: previewed(seq).json())
+
+    assert any("would rank 1st in group B" in line for line in said["said"])
+    disputed = sorted(d["match"] for d in said["slots"]["disputes"])
+    assert disputed == ["euro-ko-1-1", "euro-ko-1-2"]
+    services.event_record(match_id=FLIPPED, expected_seq=seq, event=FLIP, by="jury", staff=True)
+    projector.catch_up()
+    rounds = api().get("/api/competitions/euro/stages").json()["stages"][1]["rounds"]
+    assert sorted(m["match"] for r in rounds for m in r if m["disputed"]) == disputed
