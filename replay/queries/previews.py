@@ -1,4 +1,4 @@
-"""What an event would change, before it is recorded (`competitions.md`: the preview).
+"""What an event would change, before it is recorded: the preview.
 
 The event is checked as recording would check it (`services.event_preview`: 409 on a
 stale `expected_seq`, 422 on an illegal event) and stored nowhere. For a match of a
@@ -6,6 +6,8 @@ competition in stages, its consequences are the difference of two folds of the c
 projection (the match summaries the projector keeps: never a full recompute), one with
 the match as it stands and one with the event folded in: the group's places, the slots'
 holders, the matches whose players would move or that would be disputed, the ranking.
+Nothing is kept between previews: each is folded from what is stored when it is asked, so
+the same request gives the same answer, and recording the event then gives what it said.
 """
 
 from __future__ import annotations
@@ -14,14 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from matches import services
-from matches.championship import Book, Championship, Played, book_of, place_id
+from matches.championship import Championship, Played, book_of, place_id
 from matches.consequences import Consequences, consequences
 from matches.models import Match
 from matches.render import ruling_of, status
 from matches.services.competition_log import log_read, stages_of
 from matches.services.corrections import played_of
 from matches.state import MatchState
-from replay.projections.kept import KeptByCursor
 from replay.projections.stages_writer import stage_matches
 
 
@@ -65,46 +66,20 @@ def _shown(state: MatchState) -> dict[str, Any]:
 def _consequences(
     match: Match, was: Played, now: Played
 ) -> tuple[Consequences, tuple[Championship, Championship]]:
+    """Fold the competition twice, from what is stored now: with the match as it stands and
+    with the event's result (the second fold ranks again only the groups it changes)."""
     competition = match.competition
     summarised = stage_matches(competition.pk)
     logged = log_read(competition.pk)
+    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
     stages = stages_of(competition)
-    read = (logged, stages)  # what the kept fold must have been made from
-    earlier = _folds.take(competition.pk, read)
-    book = (
-        earlier[0]
-        if earlier is not None
-        else book_of([entry.event for entry in logged], [entry.id for entry in logged])
-    )
-    # The groups whose matches count as they did at this process's last preview of the
-    # competition (its own log the same) are taken from that fold, table and view; so are
-    # the groups the event leaves alone, from the fold before it.
     played = summarised.played
-    folded_before = Championship(
-        competition.pk,
-        stages,
-        book,
-        {**played, match.pk: was},
-        earlier[1] if earlier is not None else None,
-    )
+    folded_before = Championship(competition.pk, stages, book, {**played, match.pk: was})
     folded_after = Championship(
         competition.pk, stages, book, {**played, match.pk: now}, folded_before
     )
     found = consequences(folded_before, folded_after, summarised.knockout)
-    _folds.keep(competition.pk, read, (book, folded_before))
     return found, (folded_before, folded_after)
-
-
-# The last preview's fold of each competition, in this process, with the log and stages it
-# was made from: a next preview of it, with its own log and stages unchanged, ranks again
-# only the groups whose matches count for something else now (`Championship`'s `previous`
-# checks each group's members and matches), and its book is the one the same log gave.
-_folds: KeptByCursor[tuple[Book, Championship]] = KeptByCursor(16)
-
-
-def forget_previews() -> None:
-    """Drop the folds kept in this process (tests: a preview from nothing kept)."""
-    _folds.clear()
 
 
 def _views(found: Consequences, folded: tuple[Championship, Championship]) -> dict[str, Any]:
