@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
+from matches import services
 from matches.models import Event, Match
+from replay.api.tokens import token_issue
 from replay.projections import projector
 from tests.browser.test_console import tap
 from tests.browser.test_standings_page import text_of
+from tests.matches.test_championships import championship
 from tests.store.test_corrections import (
     FLIPPED,
     amend,
@@ -17,6 +20,9 @@ from tests.store.test_corrections import (
     first_match_begun,
 )
 from tests.support.browser import log_in, make_user, wait_until
+from tests.support.cast import QUIET, open_game
+from tests.support.league import CAROM_B, shot, win
+from tests.support.servers import post_event
 
 CONSEQUENCES = """
 const box = document.getElementById("amend-consequences");
@@ -34,13 +40,10 @@ def quarter_started() -> None:
     projector.catch_up()
 
 
-def test_the_console_shows_that_an_amendment_would_dispute_a_started_match_before_it_is_confirmed(
-    served, chromium
-):
-    quarter_started()
-    log_in(chromium, served, make_user("chief", staff=True))
-    chromium.get(f"{served.url}/referee/matches/{FLIPPED}/")
-    seq = str(Event.objects.filter(match_id=FLIPPED).count())
+def previewed_carom_of_a(chromium, url: str, seq: str) -> dict:
+    """Open the console, amend FLIPPED's shot 4 into a carom of A's, and return what the
+    consequences panel says before anything is confirmed."""
+    chromium.get(url)
     wait_until(
         chromium, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == seq
     )
@@ -56,18 +59,53 @@ def test_the_console_shows_that_an_amendment_would_dispute_a_started_match_befor
         "document.querySelector('button[data-actor=\"white\"]').click();"
         "document.querySelector('button[data-hit=\"red\"]').click();"
     )
-
     # Read at once, in the page: the console draws its panel again as answers come.
-    box = wait_until(
+    return wait_until(
         chromium,
         lambda d: d.execute_script(CONSEQUENCES),
         "the consequences worked out",
     )
+
+
+def quarter_started_with_the_flip_recorded_by_the_server(served, staff: str) -> None:
+    """As `quarter_started`, FLIPPED's winning shot recorded through the server: it keeps
+    the match folded as a referee's server does, and a preview starts from that state."""
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        if match.pk != FLIPPED:
+            win(match.pk, "A")
+    seq = shot(FLIPPED, open_game(FLIPPED), QUIET)
+    posted = post_event(
+        f"{served.url}/api/matches/{FLIPPED}/events",
+        token_issue(staff).key,
+        {"expected_seq": seq, "event": {"type": "shot", **CAROM_B}},
+        timeout=10,
+    )
+    assert posted.status == 201, posted.body
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    first_match_begun()
+    projector.catch_up()
+
+
+def test_the_console_shows_that_an_amendment_would_dispute_a_started_match_before_it_is_confirmed(
+    served, chromium
+):
+    chief = make_user("chief", staff=True)
+    quarter_started_with_the_flip_recorded_by_the_server(served, chief.username)
+    log_in(chromium, served, chief)
+    console = f"{served.url}/referee/matches/{FLIPPED}/"
+    seq = str(Event.objects.filter(match_id=FLIPPED).count())
+
+    box = previewed_carom_of_a(chromium, console, seq)
+
     said = box["text"]
     assert "would rank 1st in group B" in said
     assert "has started and would be disputed" in said
     assert box["disputes"] == "true"
     assert Event.objects.filter(match_id=FLIPPED).count() == int(seq)  # nothing recorded yet
+    # Asked again, from a console opened anew: the same answer.
+    assert previewed_carom_of_a(chromium, console, seq) == box
 
     chromium.find_element(By.ID, "amend-reason").send_keys("video review")
     tap(chromium, "#confirm-shot")
