@@ -74,10 +74,16 @@ def test_the_public_home_page_has_no_command_line_tools_and_no_admin_link(db, cl
     assert 'href="/admin/"' not in html
 
 
-def test_staff_see_the_admin_in_the_navigation(db, client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("federation", is_staff=True))
+def test_staff_with_rights_in_the_admin_see_it_in_the_navigation(db, client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("federation"))
 
     assert 'href="/admin/"' in client.get("/").content.decode()
+
+
+def test_staff_without_a_right_in_the_admin_are_not_shown_it(db, client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("director", is_staff=True))
+
+    assert 'href="/admin/"' not in client.get("/").content.decode()
 
 
 def test_the_home_pages_title_speaks_ukrainian(db, client):
