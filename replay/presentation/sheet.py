@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -20,7 +21,7 @@ from matches.readback import folding
 from matches.render import status
 from matches.rules import Ruleset
 from matches.state import CONFIRMING_ROLES, Corrections, MatchState
-from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
+from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of, parse_time
 from replay.presentation.sentences import foul_name, ruling_in_words, shot_in_words, shot_name
 
 
@@ -93,6 +94,8 @@ class Sheet:
     replay_url: str
     signed: list[str] = field(default_factory=list)  # each confirmation of the result, in words
     unsigned: list[str] = field(default_factory=list)  # who has not confirmed it yet
+    # (whose signature, their name): the lines the referee and both players sign on paper
+    signatures: list[tuple[str, str]] = field(default_factory=list)
 
 
 def is_finished(match: Match) -> bool:
@@ -120,7 +123,7 @@ def match_sheet(match: Match, logged: Sequence[StoredEvent], stage: str, replay_
     return Sheet(
         match_id=match.id,
         title=_("%(a)s v %(b)s") % {"a": names["A"], "b": names["B"]},
-        facts=_facts(match, stage, header.ruleset),
+        facts=_facts(match, stage, header.ruleset, logged),
         sides=sides,
         games=games,
         corrections=_corrections(state, logged, names),
@@ -131,6 +134,11 @@ def match_sheet(match: Match, logged: Sequence[StoredEvent], stage: str, replay_
         signed=_signed(state, logged, names),
         unsigned=[
             role_name(role, names) for role in CONFIRMING_ROLES if role not in state.confirmed_by()
+        ],
+        signatures=[
+            (_("Referee"), referee_of(match, logged)),
+            (_("Player A"), names["A"]),
+            (_("Player B"), names["B"]),
         ],
     )
 
@@ -168,14 +176,31 @@ def _side(letter: str, player: Mapping[str, Any], ball: str, games_won: int) -> 
     )
 
 
-def _facts(match: Match, stage: str, ruleset: Ruleset) -> list[tuple[str, str]]:
+def referee_of(match: Match, logged: Sequence[StoredEvent]) -> str:
+    """Return who officiated: the record's referee, else the login named for the match,
+    else the login that recorded its first event (at the table's console)."""
+    return match.referee_name or match.referee_username or (logged[0].by if logged else "—")
+
+
+def played_on(match: Match, logged: Sequence[StoredEvent]) -> str:
+    """Return the day the match was played (ISO): its date, else its first event's day."""
+    if match.date:
+        return match.date.isoformat()
+    if not logged:
+        return "—"
+    return timezone.localtime(parse_time(logged[0].at)).date().isoformat()
+
+
+def _facts(
+    match: Match, stage: str, ruleset: Ruleset, logged: Sequence[StoredEvent]
+) -> list[tuple[str, str]]:
     """Return the sheet's heading facts: where, when, who officiated and under which rules."""
     return [
         (_("Competition"), match.competition.name),
         (_("Stage"), stage or "—"),
         (_("Table"), match.table or "—"),
-        (_("Referee"), match.referee_name or "—"),
-        (_("Date"), match.date.isoformat() if match.date else "—"),
+        (_("Referee"), referee_of(match, logged)),
+        (_("Date"), played_on(match, logged)),
         (_("Match"), match.id),
         (_("Ruleset"), ruleset_in_words(ruleset)),
     ]

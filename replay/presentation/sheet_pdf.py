@@ -78,6 +78,7 @@ def sheet_pdf(sheet: Sheet) -> bytes:
     pdf.add_page()
     _heading(pdf, sheet)
     _players(pdf, sheet)
+    _signatures(pdf, sheet)
     for game in sheet.games:
         _game(pdf, game, sheet)
     if sheet.corrections:
@@ -158,6 +159,33 @@ def _players(pdf: SheetDocument, sheet: Sheet) -> None:
         said = _("Not yet confirmed by: %s") % ", ".join(sheet.unsigned)
         pdf.multi_cell(0, 5, said, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
+
+
+SIGNING_ROOM = 14.0  # mm above each signature's line: room for a hand
+SIGNATURE_GAP = 6.0  # mm between two signatures side by side
+
+
+def _signatures(pdf: SheetDocument, sheet: Sheet) -> None:
+    """Draw a line to sign for the referee and for each player, side by side, each named."""
+    if not sheet.signatures:
+        return
+    _section(pdf, _("Signatures"))
+    count = len(sheet.signatures)
+    width = (pdf.epw - SIGNATURE_GAP * (count - 1)) / count
+    top = pdf.get_y() + SIGNING_ROOM
+    pdf.set_draw_color(0)
+    pdf.set_line_width(0.3)
+    below = top
+    for index, (whose, name) in enumerate(sheet.signatures):
+        left = MARGIN + index * (width + SIGNATURE_GAP)
+        pdf.line(left, top, left + width, top)
+        pdf.set_xy(left, top + 1)
+        pdf.set_font(FAMILY, "B", 8)
+        pdf.multi_cell(width, 4, whose, new_x=XPos.LEFT, new_y=YPos.NEXT)
+        pdf.set_font(FAMILY, "", 8)
+        pdf.multi_cell(width, 4, name, new_x=XPos.LEFT, new_y=YPos.NEXT)
+        below = max(below, pdf.get_y())
+    pdf.set_xy(MARGIN, below + 2)
 
 
 def _section(pdf: SheetDocument, title: str) -> None:

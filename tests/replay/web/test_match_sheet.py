@@ -183,3 +183,38 @@ def test_the_sheet_says_who_has_confirmed_the_result_and_who_has_not(finished):
     assert "Confirmed by: the referee, recorded by petrenko" in text
     assert f"{name_a}, recorded by petrenko" in text
     assert f"Not yet confirmed by: {name_b}" in text
+
+
+@pytest.fixture
+def undated(db) -> dict:
+    """A finished match whose record names neither its day nor its referee."""
+    record = corrected_record("sheet-undated")
+    del record["match"]["date"]
+    del record["match"]["referee"]
+    record_import(record, by="importer")
+    return record
+
+
+def test_a_match_without_a_date_or_referee_has_the_day_played_and_its_recorder(undated):
+    text = " ".join(text_of(sheet(Client(), "sheet-undated")))
+    first = undated["events"][0]
+
+    assert f"Date {first['at'][:10]}" in text
+    assert f"Referee {first['by']}" in text
+    assert "Date —" not in text and "Referee —" not in text
+
+
+def test_the_sheet_has_a_line_to_sign_for_the_referee_and_each_player(finished):
+    header = finished["match"]
+    text = " ".join(text_of(sheet(Client())))
+    signing = text[text.index("Signatures") :]
+
+    assert f"Referee {header['referee']['name']}" in signing
+    assert f"Player A {header['players']['A']['name']}" in signing
+    assert f"Player B {header['players']['B']['name']}" in signing
+
+
+def test_the_ukrainian_sheet_names_its_signatures_in_ukrainian(finished):
+    text = " ".join(text_of(sheet(Client(), lang="uk")))
+
+    assert "Підписи" in text and "Гравець A" in text and "Гравець B" in text
