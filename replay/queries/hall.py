@@ -59,6 +59,11 @@ def hall_get(competition: Competition | str) -> dict[str, Any]:
     }
 
 
+def table_names(competition: Competition | str) -> list[str]:
+    """Return the names of a competition's tables, in the hall's order."""
+    return list(Table.objects.filter(competition=competition).values_list("name", flat=True))
+
+
 def table_of_match(hall: dict[str, Any], match_id: str) -> dict[str, Any] | None:
     """Return the card of the table whose match (now or called next) is `match_id`."""
     for card in hall["tables"]:

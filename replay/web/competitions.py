@@ -34,7 +34,7 @@ from replay.queries.competitions import (
     competition_matches,
     competitions_listed,
 )
-from replay.queries.hall import hall_get
+from replay.queries.hall import hall_get, table_names
 from replay.queries.player_keys import player_key
 from replay.queries.standings_reader import standings_changes, standings_get
 from replay.web.lookups import at_of, competition_or_404
@@ -73,6 +73,7 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
         "history": history(competition.pk),
         "draw_history": _draw_history(competition, DRAW_HISTORY, stages.get("terms")),
         "entrants": competition_entrants(competition),
+        "tables": table_names(competition),
         "staff": request.user.is_authenticated and request.user.is_staff,
         "unsigned": sum(
             1 for line in matches.results if line["status"] == "finished" and not line["signed"]

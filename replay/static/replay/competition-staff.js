@@ -1,6 +1,6 @@
 // Staff's forms on a competition's page: enter a player (with a seed in a competition in
 // stages), seed them all by the rating, schedule the round robin, draw a stage or undo its draw, withdraw a player,
-// assign a referee, each through the API (api.js: the session's login and its CSRF token). A
+// set the hall's tables, assign a referee, each through the API (api.js: the session's login and its CSRF token). A
 // refusal is shown with the field it names; what is stored shows once the page is loaded
 // again.
 
@@ -13,6 +13,11 @@ function fieldsOf(form) {
     if (value !== "") fields[name] = name === "seed" ? Number(value) : value;
   }
   return fields;
+}
+
+/** Return the names a tables' field lists, one a line, blank lines left out. */
+export function tableNames(text = "") {
+  return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
 
 /** Return the call a staff form makes: [method, url, body]. */
@@ -32,6 +37,7 @@ export function callOf(action, fields, competitionId) {
       "POST", `/api/competitions/${competition}/players/${encodeURIComponent(player)}/withdrawal`,
       { reason },
     ],
+    tables: (f) => ["POST", `/api/competitions/${competition}/tables`, { tables: tableNames(f.tables) }],
     seeds: (f) => ["POST", `/api/competitions/${competition}/seeds`, { order: "rating", ...f }],
     referee: (f) => [
       "PUT",
@@ -53,6 +59,15 @@ async function submit(form, section, result) {
     return;
   }
   result.className = "staff-result done";
+  if (form.dataset.action === "tables") {
+    // What was stored, shown back in the form and in words: the page stays as it is.
+    const names = (sent.tables || []).map((card) => card.table);
+    form.elements.tables.value = names.join("\n");
+    result.textContent = names.length
+      ? interpolate(gettext("The tables are saved: %s."), [names.join(", ")])
+      : gettext("The tables are saved: none.");
+    return;
+  }
   result.textContent = gettext("Done.");
   if (form.dataset.action !== "referee") window.location.reload();
 }
@@ -60,15 +75,17 @@ async function submit(form, section, result) {
 /** Wire the staff's forms of a competition's page (`section`: its #staff). */
 export function start(section = document.getElementById("staff")) {
   if (!section) return;
-  const result = section.querySelector("[data-result]");
+  const result = section.querySelector(":scope > [data-result]");
   for (const form of section.querySelectorAll("form[data-action]")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       // What cannot be taken back (an undone draw, a withdrawal) is asked again first.
       if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-      submit(form, section, result).catch(() => {
-        result.className = "staff-result refused";
-        result.textContent = gettext("Not sent: the server cannot be reached.");
+      // A form with a status line of its own answers there, beside its button.
+      const said = form.querySelector("[data-result]") || result;
+      submit(form, section, said).catch(() => {
+        said.className = "staff-result refused";
+        said.textContent = gettext("Not sent: the server cannot be reached.");
       });
     });
   }

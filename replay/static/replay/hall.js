@@ -210,7 +210,14 @@ export function start(root = document.getElementById("hall")) {
     root.replaceChildren();
     cards.clear();
     if (!hall.tables.length) {
-      root.append(element("p", "empty", gettext("This competition has no tables yet.")));
+      const empty = element("p", "empty", gettext("This competition has no tables yet."));
+      if (staff) {
+        // The tables are set on the competition's page, in the staff's form.
+        const set = element("a", "", gettext("Set its tables"));
+        set.href = `/competitions/${encodeURIComponent(competitionId)}/#tables`;
+        empty.append(" ", set);
+      }
+      root.append(empty);
     }
     for (const card of hall.tables) {
       const drawn = cardOf(card, hall);
