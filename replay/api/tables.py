@@ -55,6 +55,12 @@ class PlayersAnswer(serializers.Serializer[dict[str, Any]]):
     id = serializers.CharField()
     players = serializers.DictField(child=serializers.CharField(), help_text='"A" and "B"')
     stage = serializers.CharField()
+    place = serializers.DictField(
+        allow_null=True,
+        help_text='its round: {"group", "round"} in a group, {"round", "rounds"} in a '
+        'knockout, {"third_place": true}, {"round"} in a round robin, or {"text"}, its '
+        "stage as written",
+    )
 
 
 class MatchAtTable(PlayersAnswer):

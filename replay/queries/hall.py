@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,12 +13,17 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches import store
+from matches.championship import book_of
+from matches.draws import group_plan
 from matches.models import Competition, Match, Table, TableAssignment
 from matches.selectors import competition_get
+from matches.services.competition_log import log_read, stages_of
 from replay.models import ConsoleActivity
 from replay.projections.states import match_state
 
 UNDER_WAY = ("lag", "playing", "review")
+# The stage a round robin's match is scheduled with (`round_robin_create`).
+ROUND_ROBIN_ROUND = re.compile(r"Round ([0-9]+)")
 
 
 def hall_get(competition: Competition | str) -> dict[str, Any]:
@@ -42,10 +48,11 @@ def hall_get(competition: Competition | str) -> dict[str, Any]:
     for match_id, row in latest.items():
         if row.table_id is not None:
             at_table.setdefault(row.table_id, []).append((row, matches[match_id]))
-    cards = [_card(table, at_table.get(table.pk, []), heard) for table in tables]
+    places = _places(competition, list(matches.values()))
+    cards = [_card(table, at_table.get(table.pk, []), heard, places) for table in tables]
     placed = {match_id for match_id, row in latest.items() if row.table_id is not None}
     waiting = [
-        _players(match)
+        _players(match, places)
         for match in sorted(matches.values(), key=lambda m: (m.date or m.created_at.date(), m.pk))
         if match.head == 0 and match.status != Match.Status.VOID and match.pk not in placed
     ]
@@ -74,7 +81,10 @@ def table_of_match(hall: dict[str, Any], match_id: str) -> dict[str, Any] | None
 
 
 def _card(
-    table: Table, assigned: list[tuple[TableAssignment, Any]], heard: dict[str, datetime]
+    table: Table,
+    assigned: list[tuple[TableAssignment, Any]],
+    heard: dict[str, datetime],
+    places: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     started = [(row, match) for row, match in assigned if match.head > 0]
     called = sorted(
@@ -86,8 +96,8 @@ def _card(
     shown = max(
         playing or started, key=lambda pair: (pair[0].assigned_at, pair[0].pk), default=None
     )
-    now = None if shown is None else _now(shown[1], heard)
-    following = _players(called[0][1]) if called else None
+    now = None if shown is None else _now(shown[1], heard, places)
+    following = _players(called[0][1], places) if called else None
     if now is None and following is not None:
         active = heard.get(following["id"])
         following["active_at"] = None if active is None else _iso(active)
@@ -101,15 +111,55 @@ def version_of(card: dict[str, Any]) -> str:
     return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
 
 
-def _players(match: Any) -> dict[str, Any]:
+def _players(match: Any, places: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {
         "id": match.pk,
         "players": {side: match.players[side]["name"] for side in ("A", "B")},
         "stage": match.stage,
+        "place": places.get(match.pk),
     }
 
 
-def _now(match: Any, heard: dict[str, datetime]) -> dict[str, Any]:
+def _places(competition: Competition, matches: list[Match]) -> dict[str, dict[str, Any]]:
+    """Return where each match stands in its competition, for the hall's words: its round.
+
+    A stage's match: its group and round in the group ({"group", "round"}), or its round
+    in the knockout and the knockout's rounds ({"round", "rounds"}; {"third_place": true}
+    for the match for third place). A round robin's match: its round ({"round"}). Any
+    other match: its stage as written ({"text"}).
+    """
+    stages = {stage.id: stage for stage in stages_of(competition)}
+    draws = book_of([entry.event for entry in log_read(competition.pk)]).draws if stages else {}
+    rounds_in_group: dict[tuple[str, str], dict[str, int]] = {}
+    places: dict[str, dict[str, Any]] = {}
+    for match in matches:
+        stage = stages.get(match.stage_id)
+        draw = draws.get(match.stage_id, {})
+        if stage is None or not draw:
+            numbered = ROUND_ROBIN_ROUND.fullmatch(match.stage)
+            if numbered and not stages:
+                places[match.pk] = {"round": int(numbered[1])}  # in the page's language
+            elif match.stage:
+                places[match.pk] = {"text": match.stage}
+        elif match.group:
+            key = (match.stage_id, match.group)
+            if key not in rounds_in_group:
+                members = len(draw.get("groups", {}).get(match.group, []))
+                plan = group_plan(competition.pk, match.stage_id, match.group, members)
+                rounds_in_group[key] = {g.id.rsplit("-", 1)[1]: g.round for g in plan}
+            found = rounds_in_group[key].get(match.slot)
+            places[match.pk] = {"group": match.group, "round": found}
+        elif match.slot == "3rd":
+            places[match.pk] = {"third_place": True}
+        elif match.slot:
+            rounds = int(draw["size"]).bit_length() - 1 if draw.get("size") else 0
+            places[match.pk] = {"round": int(match.slot.split("-")[0]), "rounds": rounds}
+    return places
+
+
+def _now(
+    match: Any, heard: dict[str, datetime], places: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     # As of the head read with the hall's matches: an event committed since is not folded
     # into a card that shows the seq before it (its next read shows both).
     state = match_state(match, upto=match.head, view="live")
@@ -120,7 +170,7 @@ def _now(match: Any, heard: dict[str, datetime]) -> dict[str, Any]:
     last_at = store.parse_time(event[0].at) if event else None
     moments = [moment for moment in (last_at, heard.get(match.pk)) if moment is not None]
     return {
-        **_players(match),
+        **_players(match, places or {}),
         "status": "void" if match.status == Match.Status.VOID else state["status"],
         "winner": state["winner"],
         "games_won": state["games_won"],

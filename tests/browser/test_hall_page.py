@@ -11,10 +11,13 @@ from django.conf import settings
 from selenium.webdriver.common.by import By
 
 from matches import services
+from matches.models import Match
 from matches.services.tables import current_table
 from replay.projections.activity import activity_note
 from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, log_in, make_user, wait_until
 from tests.support.cast import new_match, open_game, play
+from tests.support.league import league, names
+from tests.support.screens import DESKTOP, PHONE, overflowing, save_shot, screen
 from tests.support.servers import Daphne
 
 QUIET_S = 4  # HALL_QUIET_SECONDS for these tests
@@ -212,3 +215,60 @@ def test_eight_tables_fit_a_hall_screen_and_a_phone_has_one_column(hall_server, 
     assert min(font_px(phone, ".table-card .name") + font_px(phone, ".table-card .score")) >= 28
     if SHOTS:
         phone.save_screenshot(os.path.join(SHOTS, "hall-phone.png"))
+
+
+def test_a_call_names_the_round_links_its_console_and_is_said_as_is_its_cancel(
+    hall_server, browsers
+):
+    made = league()
+    services.tables_set(competition_id="cup", names=["1", "2"], by="federation")
+    page = screen(browsers, DESKTOP)
+    log_in(page, hall_server, make_user("director", staff=True))
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(page, lambda d: "free" in card_text(d, "1").lower(), "table 1 free")
+    choices = page.execute_script(
+        "return [...document.querySelectorAll('#call-1 option')].map(o => o.textContent)"
+    )
+    first = f"Round 1 · {' — '.join(names(made[0]))}"
+    assert choices[0] == first
+    assert {choice.split(" · ")[0] for choice in choices} == {"Round 1", "Round 2", "Round 3"}
+
+    page.find_element(By.CSS_SELECTOR, '.table-card[data-table="1"] .call-next button').click()
+
+    wait_until(page, lambda d: f"Called to table 1: {first}." in said(d), "the call said")
+    link = wait_until(
+        page,
+        lambda d: d.find_elements(By.CSS_SELECTOR, '.table-card[data-table="1"] a.console-link'),
+        "the called match linked",
+    )[0]
+    assert link.text == first
+    assert link.get_attribute("href") == f"{hall_server.url}/referee/matches/{made[0]}/"
+    save_shot(page, "hall-called-1280")
+
+    page.find_element(By.CSS_SELECTOR, '.table-card[data-table="1"] .uncall button').click()
+
+    wait_until(
+        page, lambda d: f"Call cancelled: {first} waits for a table." in said(d), "cancel said"
+    )
+    wait_until(page, lambda d: "free" in card_text(d, "1").lower(), "table 1 free again")
+
+
+def test_the_halls_staff_forms_fit_a_phone(hall_server, browsers):
+    league()
+    services.tables_set(competition_id="cup", names=["1", "2"], by="federation")
+    services.match_call(competition_id="cup", table="2", match_id=league_match(), by="x")
+    page = screen(browsers, PHONE)
+    log_in(page, hall_server, make_user("director", staff=True))
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "a.console-link"), "the call")
+
+    assert overflowing(page, "#hall") == []
+    save_shot(page, "hall-called-390")
+
+
+def league_match() -> str:
+    return Match.objects.filter(competition_id="cup").order_by("pk").first().pk
+
+
+def said(driver) -> str:
+    return driver.execute_script("return document.querySelector('[data-said]').textContent")

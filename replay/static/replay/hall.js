@@ -4,7 +4,9 @@
 // review, or whose console has been quiet for the hall's quiet_seconds (worked out here
 // from active_at and the server's clock), stands out in colour and in words; so does a
 // table with a match called to it. Staff call a waiting match to a free table through the
-// API, and take a called match off its table again (it waits for a table once more).
+// API, and take a called match off its table again (it waits for a table once more); a
+// called match links to its referee's console, and each call or cancel is said in the
+// page's status line.
 
 import { api } from "./api.js";
 import { reconnecting, socketUrl } from "./socket.js";
@@ -27,6 +29,30 @@ export function isQuiet(card, now, quietSeconds) {
 /** Return whether staff may call a match to the table: nothing under way there, none called. */
 export function isFree(card) {
   return !card.next && (!card.match || !UNDER_WAY.includes(card.match.status));
+}
+
+/** Return a match's round in words: "Round 2", "Group A · round 2", "Semi-final"; or "". */
+export function placeWords(place) {
+  if (!place) return "";
+  if (place.text) return place.text;
+  if (place.third_place) return gettext("Third-place match");
+  if (place.group) {
+    return place.round
+      ? interpolate(gettext("Group %s · round %s"), [place.group, place.round])
+      : interpolate(gettext("Group %s"), [place.group]);
+  }
+  const fromTheEnd = place.rounds ? place.rounds - place.round : -1;
+  if (fromTheEnd === 0) return gettext("Final");
+  if (fromTheEnd === 1) return gettext("Semi-final");
+  if (fromTheEnd === 2) return gettext("Quarter-final");
+  return interpolate(gettext("Round %s"), [place.round]);
+}
+
+/** Return a match as a choice or a call names it: its round, then its players. */
+export function matchWords(match) {
+  const players = `${match.players.A} — ${match.players.B}`;
+  const round = placeWords(match.place);
+  return round ? `${round} · ${players}` : players;
 }
 
 function element(tag, className, text) {
@@ -93,24 +119,36 @@ function cardOf(card, hall) {
   }
   if (card.next) {
     const next = element("p", "next-match");
-    next.append(
-      element("span", "next-label", gettext("Next:") + " "),
-      element("span", "", `${card.next.players.A} — ${card.next.players.B}`),
-    );
+    next.append(element("span", "next-label", gettext("Next:") + " "));
+    if (hall.staff) {
+      // The called match, a tap from the console its referee records it on.
+      const link = element("a", "console-link", matchWords(card.next));
+      link.href = `/referee/matches/${encodeURIComponent(card.next.id)}/`;
+      link.title = gettext("Open its console");
+      next.append(link);
+    } else {
+      next.append(element("span", "", matchWords(card.next)));
+    }
     article.append(next);
-    if (hall.staff) article.append(uncallForm(card));
+    if (hall.staff) article.append(uncallForm(card, hall));
   }
   if (hall.staff && isFree(card) && hall.waiting.length) article.append(callForm(card, hall));
   return article;
 }
 
-/** Send a staff action and show its refusal, if any, beside its button. */
-async function act(button, error, path, options) {
+/** Say in the hall's status line what a staff action did. */
+function said(hall, text) {
+  if (hall.said) hall.said.textContent = text;
+}
+
+/** Send a staff action and show its refusal, if any, beside its button; say what it did. */
+async function act(button, error, path, options, done) {
   button.disabled = true;
   error.textContent = "";
   try {
     const answer = await api(path, options);
     if (answer.status >= 400) error.textContent = answer.body ? answer.body.error : String(answer.status);
+    else done();
   } catch {
     error.textContent = gettext("The server could not be reached: try again.");
   } finally {
@@ -119,26 +157,24 @@ async function act(button, error, path, options) {
 }
 
 /** The button that takes the match called next off the table: it waits for a table again. */
-function uncallForm(card) {
+function uncallForm(card, hall) {
   const form = element("form", "uncall");
   const button = element("button", "", gettext("Cancel the call"));
   button.type = "submit";
   button.setAttribute(
     "aria-label",
-    interpolate(gettext("Cancel the call of %s to table %s"), [
-      `${card.next.players.A} — ${card.next.players.B}`,
-      card.table,
-    ]),
+    interpolate(gettext("Cancel the call of %s to table %s"), [matchWords(card.next), card.table]),
   );
   const error = element("span", "call-error");
   error.setAttribute("role", "alert");
   form.append(button, error);
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
+    const words = matchWords(card.next);
     act(button, error, `/api/matches/${encodeURIComponent(card.next.id)}/table`, {
       method: "PUT",
       body: { table: null },
-    });
+    }, () => said(hall, interpolate(gettext("Call cancelled: %s waits for a table."), [words])));
   });
   return form;
 }
@@ -151,7 +187,7 @@ function callForm(card, hall) {
   select.id = `call-${card.table}`;
   label.htmlFor = select.id;
   for (const waiting of hall.waiting) {
-    const option = element("option", "", `${waiting.players.A} — ${waiting.players.B}`);
+    const option = element("option", "", matchWords(waiting));
     option.value = waiting.id;
     select.append(option);
   }
@@ -162,11 +198,13 @@ function callForm(card, hall) {
   form.append(label, select, button, error);
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
+    const words = select.selectedOptions[0] ? select.selectedOptions[0].textContent : "";
     act(
       button,
       error,
       `/api/competitions/${encodeURIComponent(hall.competition)}/tables/${encodeURIComponent(card.table)}/call`,
       { method: "POST", body: { match: select.value } },
+      () => said(hall, interpolate(gettext("Called to table %s: %s."), [card.table, words])),
     );
   });
   return form;
@@ -195,7 +233,9 @@ export function start(root = document.getElementById("hall")) {
   const competitionId = root.dataset.competition;
   const staff = root.dataset.staff === "true";
   const status = document.querySelector("[data-status]");
-  let hall = { ...JSON.parse(document.getElementById("hall-data").textContent), staff };
+  // Where a staff action is said: not redrawn with the cards, so it stays while they change.
+  const saidLine = document.querySelector("[data-said]");
+  let hall = { ...JSON.parse(document.getElementById("hall-data").textContent), staff, said: saidLine };
   let offset = Date.parse(hall.now) - Date.now(); // the server's clock less this browser's
   const cards = new Map();
 
@@ -248,10 +288,10 @@ export function start(root = document.getElementById("hall")) {
       // The whole hall (on every connect): only the cards that changed are drawn again.
       const same = outlineOf(message) === outlineOf(hall) && cards.size === hall.tables.length;
       if (same) {
-        hall = { ...message, staff, tables: [...hall.tables] };
+        hall = { ...message, staff, said: saidLine, tables: [...hall.tables] };
         for (const card of message.tables) drawOne(card);
       } else {
-        hall = { ...message, staff };
+        hall = { ...message, staff, said: saidLine };
         drawAll();
       }
     } else if (message.type === "table") {

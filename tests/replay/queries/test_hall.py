@@ -6,8 +6,9 @@ import pytest
 
 from matches import services, store
 from matches.models import Match
-from replay.queries.hall import _now
+from replay.queries.hall import _now, hall_get
 from tests.support.cast import new_match, open_game, play
+from tests.support.league import RULESET, league
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "db")
 
@@ -24,3 +25,60 @@ def test_a_card_read_as_its_match_moves_on_shows_the_match_at_the_cards_seq():
 
     assert _now(read, {}) == before
     assert before["seq"] == 3
+
+
+def places_of(competition: str) -> dict[str, dict | None]:
+    return {waiting["id"]: waiting["place"] for waiting in hall_get(competition)["waiting"]}
+
+
+def test_a_round_robins_matches_wait_with_their_round():
+    made = league()
+
+    places = places_of("cup")
+
+    assert [places[match] for match in made] == [{"round": n} for n in (1, 1, 2, 2, 3, 3)]
+
+
+def test_a_groups_matches_wait_with_their_group_and_round_and_a_knockouts_with_its_round():
+    services.competition_create(
+        id="euro",
+        name="Euro",
+        ruleset=RULESET,
+        stages=[
+            {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
+            {"id": "ko", "kind": "knockout", "from": "groups", "third_place": True},
+        ],
+    )
+    for seed in range(1, 9):
+        services.player_enter(
+            competition_id="euro", player={"name": f"Player {seed}"}, seed=seed, by="director"
+        )
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+
+    places = places_of("euro")
+
+    group_a = [place for match, place in places.items() if "-groups-A" in match]
+    assert len(group_a) == 6
+    assert sorted(place["round"] for place in group_a) == [1, 1, 2, 2, 3, 3]
+    assert {place["group"] for place in group_a} == {"A"}
+
+
+def test_a_knockouts_matches_wait_with_their_round_and_the_knockouts_rounds():
+    services.competition_create(
+        id="open",
+        name="Open",
+        ruleset=RULESET,
+        stages=[{"id": "ko", "kind": "knockout", "third_place": True}],
+    )
+    for seed in range(1, 5):
+        services.player_enter(
+            competition_id="open", player={"name": f"Player {seed}"}, seed=seed, by="director"
+        )
+    services.stage_draw(competition_id="open", stage_id="ko", by="director")
+
+    places = places_of("open")
+
+    assert places == {
+        "open-ko-1-1": {"round": 1, "rounds": 2},
+        "open-ko-1-2": {"round": 1, "rounds": 2},
+    }
