@@ -66,6 +66,8 @@ urlpatterns = [
     path("players/<str:key>/", players.player_page, name="player"),
     path("ratings/", ratings.ratings_page, name="ratings"),
     path("open-data/", open_data.open_data_page, name="open-data"),
+    # Before the files' path: "export" names no file (each begins "carambole-open-data-").
+    path("open-data/export", open_data.open_data_export, name="open-data-export"),
     path("open-data/<str:name>", open_data.open_data_file, name="open-data-file"),
     path("schemas/match-record.json", exports.match_record_schema, name="match-record-schema"),
 ]
