@@ -295,3 +295,21 @@ class Event(models.Model):
     def as_fact(self) -> dict[str, Any]:
         """Return the event as the fold reads it."""
         return dict(self.data)
+
+
+class PinShown(models.Model):
+    """A player's PIN shown to staff (a page or the command line): who saw it and when.
+
+    The PIN itself is stored nowhere (`services.pins`); each showing is kept, so a PIN
+    that confirmed a result falsely can be traced to whoever was shown it.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="pins_shown")
+    shown_to = models.CharField(max_length=USERNAME_LENGTH)
+    shown_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["player", "shown_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: PIN shown to {self.shown_to} at {self.shown_at}"

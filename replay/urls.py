@@ -64,6 +64,7 @@ urlpatterns = [
     path("archive/", archive.archive, name="archive"),
     path("archive/export.csv", archive.archive_csv, name="archive-csv"),
     path("players/<str:key>/", players.player_page, name="player"),
+    path("players/<str:key>/pin/", players.player_pin_page, name="player-pin"),
     path("ratings/", ratings.ratings_page, name="ratings"),
     path("open-data/", open_data.open_data_page, name="open-data"),
     # Before the files' path: "export" names no file (each begins "carambole-open-data-").

@@ -3,8 +3,9 @@
 A PIN is six digits worked out from the player's key (federation id, else name) and the
 server's secret key (an HMAC): nothing to store, the same on every server process, and
 no one can work it out without the secret. Staff read a player's PIN with
-`python manage.py player_pin KEY` (or on the player's page) and give it to the player in
-person; changing SECRET_KEY changes every PIN.
+`python manage.py player_pin KEY` or on the player's page (`pin_show`: each showing is
+kept, with who saw it and when) and give it to the player in person; changing
+SECRET_KEY changes every PIN.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from django.conf import settings
 
 from matches.championship import player_key
 from matches.errors import Refused
+from matches.models import USERNAME_LENGTH, PinShown, Player
+from matches.services.competitions import check_text
 
 DIGITS = 6
 
@@ -30,6 +33,13 @@ def player_pin(player: Mapping[str, Any]) -> str:
         hashlib.sha256,
     ).digest()
     return f"{int.from_bytes(digest[:8], 'big') % 10**DIGITS:0{DIGITS}d}"
+
+
+def pin_show(*, player: Player, by: str) -> str:
+    """Return a player's PIN to show to `by`, keeping that it was shown, to whom and when."""
+    check_text(by, "by", USERNAME_LENGTH, required=True)
+    PinShown.objects.create(player=player, shown_to=by)
+    return player_pin(player.as_record())
 
 
 def pin_matches(player: Mapping[str, Any], pin: Any) -> bool:

@@ -15,6 +15,7 @@
   nothing.
 - `ratings`: the ratings as of a day, a player's over time, seeds by the rating.
 - `open_data`: the whole archive as one dated zip, and its import.
+- `pins`: who has been shown a player's PIN, and when.
 
 May import: `matches`, `replay.models`, `replay.projections`. Not `presentation`
 (beside it), nor a layer above.

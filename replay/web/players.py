@@ -5,14 +5,21 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
+from matches.services.pins import pin_show
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES
+from replay.queries.pins import pin_showings
 from replay.queries.player_keys import player_for_key, player_key
 from replay.queries.player_matches import player_lines, player_totals
 from replay.queries.ratings import rating_history, rating_today
@@ -62,5 +69,29 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
         "rating_chart": charts.rating_chart(rated) if rated else None,
         "archive_url": f"{reverse('replay:archive')}?{urlencode({'player': own_key})}",
         "opponents": sorted(opponents.values(), key=lambda entry: entry["name"].casefold()),
+        "staff": request.user.is_authenticated and request.user.is_staff,
     }
     return render(request, "replay/player.html", context)
+
+
+# The showings of a PIN listed under it, the newest first.
+SHOWINGS = 10
+
+
+@never_cache  # a PIN on no cache's disk, in no browser's back button
+@require_POST
+def player_pin_page(request: HttpRequest, key: str) -> HttpResponse:
+    """Show staff a player's PIN, keeping who saw it and when; list its last showings."""
+    player = player_or_404(key)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("replay:player", args=[key]))
+    if not request.user.is_staff:
+        raise PermissionDenied(_("Only staff see a player's PIN."))
+    pin = pin_show(player=player, by=request.user.get_username())
+    context = {
+        "player": player,
+        "key": player_key(player.federation_id, player.pk),
+        "pin": pin,
+        "showings": pin_showings(player, SHOWINGS),
+    }
+    return render(request, "replay/player_pin.html", context)

@@ -1,18 +1,20 @@
 """python manage.py player_pin FEDERATION_ID: the PIN a player confirms results with (staff)."""
 
+import getpass
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.models import Player
-from matches.services.pins import player_pin
+from matches.services.pins import pin_show
 
 
 class Command(BaseCommand):
     help = (
         "Print the PIN a player types on a referee's console to confirm a result: worked out "
         "from the player and the server's SECRET_KEY, stored nowhere. Give it to the player "
-        "in person."
+        "in person. Each showing is kept, with who ran the command and when; staff see it "
+        "too on the player's page."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -28,6 +30,14 @@ class Command(BaseCommand):
         )
         if found is None:
             raise CommandError(f"no player {wanted!r}: give a federation id or an exact name")
-        record = {"name": found.name, "federation_id": found.federation_id}
         who = f"{found.name} ({found.federation_id})" if found.federation_id else found.name
-        self.stdout.write(f"{who}: PIN {player_pin(record)}")
+        pin = pin_show(player=found, by=_shell_user())
+        self.stdout.write(f"{who}: PIN {pin}")
+
+
+def _shell_user() -> str:
+    """Return who runs the command, as the PIN's showing keeps it."""
+    try:
+        return f"{getpass.getuser()} (command line)"
+    except (OSError, KeyError):  # no login name in this process's environment
+        return "(command line)"
