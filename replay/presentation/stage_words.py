@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from matches.stages import Stage
 from replay.presentation.standings_words import place
 
 
@@ -195,3 +197,53 @@ def out_words(out_in: str | None, terms: Mapping[str, Terms]) -> str:
         return stage
     rounds = found.rounds if found else 0
     return f"{stage} · {round_name(int(round_text), rounds)}"
+
+
+def setup_words(
+    stage: Stage, competition_ruleset: Mapping[str, Any] | None, names: Mapping[str, str]
+) -> str:
+    """Return a stage's set-up as stored, in a sentence: how it is played and who goes on.
+
+    "2 groups; the first 2 of each go on; games to 60 points, best of 3." — what the
+    form that created it was given, shown back (`names`: each stage's name by id).
+    """
+    parts = []
+    if stage.kind == "groups":
+        parts.append(
+            ngettext("%(count)s group", "%(count)s groups", stage.groups) % {"count": stage.groups}
+        )
+        if stage.advance:
+            parts.append(
+                ngettext(
+                    "the winner of each goes on",
+                    "the first %(count)s of each go on",
+                    stage.advance,
+                )
+                % {"count": stage.advance}
+            )
+    else:
+        if stage.source:
+            source = names.get(stage.source, stage.source)
+            parts.append(_("the qualifiers of %(stage)s") % {"stage": source})
+            if stage.direct:
+                parts.append(
+                    ngettext(
+                        "seed 1 joins without playing %(stage)s",
+                        "seeds 1 to %(count)s join without playing %(stage)s",
+                        stage.direct,
+                    )
+                    % {"count": stage.direct, "stage": source}
+                )
+        if stage.size:
+            parts.append(_("%(size)s places in round one") % {"size": stage.size})
+        else:
+            parts.append(_("round one as large as the players need"))
+        parts.append(
+            _("a match for third place") if stage.third_place else _("no match for third place")
+        )
+    ruleset = stage.ruleset_under(competition_ruleset)
+    parts.append(
+        _("games to %(target)s points, best of %(best_of)s")
+        % {"target": ruleset.target, "best_of": ruleset.best_of}
+    )
+    return "; ".join(parts) + "."

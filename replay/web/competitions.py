@@ -12,13 +12,16 @@ from django.utils.translation import gettext as _
 from matches.models import FEDERATION_ID_LENGTH, Competition
 from matches.notation import LONGEST
 from matches.rules import DEFAULT_RULESET, Ruleset
+from matches.services.competition_log import stages_of
 from replay.presentation.consequence_words import log_sentence, match_words
 from replay.presentation.stage_words import (
     Terms,
     dressed,
     match_place,
     out_words,
+    setup_words,
     slot_words,
+    stage_name,
     terms_of,
     terms_of_shapes,
 )
@@ -92,9 +95,17 @@ def _stages(competition: Competition, request: HttpRequest) -> dict[str, Any]:
     assert read is not None  # a competition with stages
     stages, ranking = read
     terms = terms_of(stages["stages"])
+    # Each stage's set-up as stored, shown back under its name.
+    names = {stage_id: stage_name(found) for stage_id, found in terms.items()}
+    setups = {
+        stage.id: setup_words(stage, competition.ruleset, names) for stage in stages_of(competition)
+    }
     return {
         "terms": terms,
-        "stages": [dressed(stage, terms[stage["id"]]) for stage in stages["stages"]],
+        "stages": [
+            {**dressed(stage, terms[stage["id"]]), "setup": setups.get(stage["id"], "")}
+            for stage in stages["stages"]
+        ],
         "stages_version": stages["version"],
         "at": at,
         "ranking": ranking,

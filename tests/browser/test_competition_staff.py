@@ -10,7 +10,7 @@ from matches.models import Table
 from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.league import RULESET
-from tests.support.screens import SCREENS, overflowing, save_shot, screen
+from tests.support.screens import PHONE, SCREENS, overflowing, save_shot, screen
 
 
 def tables_of(competition: str) -> list[str]:
@@ -88,3 +88,90 @@ def test_a_hall_without_tables_leads_staff_to_the_form_that_sets_them(served, br
 
     wait_until(page, lambda d: d.current_url.endswith("/competitions/cup/#tables"), "the form")
     assert page.find_element(By.CSS_SELECTOR, "form[data-action=tables] textarea").is_displayed()
+
+
+def said(driver, selector: str = "#staff > [data-result]") -> str:
+    return text_of(driver, selector)
+
+
+def act_and_reload(driver, selector: str, sentence: str, confirm: bool = False) -> None:
+    """Send a staff form and wait for the page loaded again to say `sentence`."""
+    driver.execute_script("document.body.dataset.before = 'yes'")
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+    if confirm:
+        driver.switch_to.alert.accept()
+    wait_until(
+        driver,
+        lambda d: (
+            d.execute_script("return document.body.dataset.before") is None and said(d) == sentence
+        ),
+        f"the page loaded again, saying {sentence!r}",
+    )
+
+
+def test_each_staff_action_is_followed_by_a_sentence_saying_what_was_done(served, browsers):
+    services.competition_create(
+        id="cup",
+        name="Cup",
+        ruleset=RULESET,
+        stages=[{"id": "groups", "kind": "groups", "groups": 2}],
+    )
+    for seed, name in enumerate(["Olena Kovalenko", "Ivan Petrenko", "Anna Bianchi"], 1):
+        services.player_enter(
+            competition_id="cup", player={"name": name}, seed=seed, by="federation"
+        )
+    page = screen(browsers, PHONE)
+    log_in(page, served, make_user("director", staff=True))
+    page.get(f"{served.url}/competitions/cup/")
+
+    form = page.find_element(By.CSS_SELECTOR, "form[data-action=enter]")
+    form.find_element(By.NAME, "name").send_keys("Marco Marchetti")
+    form.find_element(By.NAME, "seed").send_keys("4")
+    act_and_reload(page, "form[data-action=enter] button", "Entered: Marco Marchetti.")
+    assert "Marco Marchetti" in text_of(page, "#entrants")
+
+    act_and_reload(
+        page, "form[data-action=draw] button", "Group stage is drawn: its matches are made."
+    )
+    save_shot(page, "competition-said-390")
+
+    act_and_reload(
+        page,
+        "form[data-action=undo] button",
+        "The draw of Group stage is undone: its matches are removed.",
+        confirm=True,
+    )
+    page.refresh()
+    assert said(page) == ""  # said once, not at every load
+
+
+def test_a_competition_created_shows_its_stages_set_up_as_stored(served, browsers):
+    for size in SCREENS:
+        page = screen(browsers, size)
+        log_in(page, served, make_user("director", staff=True))
+        page.get(f"{served.url}/competitions/")
+        form = page.find_element(By.CSS_SELECTOR, "form[data-create]")
+        form.find_element(By.NAME, "name").send_keys(f"Grand Prix {size[0]}")
+        form.find_element(By.NAME, "target").send_keys("100")
+        form.find_element(By.NAME, "third_place").click()
+        form.find_element(By.NAME, "knockout_target").send_keys("120")
+        form.find_element(By.NAME, "knockout_best_of").send_keys("5")
+        form.find_element(By.CSS_SELECTOR, "button").click()
+
+        wait_until(
+            page,
+            lambda d, size=size: (
+                text_of(d, "[data-created]")
+                == f"Created: Grand Prix {size[0]}. Its stages are shown as stored."
+            ),
+            "the creation said",
+        )
+        assert text_of(page, "[data-stage=groups] [data-setup]") == (
+            "2 groups; the first 2 of each go on; games to 100 points, best of 3."
+        )
+        assert text_of(page, "[data-stage=ko] [data-setup]") == (
+            "the qualifiers of Group stage; round one as large as the players need; "
+            "a match for third place; games to 120 points, best of 5."
+        )
+        assert overflowing(page, "main") == []
+        save_shot(page, f"competition-created-{size[0]}")

@@ -5,6 +5,7 @@
 // where its players are entered and its stages drawn.
 
 import { api } from "./api.js";
+import { SAID_KEY } from "./competition-staff.js";
 
 const STAGES = {
   "round-robin": [],
@@ -88,6 +89,16 @@ export function start(section = document.getElementById("create")) {
       result.className = "staff-result refused";
       result.textContent = interpolate(gettext("Refused: %s"), [`${sent.error || answer.status}${field}`]);
       return;
+    }
+    try {
+      // Said on the competition's page, above its stages as stored (competition-staff.js).
+      const name = sent.name || fields.name;
+      const text = bodyOf(fields).stages
+        ? interpolate(gettext("Created: %s. Its stages are shown as stored."), [name])
+        : interpolate(gettext("Created: %s."), [name]);
+      window.sessionStorage.setItem(SAID_KEY, JSON.stringify({ text, created: true }));
+    } catch {
+      // No storage: the page shows what is stored, without the sentence.
     }
     window.location.assign(`/competitions/${encodeURIComponent(sent.id)}/`);
   });

@@ -2,9 +2,12 @@
 // stages), seed them all by the rating, schedule the round robin, draw a stage or undo its draw, withdraw a player,
 // set the hall's tables, assign a referee, each through the API (api.js: the session's login and its CSRF token). A
 // refusal is shown with the field it names; what is stored shows once the page is loaded
-// again.
+// again, with a sentence saying what was done (kept for the page loaded again).
 
 import { api } from "./api.js";
+
+/** Where a sentence waits while the page is loaded again (this tab's session storage). */
+export const SAID_KEY = "carambole.staff.said";
 
 /** Return a form's filled fields as an object (empty optional fields left out). */
 function fieldsOf(form) {
@@ -48,6 +51,52 @@ export function callOf(action, fields, competitionId) {
   return calls[action](fields);
 }
 
+/** Return the text of a form's chosen option in `name`'s select, or "". */
+function chosen(form, name) {
+  const select = form.elements[name];
+  return select && select.selectedOptions[0] ? select.selectedOptions[0].textContent.trim() : "";
+}
+
+/** Return the sentence that says what a staff form did. */
+export function doneWords(action, fields, form) {
+  const stage = form ? form.dataset.stageName : "";
+  const words = {
+    enter: () => interpolate(gettext("Entered: %s."), [fields.name]),
+    seeds: () => gettext("Every player is seeded by the rating."),
+    "round-robin": () => gettext("The round robin is scheduled: its matches are in the schedule."),
+    draw: () => interpolate(gettext("%s is drawn: its matches are made."), [stage]),
+    undo: () => interpolate(gettext("The draw of %s is undone: its matches are removed."), [stage]),
+    withdraw: () => interpolate(gettext("Withdrawn: %s."), [form ? chosen(form, "player") : fields.player]),
+    referee: () => interpolate(gettext("%s is the referee of %s."), [
+      fields.username, form ? chosen(form, "match") : fields.match,
+    ]),
+  };
+  return words[action] ? words[action]() : gettext("Done.");
+}
+
+/**
+ * Show what the last staff form did before this page was loaded: a staff form's sentence
+ * in the staff's status line (scrolled to, where the form was); the competition just
+ * created, in the line under the page's title, above its stages as stored.
+ */
+function showSaid(result, head = document.querySelector("[data-created]")) {
+  let said = null;
+  try {
+    said = JSON.parse(window.sessionStorage.getItem(SAID_KEY) || "null");
+    window.sessionStorage.removeItem(SAID_KEY);
+  } catch {
+    return; // no storage in this browser: the page as loaded says what is stored
+  }
+  if (!said || !said.text) return;
+  const line = said.created ? head : result;
+  if (!line) return;
+  line.hidden = false;
+  line.className = `${line.className.split(" ")[0]} done`;
+  line.textContent = said.text;
+  // The staff's heading at the top of the screen, the sentence under it.
+  if (!said.created) (line.closest("section") || line).scrollIntoView({ block: "start" });
+}
+
 async function submit(form, section, result) {
   const [method, url, body] = callOf(form.dataset.action, fieldsOf(form), section.dataset.competition);
   const answer = await api(url, { method, body });
@@ -68,8 +117,17 @@ async function submit(form, section, result) {
       : gettext("The tables are saved: none.");
     return;
   }
-  result.textContent = gettext("Done.");
-  if (form.dataset.action !== "referee") window.location.reload();
+  const done = doneWords(form.dataset.action, fieldsOf(form), form);
+  result.textContent = done;
+  if (form.dataset.action === "referee") return;
+  try {
+    window.sessionStorage.setItem(SAID_KEY, JSON.stringify({ text: done }));
+    // The page loaded again scrolls to the sentence, not back to where this form was.
+    window.history.scrollRestoration = "manual";
+  } catch {
+    // No storage: the page loaded again shows what is stored, without the sentence.
+  }
+  window.location.reload();
 }
 
 /** Wire the staff's forms of a competition's page (`section`: its #staff). */
@@ -89,4 +147,5 @@ export function start(section = document.getElementById("staff")) {
       });
     });
   }
+  showSaid(result); // once every form answers
 }

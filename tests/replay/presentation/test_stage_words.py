@@ -6,11 +6,13 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from matches.stages import parse_stages
 from replay.presentation.stage_words import (
     Terms,
     alike_marked,
     match_place,
     out_words,
+    setup_words,
     slot_words,
     stage_name,
 )
@@ -63,3 +65,40 @@ def test_a_match_s_place_and_where_a_player_went_out_are_worded_without_ids():
     with translation.override("uk"):
         assert match_place(KNOCKOUT, "", "3-1") == "Плей-оф · Фінал"
         assert match_place(GROUPS, "A", "A1") == "Груповий етап · група A"
+
+
+STAGES = [
+    {"id": "groups", "kind": "groups", "groups": 4, "advance": 2},
+    {
+        "id": "ko",
+        "kind": "knockout",
+        "from": "groups",
+        "direct": 2,
+        "third_place": True,
+        "ruleset": {"target": 120, "best_of": 5},
+    },
+]
+
+
+def test_a_stages_set_up_is_said_back_as_it_was_stored():
+    groups, knockout = parse_stages(STAGES, {"target": 100})
+    names = {"groups": "Group stage", "ko": "Knockout"}
+
+    with translation.override("en"):
+        assert setup_words(groups, {"target": 100}, names) == (
+            "4 groups; the first 2 of each go on; games to 100 points, best of 3."
+        )
+        assert setup_words(knockout, {"target": 100}, names) == (
+            "the qualifiers of Group stage; seeds 1 to 2 join without playing Group stage; "
+            "round one as large as the players need; a match for third place; games to 120 "
+            "points, best of 5."
+        )
+
+
+def test_a_knockout_of_the_entries_says_its_size_and_no_third_place_match_in_ukrainian():
+    (knockout,) = parse_stages([{"id": "ko", "kind": "knockout", "size": 8}])
+
+    with translation.override("uk"):
+        words = setup_words(knockout, None, {})
+
+    assert "8 місць у першому раунді" in words and "без матчу за третє місце" in words
