@@ -239,9 +239,10 @@ class Championship:
     def holder(self, slot: str) -> Holder:
         """Return who holds a slot now: `ko:S5`, `groups:A1`, `W:ko-1-3`, `L:ko-2-1`, `BYE`.
 
-        The holder the draw goes on with: a group's place taken by a player who plays (as
-        played) a started match of another place is held by the next player as amended, so
-        that no player is drawn into two matches of a round while a dispute waits.
+        The holder the draw goes on with: a group's place whose started match waits for a
+        decision is held by who plays it; any other place by its holder as amended, unless
+        he plays such a match, so that no player is drawn into two matches of a round: the
+        place then waits for that decision.
         """
         if slot not in self._holders:
             self._holders[slot] = self._held(slot, as_amended=False)
@@ -249,7 +250,8 @@ class Championship:
 
     def amended_holder(self, slot: str) -> Holder:
         """Return who holds a slot as amended: a group's place as its table ranks it now,
-        whoever plays the match it feeds (what a dispute compares with who plays it)."""
+        each place whose match staff kept as played left to who plays it (what a dispute
+        compares with who plays it)."""
         return self._held(slot, as_amended=True)
 
     def _held(self, slot: str, as_amended: bool) -> Holder:
@@ -268,35 +270,66 @@ class Championship:
         number = int(place[1:])
         if places is None or number > len(places):
             return UNSETTLED
-        key = places[number - 1] if as_amended else self._assigned(stage_id, place[0])[number]
+        amended, going_on = self._assigned(stage_id, place[0])
+        key = (amended if as_amended else going_on)[number]
         if key is None:
             return UNSETTLED
         return UNSETTLED if self.book.entrants[key].withdrawn else Holder(key)
 
-    def _assigned(self, stage_id: str, group: str) -> dict[int, str | None]:
-        """Return a settled group's places as the draw goes on with them: each place whose
-        match has started pinned to who plays it, the others taken in order as amended by
-        the players not pinned."""
+    def _assigned(
+        self, stage_id: str, group: str
+    ) -> tuple[dict[int, str | None], dict[int, str | None]]:
+        """Return a settled group's places as amended and as the draw goes on with them.
+
+        As amended: each place whose started match staff kept as played (or that its
+        player holds by the table) pinned to who plays it, the others taken in order by
+        the players not pinned. As the draw goes on: a place whose started match is
+        disputed and not yet decided held by who plays it; any other by its holder as
+        amended, or by no one while he plays a match still waiting for its decision.
+        """
         memo = f"assigned {stage_id} {group}"
         if memo not in self._memo:
             places = self.group_places(stage_id, group) or []
-            pinned: dict[int, str] = {}
-            for number in range(1, len(places) + 1):
-                fed = self._feeds().get(f"{stage_id}:{group}{number}")
-                if fed is None:
-                    continue
-                planned, side = fed
-                assert planned.id is not None
-                played = self.played_of(self.current(planned.id))
-                if played is not None and played.started:
-                    pinned[number] = str(played.result.players[side])
-            rest = [key for key in places if key not in pinned.values()]
-            self._memo[memo] = {
-                number: pinned[number] if number in pinned else (rest.pop(0) if rest else None)
-                for number in range(1, len(places) + 1)
+            numbers = range(1, len(places) + 1)
+            playing = self._playing(stage_id, group, len(places))
+            pinned = {n: key for n, (key, _, _) in playing.items() if key == places[n - 1]}
+            amended = _in_order(places, pinned)
+            # A decision to keep a match pins its player; each pin can answer another.
+            grew = True
+            while grew:
+                grew = False
+                for n, (key, match_id, slot) in playing.items():
+                    if n not in pinned and self._answered(slot, match_id, amended[n]):
+                        pinned[n] = key
+                        amended = _in_order(places, pinned)
+                        grew = True
+            waiting = {n: key for n, (key, _, _) in playing.items() if n not in pinned}
+            going_on = {
+                n: waiting[n]
+                if n in waiting
+                else (None if amended[n] in waiting.values() else amended[n])
+                for n in numbers
             }
-        assigned: dict[int, str | None] = self._memo[memo]
+            self._memo[memo] = (amended, going_on)
+        assigned: tuple[dict[int, str | None], dict[int, str | None]] = self._memo[memo]
         return assigned
+
+    def _playing(self, stage_id: str, group: str, size: int) -> dict[int, tuple[str, str, str]]:
+        """Return each place of a group whose match has started and counts: who plays it,
+        the match, and the slot."""
+        playing = {}
+        for number in range(1, size + 1):
+            slot = f"{stage_id}:{group}{number}"
+            fed = self._feeds().get(slot)
+            if fed is None:
+                continue
+            planned, side = fed
+            assert planned.id is not None
+            match_id = self.current(planned.id)
+            played = self.played_of(match_id)
+            if played is not None and played.started and played.status != "void":
+                playing[number] = (str(played.result.players[side]), match_id, slot)
+        return playing
 
     def _feeds(self) -> dict[str, tuple[Planned, int]]:
         """Return the knockout place and side each group's place feeds, of every drawn stage."""
@@ -568,7 +601,7 @@ class Championship:
                 if planned.id is None:
                     continue
                 a, b = (self.holder(slot) for slot in planned.slots)
-                if a.key is None or b.key is None:
+                if a.key is None or b.key is None or not self._free(stage.id, planned, a, b):
                     continue
                 entrants = self.book.entrants
                 found.append(
@@ -579,6 +612,34 @@ class Championship:
                         (entrants[a.key], entrants[b.key]),
                     )
                 )
+        return found
+
+    def _free(self, stage_id: str, planned: Planned, a: Holder, b: Holder) -> bool:
+        """Return whether a place's holders are two players free to play it: not one player
+        twice, and neither playing an unfinished match at another place of the stage (as a
+        replacement's holder may while a dispute waits)."""
+        if a.key is None or b.key is None or a.key == b.key:
+            return False
+        busy = self._busy(stage_id)
+        name = _place_name(planned)
+        return busy.get(a.key, name) == name and busy.get(b.key, name) == name
+
+    def _busy(self, stage_id: str) -> dict[str, str]:
+        """Return each player of a started, unfinished, counting match of a knockout, and
+        the place he plays."""
+        memo = f"busy {stage_id}"
+        if memo not in self._memo:
+            busy = {}
+            for planned in self._plan(stage_id):
+                if planned.id is None:
+                    continue
+                played = self.played_of(self.current(planned.id))
+                if played is None or not played.started or played.status in ("void", "finished"):
+                    continue
+                for key in played.result.players:
+                    busy[str(key)] = _place_name(planned)
+            self._memo[memo] = busy
+        found: dict[str, str] = self._memo[memo]
         return found
 
     # -- Views -------------------------------------------------------------------------
@@ -698,7 +759,7 @@ class Championship:
                 status = "bye"
             elif played is not None:
                 status = played.status
-            elif a.key is not None and b.key is not None:
+            elif self._free(stage.id, planned, a, b):
                 status = "scheduled"
             else:
                 status = "waiting"
@@ -710,7 +771,9 @@ class Championship:
                 ]
             else:
                 players = (
-                    [self._name(a.key), self._name(b.key)] if a.settled and b.settled else None
+                    [self._name(a.key), self._name(b.key)]
+                    if a.settled and b.settled and status != "waiting"
+                    else None
                 )
             own = [dispute.view(names) for dispute in disputes.get(match_id or "", [])]
             rounds[planned.round - 1].append(
@@ -859,6 +922,15 @@ class Standing:
     out_in: str | None
     provisional: bool
     shares: tuple[int, int, int] | None = None  # players with equal `shares` share a place
+
+
+def _in_order(places: Sequence[str], pinned: Mapping[int, str]) -> dict[int, str | None]:
+    """Return each place's player: the pinned ones', the others taken in order by the rest."""
+    rest = [key for key in places if key not in pinned.values()]
+    return {
+        number: pinned[number] if number in pinned else (rest.pop(0) if rest else None)
+        for number in range(1, len(places) + 1)
+    }
 
 
 def _place_name(planned: Planned) -> str:

@@ -20,6 +20,7 @@ from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Competition, Match
 from matches.selectors import competition_get
 from matches.services import corrections
+from matches.services.championships import settle
 from matches.services.competition_log import log_append
 from matches.services.competitions import check_text, match_create
 
@@ -42,9 +43,10 @@ def dispute_decide(
 
     Kept, the match stands as played. Voided (`keep` false), its record stays, its status
     reads void and it counts nowhere; its replacement (`{id}-r2`, `-r3`, ...) is made with
-    the slot's holders as amended, at once when both are settled, else once they are (the
-    projector). Every started match fed by its winner is then disputed in turn. Return the
-    decision as logged, with the replacement made (or None).
+    the slot's holders as amended, at once when both are settled and free, else once they
+    are (a holder who plays another match whose dispute waits: by that decision). Every
+    started match fed by its winner is then disputed in turn. Return the decision as
+    logged, with the replacement made (or None).
     """
     if not isinstance(keep, bool):
         raise Refused("must be true (keep the match as played) or false (void it)", "keep")
@@ -98,6 +100,9 @@ def dispute_decide(
             )
             if made is not None:
                 _replacement_make(competition, voided, made)
+        # A replacement that waited for this decision (its holder played the match just
+        # decided) is made now too, in the same write.
+        settle(competition, refolded)
     return {**decision, "made": made.id if made is not None else None}
 
 

@@ -228,3 +228,108 @@ def test_a_dispute_leaves_the_final_ranking_provisional_until_it_is_decided(knoc
             competition_id="euro", slot=slot, keep=True, reason="the results stand", by="chief"
         )
     assert provisional() == [False] * 4
+
+
+@pytest.fixture
+def both_semi_finals_disputed(knockout_drawn) -> None:
+    """Both semi-finals begun, then group B's first two swapped by a staff amendment: the
+    first semi-final's B2 as amended (Fernández) plays the second as its B1."""
+    first_match_begun()
+    services.lag_record(
+        match_id="euro-ko-1-2", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    amend(FLIPPED, staff=True)
+    assert (names("euro-ko-1-1"), names("euro-ko-1-2")) == (
+        ("Rossi", "Bianchi"),
+        ("Fernández", "Marchetti"),
+    )
+    assert places("B")[:2] == ["Kovalenko", "Fernández"]
+
+
+def semi_finals() -> list[tuple[str, str]]:
+    """Return the players of each semi-final that counts: not void."""
+    semis = Match.objects.filter(competition_id="euro", stage_id="ko", slot__in=["1-1", "1-2"])
+    return [names(match.pk) for match in semis.exclude(status=Match.Status.VOID).order_by("slot")]
+
+
+def test_a_replacement_waits_while_its_holder_as_amended_plays_a_match_still_disputed(
+    both_semi_finals_disputed,
+):
+    decided = services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    projector.catch_up()
+
+    assert decided["made"] is None
+    assert not Match.objects.filter(pk="euro-ko-1-1-r2").exists()
+    assert semi_finals() == [("Fernández", "Marchetti")]
+
+
+def test_voiding_both_semi_finals_replays_each_with_the_pairing_as_amended(
+    both_semi_finals_disputed,
+):
+    for slot in ("groups:B2", "groups:B1"):
+        services.dispute_decide(
+            competition_id="euro", slot=slot, keep=False, reason="replay it", by="chief"
+        )
+
+    assert names("euro-ko-1-1-r2") == ("Rossi", "Fernández")
+    assert names("euro-ko-1-2-r2") == ("Kovalenko", "Marchetti")
+    for match_id in ("euro-ko-1-1-r2", "euro-ko-1-2-r2"):
+        services.lag_record(
+            match_id=match_id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+        )
+    projector.catch_up()
+    assert championship_at(Competition.objects.get(pk="euro")).championship.disputes() == []
+    assert not Match.objects.filter(pk__endswith="-r3").exists()
+
+
+def test_a_semi_final_kept_as_played_leaves_its_replaced_neighbour_the_next_player(
+    both_semi_finals_disputed,
+):
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B1", keep=True, reason="it stands", by="chief"
+    )
+
+    assert semi_finals() == [("Rossi", "Kovalenko"), ("Fernández", "Marchetti")]
+    services.lag_record(
+        match_id="euro-ko-1-1-r2", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    assert championship_at(Competition.objects.get(pk="euro")).championship.disputes() == []
+
+
+def test_no_replacement_is_made_with_a_player_still_playing_on_from_its_place(db):
+    """Group A's first goes on from a bye; ko-1-2's winner (Fernández) plays on in the
+    semi-final; an amendment then changes group A's first three places."""
+    championship(
+        stages=[
+            {"id": "groups", "kind": "groups", "groups": 2, "advance": 3},
+            {"id": "ko", "kind": "knockout", "from": "groups"},
+        ]
+    )
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        win(match.pk, "B" if match.pk == "euro-groups-A2" else "A")
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    win("euro-ko-1-2", "A")
+    projector.catch_up()
+    services.lag_record(
+        match_id="euro-ko-2-1", expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+    )
+    assert names("euro-ko-2-1") == ("Petrenko", "Fernández")
+    amend("euro-groups-A2", staff=True)
+    assert places("A")[:3] == ["Rossi", "Marchetti", "Petrenko"]
+
+    services.dispute_decide(
+        competition_id="euro", slot="groups:A3", keep=False, reason="replay it", by="chief"
+    )
+    projector.catch_up()
+    # Fernández and Petrenko both play the semi-final as played: ko-1-2's replay waits.
+    assert not Match.objects.filter(pk="euro-ko-1-2-r2").exists()
+    services.dispute_decide(
+        competition_id="euro", slot="W:ko-1-1", keep=False, reason="replay it", by="chief"
+    )
+    assert names("euro-ko-1-2-r2") == ("Fernández", "Petrenko")
