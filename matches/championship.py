@@ -657,6 +657,8 @@ class Championship:
             return False
         if stage.kind == GROUPS:
             return all(self.group_places(stage.id, group) is not None for group in draw["groups"])
+        if self._disputes_by_stage().get(stage.id):
+            return False  # an open dispute can still void a match of it
         plan = self._plan(stage.id)
         final_round = max(planned.round for planned in plan)
         return all(

@@ -333,3 +333,24 @@ def test_no_replacement_is_made_with_a_player_still_playing_on_from_its_place(db
         competition_id="euro", slot="W:ko-1-1", keep=False, reason="replay it", by="chief"
     )
     assert names("euro-ko-1-2-r2") == ("Fernández", "Petrenko")
+
+
+def test_a_knockout_with_an_open_dispute_is_not_settled_until_it_is_decided(knockout_drawn):
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    projector.catch_up()
+    win("euro-ko-2-1", "A")
+    win("euro-ko-3rd", "A")
+
+    def settled() -> bool:
+        folded = championship_at(Competition.objects.get(pk="euro")).championship
+        return folded.views()[1]["settled"]
+
+    assert settled()
+    amend(FLIPPED, staff=True)
+    assert not settled()
+    for slot in ("groups:B1", "groups:B2"):
+        services.dispute_decide(
+            competition_id="euro", slot=slot, keep=True, reason="the results stand", by="chief"
+        )
+    assert settled()
