@@ -767,7 +767,7 @@ class Championship:
                 status = "waiting"
             outcome = self._outcome(place_id(stage.id, planned))
             holders = [self._name(key) for key in amended]
-            if played is not None and played.started:  # who plays it, whatever came since
+            if played is not None:  # who plays it or is to, as made, whatever came since
                 players: list[str | None] | None = [
                     names.get(str(key), str(key)) for key in played.result.players
                 ]

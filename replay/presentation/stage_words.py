@@ -163,12 +163,11 @@ def dressed(stage: dict[str, Any], terms: Terms) -> dict[str, Any]:
         shown = []
         for match in matches:
             lines = []
-            started = match["status"] not in ("bye", "waiting", "scheduled")
             disputed = {d["side"]: d for d in match.get("disputes") or []}
             for side, slot in enumerate(match["slots"]):
-                # A match begun is shown with who plays it; one to come with who holds its slots.
-                holder = match["players"][side] if started and match["players"] else None
-                holder = holder or match["holders"][side]
+                # A match made is shown with who plays it, as the schedule has it; one to
+                # come with who the draw goes on with, or what its slot names while it waits.
+                holder = match["players"][side] if match["players"] else None
                 dispute = disputed.get("AB"[side])
                 lines.append(
                     {

@@ -12,6 +12,7 @@ from matches.models import Competition, Event, Match
 from matches.services.championships import championship_at
 from matches.services.corrections import Forbidden
 from matches.services.decisions import StateClash
+from replay.presentation.stage_words import Terms, dressed
 from replay.projections import projector
 from tests.matches.test_championships import championship
 from tests.support.cast import BY, QUIET
@@ -354,3 +355,19 @@ def test_a_knockout_with_an_open_dispute_is_not_settled_until_it_is_decided(knoc
             competition_id="euro", slot=slot, keep=True, reason="the results stand", by="chief"
         )
     assert settled()
+
+
+def test_a_match_made_keeps_its_players_on_the_bracket_while_its_slot_is_open_again(
+    knockout_drawn,
+):
+    last = Event.objects.filter(match_id=FLIPPED).count()
+    services.shot_retract(
+        match_id=FLIPPED, expected_seq=last, by="jury", shot=last, reason="entered twice"
+    )
+
+    folded = championship_at(Competition.objects.get(pk="euro")).championship
+    stage = folded.views()[1]
+    first = stage["rounds"][0][0]
+    assert first["players"] == list(names("euro-ko-1-1"))  # as the schedule lists it
+    lines = dressed(stage, Terms("ko", "knockout", rounds=2))["named_rounds"][0]["matches"][0]
+    assert [line["text"] for line in lines["lines"]] == list(names("euro-ko-1-1"))
