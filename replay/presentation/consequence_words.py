@@ -39,13 +39,24 @@ def consequence_sentences(preview: Mapping[str, Any]) -> list[str]:
         )
     slots = preview.get("slots") or {}
     for move in slots.get("moves", []):
-        said.append(move_sentence(move["before"], move["after"], move["round"], move["rounds"]))
+        said.append(
+            move_sentence(
+                move["before"],
+                move["after"],
+                move["round"],
+                move["rounds"],
+                third_place(move.get("place") or ""),
+            )
+        )
     for dispute in slots.get("disputes", []):
         said.append(
             _("%(match)s has started and would be disputed")
             % {
                 "match": match_words(
-                    dispute.get("players") or [], dispute.get("round", 0), dispute.get("rounds", 0)
+                    dispute.get("players") or [],
+                    dispute.get("round", 0),
+                    dispute.get("rounds", 0),
+                    third_place(dispute.get("match") or ""),
                 )
             }
         )
@@ -57,10 +68,18 @@ def capitalised(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def move_sentence(before: list[Any], after: list[Any], round_number: int, rounds: int) -> str:
+def third_place(where: str) -> bool:
+    """Return whether a place (`ko-2-0`), a match (`euro-ko-3rd`, `-3rd-r2`) or a slot
+    (`3rd`) is the third-place match's: it is played in the final's round, never the final."""
+    return where == "3rd" or where.endswith("-0") or "-3rd" in where
+
+
+def move_sentence(
+    before: list[Any], after: list[Any], round_number: int, rounds: int, third: bool = False
+) -> str:
     """Return who meets whom instead of whom: "Rossi, not Fernández, meets Kovalenko in the
     quarter-final" (or both sides, when both change)."""
-    at = in_round(round_number, rounds)
+    at = in_round(round_number, rounds, third)
     changed = [side for side in (0, 1) if before[side] != after[side]]
     if len(changed) == 1:
         side = changed[0]
@@ -79,8 +98,10 @@ def move_sentence(before: list[Any], after: list[Any], round_number: int, rounds
     }
 
 
-def in_round(round_number: int, rounds: int) -> str:
+def in_round(round_number: int, rounds: int, third: bool = False) -> str:
     """Return where a knockout match is played, to end a sentence: "in the quarter-final"."""
+    if third:
+        return _("in the third-place match")
     from_the_end = rounds - round_number if rounds else -1
     if from_the_end == 0:
         return _("in the final")
@@ -91,10 +112,12 @@ def in_round(round_number: int, rounds: int) -> str:
     return _("in round %(number)d") % {"number": round_number}
 
 
-def match_words(players: list[Any], round_number: int, rounds: int) -> str:
+def match_words(players: list[Any], round_number: int, rounds: int, third: bool = False) -> str:
     """Return a knockout match by its round and players: "the quarter-final Kovalenko v
-    Fernández"."""
+    Fernández"; `third`, the third-place match (in the final's round)."""
     versus = _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]} if len(players) == 2 else ""
+    if third:
+        return _("the third-place match %(match)s") % {"match": versus}
     from_the_end = rounds - round_number if rounds else -1
     if from_the_end == 0:
         return _("the final %(match)s") % {"match": versus}
@@ -147,7 +170,13 @@ def _moved(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
     now = [event["now"][side]["name"] for side in "AB"]
     round_text = (event.get("slot") or "0-0").split("-")[0]
     rounds = next((t.rounds for t in terms.values() if t.kind == "knockout"), 0)
-    moved = move_sentence(was, now, int(round_text) if round_text.isdigit() else 0, rounds)
+    moved = move_sentence(
+        was,
+        now,
+        int(round_text) if round_text.isdigit() else rounds,
+        rounds,
+        third_place(event.get("slot") or ""),
+    )
     return _("%(cause)s: %(moved)s") % {"cause": cause_words(cause), "moved": moved}
 
 
@@ -179,6 +208,7 @@ def _decided(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
         event.get("players") or [],
         int(round_text) if round_text.isdigit() else 0,
         found.rounds if found else 0,
+        third_place(event.get("place") or ""),
     )
     words = {"match": match, "reason": event.get("reason", "")}
     if event["keep"]:

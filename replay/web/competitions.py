@@ -13,7 +13,7 @@ from matches.models import FEDERATION_ID_LENGTH, Competition
 from matches.notation import LONGEST
 from matches.rules import DEFAULT_RULESET, Ruleset
 from matches.services.competition_log import stages_of
-from replay.presentation.consequence_words import log_sentence, match_words
+from replay.presentation.consequence_words import log_sentence, match_words, third_place
 from replay.presentation.stage_words import (
     Terms,
     dressed,
@@ -163,7 +163,10 @@ def competition_disputes(request: HttpRequest, competition_id: str) -> HttpRespo
         {
             **dispute,
             "match_words": match_words(
-                dispute["players"] or [], dispute["round"], dispute["rounds"]
+                dispute["players"] or [],
+                dispute["round"],
+                dispute["rounds"],
+                third_place(dispute["match"]),
             ),
             "slot_words": slot_words(dispute["slot"], dispute["rounds"]),
         }

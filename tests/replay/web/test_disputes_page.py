@@ -10,6 +10,8 @@ from matches import services
 from replay.projections import projector
 from tests.store.test_corrections import FLIPPED, amend, first_match_begun, knockout_drawn  # noqa: F401
 from tests.support.browser import make_user
+from tests.support.cast import BY
+from tests.support.league import win
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")
 
@@ -69,3 +71,28 @@ def test_a_void_match_says_so_on_its_pages_and_its_console_records_nothing(dispu
     assert "Void: a decision on a dispute replaced this match" in board
     assert console.status_code == 410 and "nothing more can be recorded" in console.content.decode()
     assert "Анульовано" in schedule or "анульовано" in schedule
+
+
+def test_a_disputed_third_place_match_is_called_so_never_the_final(knockout_drawn):  # noqa: F811
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    projector.catch_up()
+    for match_id in ("euro-ko-2-1", "euro-ko-3rd"):
+        services.lag_record(
+            match_id=match_id, expected_seq=0, by=BY, a={"distance": 90}, b={"distance": 150}
+        )
+    amend(FLIPPED, staff=True)
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    projector.catch_up()
+
+    html = staff_client().get("/competitions/euro/disputes/").content.decode()
+    third = html.split('data-slot="L:ko-1-1"', 1)[1].split("</h2>", 1)[0]
+    assert "The third-place match Bianchi v Marchetti" in third
+    assert "The final Rossi v Fernández" in html
+    services.dispute_decide(
+        competition_id="euro", slot="L:ko-1-1", keep=True, reason="it stands", by="chief"
+    )
+    history = Client().get("/competitions/euro/history/").content.decode()
+    assert "Decision on the third-place match Bianchi v Marchetti" in history
