@@ -115,6 +115,18 @@ class Book:
             if not event["keep"]:
                 self.replaced[event["match"]] = event["replacement"]
 
+    def replacing(self, match_id: str) -> dict[str, Any] | None:
+        """Return the decision that voided the match `match_id` replaces, if it is one."""
+        return next(
+            (
+                decision
+                for decisions in self.decisions.values()
+                for decision in decisions
+                if not decision["keep"] and decision["replacement"] == match_id
+            ),
+            None,
+        )
+
     def by_seed(self) -> list[Entrant]:
         return sorted(self.entrants.values(), key=lambda entrant: entrant.seed)
 

@@ -88,6 +88,12 @@ def assigned_referee(match: Match) -> Any:
     return latest.user if latest is not None else None
 
 
+def assigned_username(match_id: str) -> str | None:
+    """Return the username of the login assigned to record a match (by its id), or None."""
+    latest = Assignment.objects.filter(match_id=match_id).select_related("user").last()
+    return latest.user.get_username() if latest is not None and latest.user else None
+
+
 def assigned_referee_id(match: Match | str) -> Any:
     """Return the primary key of the login assigned to record a match (or a match's id), or None.
 

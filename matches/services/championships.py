@@ -260,6 +260,8 @@ def settle(
         if playable.id in stored:
             continue
         a, b = playable.players
+        decision = championship.book.replacing(playable.id)
+        voided = Match.objects.get(pk=decision["match"]) if decision is not None else None
         try:
             with transaction.atomic():
                 match = match_create(
@@ -267,17 +269,32 @@ def settle(
                     players={"A": a.record(), "B": b.record()},
                     ruleset=playable.stage.ruleset,
                     id=playable.id,
-                    stage=f"{playable.stage.id} {playable.slot}",
-                    date=_day_of_round(championship.book.draws[playable.stage.id], playable.slot),
+                    stage=voided.stage if voided else f"{playable.stage.id} {playable.slot}",
+                    date=voided.date
+                    if voided
+                    else _day_of_round(championship.book.draws[playable.stage.id], playable.slot),
                     stage_id=playable.stage.id,
                     slot=playable.slot,
                 )
+                if decision is not None and decision.get("referee"):
+                    _replacement_referee_assign(match, decision)
         except (Refused, IntegrityError):
             if not Match.objects.filter(pk=playable.id).exists():
                 raise
             continue  # another settler created it first
         created.append(match)
     return created
+
+
+def _replacement_referee_assign(match: Match, decision: dict[str, Any]) -> None:
+    """Let the referee a decision named (or the voided match's) record its replacement,
+    assigned in the name of who decided."""
+    decided_by = (
+        Event.objects.filter(pk=decision.get("version", 0))
+        .values_list("recorded_by", flat=True)
+        .first()
+    )
+    referee_assign(match_id=match.pk, username=decision["referee"], by=decided_by or "decision")
 
 
 def _day_of_round(draw: dict[str, Any], slot: str) -> date | None:

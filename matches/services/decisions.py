@@ -11,18 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
 from matches.championship import place_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
-from matches.models import USERNAME_LENGTH, Competition, Match
-from matches.selectors import competition_get
+from matches.models import USERNAME_LENGTH, Match
+from matches.selectors import assigned_referee, competition_get
 from matches.services import corrections
 from matches.services.championships import settle
 from matches.services.competition_log import log_append
-from matches.services.competitions import check_text, match_create
+from matches.services.competitions import check_text
 
 REASON_LENGTH = 500
 
@@ -37,7 +38,7 @@ DISPUTE_DECIDED = "dispute_decided"
 
 
 def dispute_decide(
-    *, competition_id: str, slot: str, keep: Any, reason: Any, by: str
+    *, competition_id: str, slot: str, keep: Any, reason: Any, by: str, referee: Any = None
 ) -> dict[str, Any]:
     """Answer a slot's open dispute (staff), as an event of the competition's log.
 
@@ -46,12 +47,14 @@ def dispute_decide(
     the slot's holders as amended, at once when both are settled and free, else once they
     are (a holder who plays another match whose dispute waits: by that decision). Every
     started match fed by its winner is then disputed in turn. Return the decision as
-    logged, with the replacement made (or None).
+    logged, with the replacement made (or None). `referee`, the username of the login who
+    may record the replacement: by default, the voided match's.
     """
     if not isinstance(keep, bool):
         raise Refused("must be true (keep the match as played) or false (void it)", "keep")
     check_text(reason, "reason", REASON_LENGTH, required=True)
     check_text(by, "by", USERNAME_LENGTH, required=True)
+    _referee_check(referee, keep)
     competition = competition_get(competition_id)
     if competition.stages is None:
         raise Refused("the competition has no stages", "stages")
@@ -74,12 +77,11 @@ def dispute_decide(
             "place": place_id(*placed) if (placed := championship.place_of(dispute.match)) else "",
             "players": [disputed.players["A"]["name"], disputed.players["B"]["name"]],
         }
-        made = None
         if not keep:
             decision["replacement"] = _replacement_id(dispute.match)
-            voided = disputed
-            voided.status = Match.Status.VOID
-            voided.save(update_fields=["status"])
+            decision["referee"] = referee if referee is not None else _referee_of(disputed)
+            disputed.status = Match.Status.VOID
+            disputed.save(update_fields=["status"])
         log_append(competition, [decision], by)
         refolded = corrections.folded_now(competition)
         # A place a void match held is free again: the players of a match not begun follow.
@@ -89,21 +91,11 @@ def dispute_decide(
         cause = {"type": DISPUTE_DECIDED, "slot": dispute.slot, "match": dispute.match}
         for move in found.moves:
             corrections.move(knockout[move.match], move.players, cause, by)
-        if not keep:
-            made = next(
-                (
-                    playable
-                    for playable in refolded.playable()
-                    if playable.id == decision["replacement"]
-                ),
-                None,
-            )
-            if made is not None:
-                _replacement_make(competition, voided, made)
-        # A replacement that waited for this decision (its holder played the match just
-        # decided) is made now too, in the same write.
-        settle(competition, refolded)
-    return {**decision, "made": made.id if made is not None else None}
+        # The replacement, and any that waited for this decision (its holder played the
+        # match just decided), are made now, in the same write.
+        created = settle(competition, refolded)
+        made = next((m for m in created if m.pk == decision.get("replacement")), None)
+    return {**decision, "made": made.pk if made is not None else None}
 
 
 def _replacement_id(match_id: str) -> str:
@@ -114,15 +106,18 @@ def _replacement_id(match_id: str) -> str:
     return f"{match_id}-r2"
 
 
-def _replacement_make(competition: Competition, voided: Match, made: Any) -> Match:
-    a, b = made.players
-    return match_create(
-        competition=competition.pk,
-        players={"A": a.record(), "B": b.record()},
-        ruleset=made.stage.ruleset,
-        id=made.id,
-        stage=voided.stage,
-        date=voided.date,
-        stage_id=voided.stage_id,
-        slot=voided.slot,
-    )
+def _referee_check(referee: Any, keep: bool) -> None:
+    """Refuse a decision's referee that is no login's username, or named for a match kept."""
+    if referee is None:
+        return
+    if keep:
+        raise Refused("only a match voided has a replacement to referee", "referee")
+    check_text(referee, "referee", USERNAME_LENGTH, required=True)
+    if not get_user_model().objects.filter(username=referee).exists():
+        raise Refused(f"no login {excerpt(referee)}", "referee")
+
+
+def _referee_of(match: Match) -> str | None:
+    """Return the username of the login assigned to record a match, or None."""
+    found = assigned_referee(match)
+    return found.get_username() if found is not None else None

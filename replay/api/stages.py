@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import services
+from matches.models import USERNAME_LENGTH
 from replay.api import schema
 from replay.api.competitions import COMPETITION_ID, RoundRobinBody
 from replay.api.permissions import IsStaff
@@ -55,6 +56,17 @@ class DecisionBody(Body):
         "counted nowhere) and replaced by a match of the slot's holders as amended"
     )
     reason = Text(help_text="why: kept in the competition's log")
+    referee = Text(
+        required=False,
+        allow_blank=False,
+        max_length=USERNAME_LENGTH,
+        error_messages={
+            "blank": "must be a login's username, not empty",
+            "max_length": f"must be at most {USERNAME_LENGTH} characters",
+        },
+        help_text="with a void only: the username of the login allowed to record the "
+        "replacement (default: the voided match's); 422 naming `referee` if no login has it",
+    )
 
 
 # -- Answers (described only) -----------------------------------------------------------
@@ -234,6 +246,11 @@ class DecisionAnswer(serializers.Serializer[dict[str, Any]]):
     as_played = serializers.CharField(help_text="the key of who plays the match")
     as_amended = serializers.CharField(allow_null=True, help_text="null: undecided")
     replacement = serializers.CharField(required=False, help_text="voided: its replacement's id")
+    referee = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="voided: the username of the login allowed to record the replacement",
+    )
     made = serializers.CharField(
         allow_null=True, help_text="the replacement, if made now (both holders settled)"
     )
@@ -261,5 +278,6 @@ class DecisionView(APIView):
             keep=body["keep"],
             reason=body["reason"],
             by=username(request),
+            referee=body.get("referee"),
         )
         return Response(decided, status=status.HTTP_201_CREATED)

@@ -22,7 +22,7 @@ __all__ = [
 from matches import store
 from matches.errors import Refused
 from matches.models import Competition
-from matches.selectors import competition_get
+from matches.selectors import assigned_username, competition_get
 from matches.services.championships import championship_at, stage_shapes
 from matches.services.competition_log import log_read
 from replay.models import StagesView
@@ -121,6 +121,8 @@ def disputes_open(competition_id: Any) -> dict[str, Any]:
                             "round": number,
                             "rounds": len(stage["rounds"]),
                             "players": match["players"],
+                            # Who records its replacement if it is voided and none is named.
+                            "referee": assigned_username(dispute["match"]),
                         }
                     )
     return {"competition": competition.pk, "version": shown.version, "disputes": found}

@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 
 from matches import services
 from matches.models import Event, Match
+from matches.selectors import assigned_referee
 from replay.api.tokens import token_issue
 from replay.projections import projector
 from tests.browser.test_console import tap
@@ -142,3 +143,32 @@ def test_staff_decide_a_dispute_from_its_page_and_the_bracket_shows_the_replacem
     )[0]
     assert "/matches/euro-ko-1-1-r2/" in first.get_attribute("innerHTML")
     assert "the match is void, to be played again" in text_of(chromium, "#draw-history")
+
+
+def test_staff_void_a_match_naming_its_replacement_s_referee_from_the_dispute_page(
+    served, chromium
+):
+    quarter_started()
+    amend(FLIPPED, staff=True)
+    projector.catch_up()
+    make_user("novak")
+    log_in(chromium, served, make_user("chief", staff=True))
+    chromium.get(f"{served.url}/competitions/euro/disputes/")
+    card = chromium.find_element(By.CSS_SELECTOR, '[data-slot="groups:B2"]')
+    card.find_element(By.CSS_SELECTOR, 'input[name=keep][value="false"]').click()
+    card.find_element(By.NAME, "reason").send_keys("the jury voids it")
+    card.find_element(By.NAME, "referee").send_keys("nobody-here")
+    card.find_element(By.CSS_SELECTOR, "button").click()
+    chromium.switch_to.alert.accept()
+    refused = wait_until(chromium, lambda d: text_of(d, "[data-result]"), "refused")
+    assert "referee" in refused and "no login" in refused
+    assert Match.objects.get(pk="euro-ko-1-1").status != "void"
+
+    field = card.find_element(By.NAME, "referee")
+    field.clear()
+    field.send_keys("novak")
+    card.find_element(By.CSS_SELECTOR, "button").click()
+    chromium.switch_to.alert.accept()
+
+    wait_until(chromium, lambda d: "No dispute is open." in text_of(d, "#disputes"), "decided")
+    assert assigned_referee(Match.objects.get(pk="euro-ko-1-1-r2")).username == "novak"

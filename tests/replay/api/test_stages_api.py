@@ -6,6 +6,7 @@ import pytest
 
 from matches import services
 from matches.models import Event, Match, Player
+from matches.selectors import assigned_referee
 from replay.models import MatchSummary, Standings
 from replay.projections import projector
 from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come
@@ -193,3 +194,65 @@ def test_an_amendment_that_disputes_a_started_match_is_staff_s_and_so_is_its_dec
     assert (
         ko["rounds"][0][0]["match"] == "euro-ko-1-1-r2" and ko["rounds"][0][0]["disputed"] is None
     )
+
+
+@pytest.fixture
+def disputed_api(staff, referee):
+    """ko-1-1 begun, with the referee's login assigned to it, then disputed by an amendment."""
+    drawn_with_a_flip_to_come()
+    services.referee_assign(match_id="euro-ko-1-1", username=referee.username, by="federation")
+    win("euro-ko-1-1", "A")
+    seq = Event.objects.filter(match_id=FLIPPED).count()
+    services.ruling_amend(
+        match_id=FLIPPED,
+        expected_seq=seq,
+        by="jury",
+        shot=4,
+        facts=FLIPPED_TO_A,
+        reason="video",
+        staff=True,
+    )
+    return api(staff.key)
+
+
+FLIPPED_TO_A = {"contacts": [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]}
+DECISION = "/api/competitions/euro/slots/groups:B2/decision"
+
+
+def test_a_replacement_is_refereed_by_the_voided_match_s_login_unless_the_decision_names_one(
+    disputed_api, referee
+):
+    decided = disputed_api.post(DECISION, {"keep": False, "reason": "void"}, format="json")
+
+    assert decided.status_code == 201, decided.json()
+    assert decided.json()["referee"] == referee.username
+    assert assigned_referee(Match.objects.get(pk="euro-ko-1-1-r2")).username == referee.username
+
+
+def test_a_decision_names_the_replacement_s_referee(disputed_api, stranger):
+    body = {"keep": False, "reason": "void", "referee": stranger.username}
+    decided = disputed_api.post(DECISION, body, format="json")
+
+    assert decided.status_code == 201, decided.json()
+    assert decided.json()["referee"] == stranger.username
+    replacement = Match.objects.get(pk="euro-ko-1-1-r2")
+    assert assigned_referee(replacement).username == stranger.username
+    assert replacement.assignments.last().assigned_by == "federation"
+
+
+@pytest.mark.parametrize(
+    ("named", "keep", "code"),
+    [
+        (7, False, 400),
+        ("", False, 400),
+        ("x" * 151, False, 400),
+        ("nobody-here", False, 422),
+        ("petrenko", True, 422),
+    ],
+)
+def test_a_bad_referee_is_refused_naming_it_and_decides_nothing(disputed_api, named, keep, code):
+    body = {"keep": keep, "reason": "the jury", "referee": named}
+    answer = disputed_api.post(DECISION, body, format="json")
+
+    assert (answer.status_code, answer.json()["field"]) == (code, "referee"), answer.json()
+    assert not Event.objects.filter(competition_id="euro", type="dispute_decided").exists()

@@ -3,9 +3,13 @@
 
 import { api } from "../api.js";
 
-/** Return the body of a decision from its form's fields. */
-function decisionOf(fields) {
-  return { keep: fields.get("keep") === "true", reason: fields.get("reason") || "" };
+/** Return the body of a decision from its form's fields: a replacement's referee, if named,
+ * only with a void (left out, the voided match's). */
+export function decisionOf(fields) {
+  const decision = { keep: fields.get("keep") === "true", reason: fields.get("reason") || "" };
+  const referee = (fields.get("referee") || "").trim();
+  if (!decision.keep && referee) decision.referee = referee;
+  return decision;
 }
 
 function start(section = document.getElementById("disputes")) {
@@ -26,7 +30,8 @@ function start(section = document.getElementById("disputes")) {
         }
         const sent = answer.body || {};
         result.className = "staff-result refused";
-        result.textContent = interpolate(gettext("Refused: %s"), [sent.error || answer.status]);
+        const why = sent.field ? `${sent.field}: ${sent.error}` : sent.error || answer.status;
+        result.textContent = interpolate(gettext("Refused: %s"), [why]);
       } catch {
         result.className = "staff-result refused";
         result.textContent = gettext("Not sent: the server cannot be reached.");
