@@ -10,6 +10,6 @@ from django.dispatch import Signal
 # appended), after the commit.
 events_appended = Signal()
 
-# Sent with `competition_id` after a change of its tables or of a match's table commits:
-# the hall's viewers read it again.
+# Sent with `competition_id` after a change of its tables or of a match's table commits, or
+# a decision voids one of its matches: the hall's viewers read it again.
 tables_changed = Signal()

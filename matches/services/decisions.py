@@ -24,6 +24,7 @@ from matches.services import corrections
 from matches.services.championships import settle
 from matches.services.competition_log import log_append
 from matches.services.competitions import check_text
+from matches.signals import tables_changed
 
 REASON_LENGTH = 500
 
@@ -78,7 +79,7 @@ def dispute_decide(
             "players": [disputed.players["A"]["name"], disputed.players["B"]["name"]],
         }
         if not keep:
-            decision["replacement"] = _replacement_id(dispute.match)
+            decision["replacement"] = replacement_id(dispute.match)
             decision["referee"] = referee if referee is not None else _referee_of(disputed)
             disputed.status = Match.Status.VOID
             disputed.save(update_fields=["status"])
@@ -91,6 +92,10 @@ def dispute_decide(
         cause = {"type": DISPUTE_DECIDED, "slot": dispute.slot, "match": dispute.match}
         for move in found.moves:
             corrections.move(knockout[move.match], move.players, cause, by)
+        if not keep:  # the hall shows the void and its replacement
+            transaction.on_commit(
+                lambda: tables_changed.send_robust(sender=Match, competition_id=competition.pk)
+            )
         # The replacement, and any that waited for this decision (its holder played the
         # match just decided), are made now, in the same write.
         created = settle(competition, refolded)
@@ -98,7 +103,7 @@ def dispute_decide(
     return {**decision, "made": made.pk if made is not None else None}
 
 
-def _replacement_id(match_id: str) -> str:
+def replacement_id(match_id: str) -> str:
     """Return the id of a voided match's replacement: `{id}-r2`, then `-r3`, ..."""
     base, _, number = match_id.rpartition("-r")
     if base and number.isdigit():

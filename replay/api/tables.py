@@ -74,6 +74,9 @@ class MatchAtTable(PlayersAnswer):
     active_at = serializers.DateTimeField(
         allow_null=True, help_text="its last event or its console's last heartbeat"
     )
+    replacement = PlayersAnswer(
+        allow_null=True, help_text="a void match's replacement, once made (else null)"
+    )
 
 
 class TableCard(serializers.Serializer[dict[str, Any]]):

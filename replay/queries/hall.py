@@ -18,6 +18,7 @@ from matches.draws import group_plan
 from matches.models import Competition, Match, Table, TableAssignment
 from matches.selectors import competition_get
 from matches.services.competition_log import log_read, stages_of
+from matches.services.decisions import replacement_id
 from replay.models import ConsoleActivity
 from replay.projections.states import match_state
 
@@ -49,7 +50,7 @@ def hall_get(competition: Competition | str) -> dict[str, Any]:
         if row.table_id is not None:
             at_table.setdefault(row.table_id, []).append((row, matches[match_id]))
     places = _places(competition, list(matches.values()))
-    cards = [_card(table, at_table.get(table.pk, []), heard, places) for table in tables]
+    cards = [_card(table, at_table.get(table.pk, []), heard, places, matches) for table in tables]
     placed = {match_id for match_id, row in latest.items() if row.table_id is not None}
     waiting = [
         _players(match, places)
@@ -85,6 +86,7 @@ def _card(
     assigned: list[tuple[TableAssignment, Any]],
     heard: dict[str, datetime],
     places: dict[str, dict[str, Any]],
+    matches: dict[str, Any],
 ) -> dict[str, Any]:
     started = [(row, match) for row, match in assigned if match.head > 0]
     called = sorted(
@@ -96,7 +98,7 @@ def _card(
     shown = max(
         playing or started, key=lambda pair: (pair[0].assigned_at, pair[0].pk), default=None
     )
-    now = None if shown is None else _now(shown[1], heard, places)
+    now = None if shown is None else _now(shown[1], heard, places, matches)
     following = _players(called[0][1], places) if called else None
     if now is None and following is not None:
         active = heard.get(following["id"])
@@ -158,7 +160,10 @@ def _places(competition: Competition, matches: list[Match]) -> dict[str, dict[st
 
 
 def _now(
-    match: Any, heard: dict[str, datetime], places: dict[str, dict[str, Any]] | None = None
+    match: Any,
+    heard: dict[str, datetime],
+    places: dict[str, dict[str, Any]],
+    matches: dict[str, Any],
 ) -> dict[str, Any]:
     # As of the head read with the hall's matches: an event committed since is not folded
     # into a card that shows the seq before it (its next read shows both).
@@ -170,7 +175,7 @@ def _now(
     last_at = store.parse_time(event[0].at) if event else None
     moments = [moment for moment in (last_at, heard.get(match.pk)) if moment is not None]
     return {
-        **_players(match, places or {}),
+        **_players(match, places),
         "status": "void" if match.status == Match.Status.VOID else state["status"],
         "winner": state["winner"],
         "games_won": state["games_won"],
@@ -179,7 +184,18 @@ def _now(
         "due": upcoming.get("player"),
         "seq": match.head,
         "active_at": _iso(max(moments)) if moments else None,
+        "replacement": _replacement(match, matches, places),
     }
+
+
+def _replacement(
+    match: Any, matches: dict[str, Any], places: dict[str, dict[str, Any]]
+) -> dict[str, Any] | None:
+    """Return the match that replaces a void one, once made (None for any other)."""
+    if match.status != Match.Status.VOID:
+        return None
+    found = matches.get(replacement_id(match.pk))
+    return None if found is None else _players(found, places)
 
 
 def _iso(moment: datetime) -> str:

@@ -14,6 +14,12 @@ from matches import services
 from matches.models import Match
 from matches.services.tables import current_table
 from replay.projections.activity import activity_note
+from tests.store.test_corrections import (
+    FLIPPED,
+    amend,
+    drawn_with_a_flip_to_come,
+    first_match_begun,
+)
 from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, log_in, make_user, wait_until
 from tests.support.cast import new_match, open_game, play
 from tests.support.league import league, names
@@ -272,3 +278,30 @@ def league_match() -> str:
 
 def said(driver) -> str:
     return driver.execute_script("return document.querySelector('[data-said]').textContent")
+
+
+def test_a_void_match_and_its_replacement_reach_the_hall_without_a_reload(hall_server, browsers):
+    drawn_with_a_flip_to_come()
+    services.tables_set(competition_id="euro", names=["1"], by="federation")
+    services.match_assign_table(match_id="euro-ko-1-1", table="1", by="federation")
+    first_match_begun()
+    page = browsers()
+    page.get(f"{hall_server.url}/competitions/euro/hall/")
+    wait_until(page, lambda d: "Rossi" in card_text(d, "1"), "the semi-final at table 1")
+    assert "replaced" not in card_text(page, "1").lower()
+
+    amend(FLIPPED, staff=True)
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+
+    replaced = wait_until(
+        page,
+        lambda d: "replaced by" in card_text(d, "1") and card_text(d, "1"),
+        "the void and its replacement shown",
+        timeout=30,
+    )
+    a, b = names("euro-ko-1-1-r2")
+    assert "Void" in replaced and f"{a} — {b}" in replaced
+    link = page.execute_script(f"{CARD} return card.querySelector('.replaced a').href;", "1")
+    assert link.endswith("/matches/euro-ko-1-1-r2/")

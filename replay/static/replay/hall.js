@@ -90,6 +90,21 @@ function side(match, player) {
   return row;
 }
 
+/** Return what a void match's card says of it: a decision replaced it, and by what. */
+function replacedBy(match) {
+  const line = element("p", "replaced");
+  const replacement = match.replacement;
+  if (!replacement) {
+    line.textContent = gettext("Voided by a decision: its replacement waits for its players.");
+    return line;
+  }
+  line.append(element("span", "", gettext("Voided by a decision; replaced by") + " "));
+  const link = element("a", "", `${replacement.players.A} — ${replacement.players.B}`);
+  link.href = `/matches/${encodeURIComponent(replacement.id)}/`;
+  line.append(link);
+  return line;
+}
+
 /** Draw one table's card. */
 function cardOf(card, hall) {
   const article = element("article", "table-card");
@@ -114,6 +129,7 @@ function cardOf(card, hall) {
     board.href = `/matches/${encodeURIComponent(match.id)}/`;
     meta.append(board);
     article.append(meta);
+    if (match.status === "void") article.append(replacedBy(match));
   } else {
     article.append(element("p", "no-match", gettext("No match at this table")));
   }
