@@ -951,6 +951,14 @@ def _place_name(planned: Planned) -> str:
     return "3rd" if planned.number == 0 else f"{planned.round}-{planned.number}"
 
 
+def replacement_id(match_id: str) -> str:
+    """Return the id of a voided match's replacement: `{id}-r2`, then `-r3`, ..."""
+    base, _, number = match_id.rpartition("-r")
+    if base and number.isdigit():
+        return f"{base}-r{int(number) + 1}"
+    return f"{match_id}-r2"
+
+
 def place_id(stage_id: str, planned: Planned) -> str:
     """Return the name a knockout place is known by, its winner and loser too (`ko-1-3`)."""
     return f"{stage_id}-{planned.round}-{planned.number}"

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.models import JSONField
 
 from matches import plain_rows, store
+from matches.championship import replacement_id
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, state_after
@@ -86,6 +87,13 @@ def assigned_referee(match: Match) -> Any:
     """Return the login assigned to record a match (the latest assignment), or None."""
     latest = Assignment.objects.filter(match=match).select_related("user").last()
     return latest.user if latest is not None else None
+
+
+def replacement_of(match: Match) -> Match | None:
+    """Return the match that replaces a void one, once made (None for any other)."""
+    if match.status != Match.Status.VOID:
+        return None
+    return Match.objects.filter(pk=replacement_id(match.pk)).first()
 
 
 def assigned_username(match_id: str) -> str | None:

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.championship import place_id
+from matches.championship import place_id, replacement_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match
@@ -101,14 +101,6 @@ def dispute_decide(
         created = settle(competition, refolded)
         made = next((m for m in created if m.pk == decision.get("replacement")), None)
     return {**decision, "made": made.pk if made is not None else None}
-
-
-def replacement_id(match_id: str) -> str:
-    """Return the id of a voided match's replacement: `{id}-r2`, then `-r3`, ..."""
-    base, _, number = match_id.rpartition("-r")
-    if base and number.isdigit():
-        return f"{base}-r{int(number) + 1}"
-    return f"{match_id}-r2"
 
 
 def _referee_check(referee: Any, keep: bool) -> None:

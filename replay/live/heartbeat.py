@@ -2,7 +2,9 @@
 
 The sockets carry no login: a heartbeat is read with the session of the browser that
 sent it (its cookie, read only for a heartbeat), and counts only from a login that
-may record the match. It is kept at most once per HEARTBEAT_SECONDS per socket.
+may record the match. It is kept at most once per HEARTBEAT_SECONDS per socket. A
+heartbeat of a match a decision has voided is answered `{"type": "void", "replacement":
+id or null}`: the console refuses taps from then on, before any Confirm.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.contrib.auth import get_user
 from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 
+from matches.championship import replacement_id
 from matches.models import Match
 from replay.projections.activity import activity_note
 from replay.queries.access import may_record
@@ -61,3 +64,16 @@ def console_heard(cookie: str, match_id: str) -> str | None:
         return None
     activity_note(match.pk)
     return match.competition_id
+
+
+def void_notice(match_id: str) -> str | None:
+    """Return what a void match's console is told (its replacement, once made), or None."""
+    match = Match.objects.filter(pk=match_id).only("pk", "status").first()
+    if match is None or match.status != Match.Status.VOID:
+        return None
+    replacement = Match.objects.filter(pk=replacement_id(match.pk)).only("pk", "players").first()
+    made = None
+    if replacement is not None:
+        players = {side: replacement.players[side]["name"] for side in ("A", "B")}
+        made = {"id": replacement.pk, "players": players}
+    return json.dumps({"type": "void", "match": match.pk, "replacement": made})

@@ -10,7 +10,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from matches.errors import NotFound, Refused
 from replay.live.announce import hall_changed
-from replay.live.heartbeat import HEARTBEAT_SECONDS, console_heard, cookie_of, is_heartbeat
+from replay.live.heartbeat import (
+    HEARTBEAT_SECONDS,
+    console_heard,
+    cookie_of,
+    is_heartbeat,
+    void_notice,
+)
 from replay.live.hub import Hub, hub_here
 from replay.live.messages import error_message
 from replay.live.protocol import parse_after, parse_resume
@@ -82,9 +88,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             cookie = cookie_of(self.scope.get("headers", ()))
             competition_id = await database_sync_to_async(console_heard)(cookie, match_id)
+            voided = await database_sync_to_async(void_notice)(match_id)
         except Exception:
             logger.exception("live: a heartbeat of %s could not be kept", match_id)
             return
+        if voided is not None and self.viewer is not None:
+            self.viewer.post(outgoing(voided))
         if competition_id is not None:
             hall_changed(self, competition_id=competition_id)
 

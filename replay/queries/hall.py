@@ -13,12 +13,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches import store
-from matches.championship import book_of
+from matches.championship import book_of, replacement_id
 from matches.draws import group_plan
 from matches.models import Competition, Match, Table, TableAssignment
 from matches.selectors import competition_get
 from matches.services.competition_log import log_read, stages_of
-from matches.services.decisions import replacement_id
 from replay.models import ConsoleActivity
 from replay.projections.states import match_state
 

@@ -16,7 +16,7 @@ from matches.errors import NotFound, Refused
 from matches.models import Match
 from matches.notation import SLUG
 from matches.records import record_header
-from matches.selectors import match_get
+from matches.selectors import match_get, replacement_of
 from replay.projections.states import match_state
 from replay.queries.access import is_staff, may_record
 from replay.web.lookups import match_unreadable
@@ -64,7 +64,8 @@ def console(request: HttpRequest, id: str) -> HttpResponse:
     if not may_record(request.user, match):
         return render(request, "replay/console_forbidden.html", {"match": match}, status=403)
     if match.status == Match.Status.VOID:  # its events are refused: say so before any tap
-        return render(request, "replay/console_void.html", {"match": match}, status=410)
+        replaced = {"match": match, "replacement": replacement_of(match)}
+        return render(request, "replay/console_void.html", replaced, status=410)
     header = record_header(match)
     try:
         state = match_state(match)

@@ -172,3 +172,52 @@ def test_staff_void_a_match_naming_its_replacement_s_referee_from_the_dispute_pa
 
     wait_until(chromium, lambda d: "No dispute is open." in text_of(d, "#disputes"), "decided")
     assert assigned_referee(Match.objects.get(pk="euro-ko-1-1-r2")).username == "novak"
+
+
+def test_an_open_console_refuses_taps_once_its_match_is_voided_and_links_to_its_replacement(
+    served, chromium
+):
+    quarter_started()
+    amend(FLIPPED, staff=True)
+    projector.catch_up()
+    log_in(chromium, served, make_user("chief", staff=True))
+    chromium.get(f"{served.url}/referee/matches/euro-ko-1-1/")
+    wait_until(chromium, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq"))
+    recorded = Event.objects.filter(match_id="euro-ko-1-1").count()
+
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+
+    notice = wait_until(
+        chromium,
+        lambda d: (
+            d.find_element(By.ID, "void-notice").is_displayed()
+            and d.find_element(By.ID, "void-notice")
+        ),
+        "the console told of the void",
+        timeout=40,
+    )
+    assert "voided by a decision" in notice.text
+    assert Match.objects.get(pk="euro-ko-1-1-r2").players["B"]["name"] in notice.text
+    link = notice.find_element(By.TAG_NAME, "a").get_attribute("href")
+    assert link.endswith("/referee/matches/euro-ko-1-1-r2/")
+    assert not chromium.find_element(By.CSS_SELECTOR, '[data-hit="red"]').is_enabled()
+    assert chromium.execute_script(
+        "return [...document.querySelectorAll('.controls button')].every(b => b.disabled)"
+    )
+    assert Event.objects.filter(match_id="euro-ko-1-1").count() == recorded
+
+
+def test_a_void_match_s_console_page_links_to_its_replacement(served, chromium):
+    quarter_started()
+    amend(FLIPPED, staff=True)
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    log_in(chromium, served, make_user("chief", staff=True))
+    chromium.get(f"{served.url}/referee/matches/euro-ko-1-1/")
+
+    link = chromium.find_element(By.CSS_SELECTOR, "main a.button")
+    assert "Record its replacement" in link.text
+    assert link.get_attribute("href").endswith("/referee/matches/euro-ko-1-1-r2/")

@@ -189,3 +189,19 @@ test("closing while a reopening waits cancels it", () => {
   assert.equal(network.timers[0].cleared, true);
   assert.equal(socket.send("{}"), false);
 });
+
+test("a void notice reaches the page as such, never as an event or a gap", () => {
+  const voids = [];
+  const asked = [];
+  const applied = [];
+  const reader = feedReader({
+    after: 5,
+    onEvent: (m) => applied.push(m.seq),
+    onVoid: (m) => voids.push(m.replacement),
+    resume: (from) => asked.push(from),
+  });
+  reader.handle({ type: "void", match: "euro-ko-1-1", replacement: { id: "euro-ko-1-1-r2" } });
+  assert.deepEqual(voids, [{ id: "euro-ko-1-1-r2" }]);
+  assert.deepEqual(applied, []);
+  assert.deepEqual(asked, []);
+});

@@ -53,6 +53,7 @@ let unjudged = null; // facts last confirmable with no ruling to read (offline, 
 let previewTimer = null;
 let refreshTimer = null;
 let findShown = FIND_PAGE;
+let voided = null; // {replacement}: a decision voided the match, and nothing more is recorded
 
 // -- The server ------------------------------------------------------------------------
 
@@ -138,6 +139,7 @@ function duePlayer() {
 // -- Submitting ------------------------------------------------------------------------
 
 function submit(event) {
+  if (refusedAsVoid()) return;
   const seq = queue.nextExpected(state.seq) + 1;
   queue.add(event, { head: state.seq, label: describe(event, names, seq) });
   render();
@@ -150,7 +152,7 @@ function labelOf(item, seq = item.expected_seq + 1) {
 
 function confirmShot() {
   // Enter reaches here as the button does: the same rule, whatever the button shows.
-  if (!mayConfirm()) return;
+  if (refusedAsVoid() || !mayConfirm()) return;
   if (amending) {
     const reason = $("#amend-reason").value.trim();
     if (!reason) {
@@ -333,6 +335,41 @@ function render() {
   renderGame(root, state);
   renderCorrectTab();
   renderSignOff(root, { state, names, online, waiting: queue.length > 0 });
+  renderVoid();
+}
+
+/** Say that a decision voided the match, with a link to its replacement, and refuse every
+ * tap from then on: no control of the console is left to press. */
+function renderVoid() {
+  if (!voided) return;
+  root.dataset.void = "true";
+  const notice = $("#void-notice");
+  const replacement = voided.replacement;
+  notice.replaceChildren(
+    gettext("This match was voided by a decision on a dispute: nothing more can be recorded in it."),
+    " ",
+  );
+  if (replacement) {
+    const link = document.createElement("a");
+    link.href = `/referee/matches/${encodeURIComponent(replacement.id)}/`;
+    link.textContent = interpolate(gettext("Record its replacement, %s"), [
+      `${replacement.players.A} — ${replacement.players.B}`,
+    ]);
+    notice.append(link);
+  } else {
+    notice.append(gettext("Its replacement is made once both its players are settled."));
+  }
+  notice.hidden = false;
+  for (const control of $$(".controls button, .controls input, .controls select, .controls textarea")) {
+    control.disabled = true;
+  }
+}
+
+/** Return whether the match is void, saying so where the tap's answer would show. */
+function refusedAsVoid() {
+  if (!voided) return false;
+  showError(gettext("This match was voided by a decision on a dispute: nothing more can be recorded in it."));
+  return true;
 }
 
 function renderCorrectTab() {
@@ -482,7 +519,7 @@ function showDone(message) {
 
 function tapped(change) {
   return (...args) => {
-    if (change(...args) === false) return;
+    if (refusedAsVoid() || change(...args) === false) return;
     showError("");
     renderShot();
     renderTable();
@@ -570,6 +607,7 @@ function wire() {
 }
 
 function tableTapped(event) {
+  if (refusedAsVoid()) return;
   const point = pointFromEvent($("#table"), event);
   if (!onSurface(point)) return;
   if (tab === "place") {
@@ -598,6 +636,7 @@ function placeRefusal(point) {
 
 function formSent(event, form) {
   event.preventDefault();
+  if (refusedAsVoid()) return;
   let recorded;
   try {
     recorded = eventFromForm(form.id, new FormData(form), {
@@ -665,6 +704,10 @@ function follow() {
     },
     onHead: (seq) => {
       if (seq > state.seq) scheduleRefresh();
+    },
+    onVoid: (message) => {
+      voided = message;
+      render();
     },
     onStatus: (status) => {
       liveStatus = status;

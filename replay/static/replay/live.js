@@ -21,7 +21,7 @@ export function liveUrl(matchId, after, location = window.location) {
  * when the server's head shows the ask itself went missing. opened(): a new socket,
  * which starts from the last seq applied.
  */
-export function feedReader({ after = 0, onEvent, onHead, resume }) {
+export function feedReader({ after = 0, onEvent, onHead, onVoid, resume }) {
   let last = after;
   let asked = -1; // the seq a resume was last asked after: asked once per gap
 
@@ -41,6 +41,8 @@ export function feedReader({ after = 0, onEvent, onHead, resume }) {
         last = message.seq;
         asked = -1;
         if (onEvent) onEvent(message);
+      } else if (message.type === "void") {
+        if (onVoid) onVoid(message); // a decision voided the match: nothing more is recorded
       } else if (message.type === "head") {
         if (onHead) onHead(message.seq);
         if (message.seq > last) {
@@ -60,13 +62,15 @@ export function feedReader({ after = 0, onEvent, onHead, resume }) {
  * Follow a match live; return {close(), last(), send(text) → whether it was sent}.
  *
  * after: the last seq the page already shows; onEvent(message) once per new seq, in
- * order; onHead(seq) on the server's clock; onStatus("live" | "reconnecting" | "closed").
+ * order; onHead(seq) on the server's clock; onVoid({replacement}) once a decision has
+ * voided the match (the answer to a console's heartbeat); onStatus("live" |
+ * "reconnecting" | "closed").
  * options: what reconnecting() takes besides (the tests' WebSocket and timers).
  */
-export function connectLive(matchId, { after = 0, onEvent, onHead, onStatus, ...options } = {}) {
+export function connectLive(matchId, { after = 0, onEvent, onHead, onVoid, onStatus, ...options } = {}) {
   let socket = null;
   const reader = feedReader({
-    after, onEvent, onHead,
+    after, onEvent, onHead, onVoid,
     resume: (from) => socket.send(JSON.stringify({ type: "resume", after: from })),
   });
   socket = reconnecting(() => {
