@@ -19,6 +19,7 @@ from tests.store.test_corrections import (
     amend,
     drawn_with_a_flip_to_come,
     first_match_begun,
+    names,
 )
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.cast import QUIET, open_game
@@ -221,3 +222,36 @@ def test_a_void_match_s_console_page_links_to_its_replacement(served, chromium):
     link = chromium.find_element(By.CSS_SELECTOR, "main a.button")
     assert "Record its replacement" in link.text
     assert link.get_attribute("href").endswith("/referee/matches/euro-ko-1-1-r2/")
+
+
+def test_the_bracket_names_a_made_match_s_players_as_its_schedule_does_while_its_slot_is_open(
+    served, chromium
+):
+    drawn_with_a_flip_to_come()
+    last = Event.objects.filter(match_id=FLIPPED).count()
+    services.shot_retract(
+        match_id=FLIPPED, expected_seq=last, by="jury", shot=last, reason="entered twice"
+    )
+    projector.catch_up()
+    chromium.get(f"{served.url}/competitions/euro/")
+
+    bracket = chromium.find_elements(By.CSS_SELECTOR, "[data-slot='1-1'] .bracket-line")
+    scheduled = chromium.find_element(By.CSS_SELECTOR, "tr[data-match='euro-ko-1-1'] .players")
+    assert [line.text for line in bracket] == list(names("euro-ko-1-1"))
+    assert all(line.text in scheduled.text for line in bracket)
+
+
+def test_a_knockout_with_an_open_dispute_reads_provisional_not_settled(served, chromium):
+    drawn_with_a_flip_to_come()
+    for match_id in ("euro-ko-1-1", "euro-ko-1-2"):
+        win(match_id, "A")
+    projector.catch_up()
+    for match_id in ("euro-ko-2-1", "euro-ko-3rd"):
+        win(match_id, "A")
+    amend(FLIPPED, staff=True)
+    projector.catch_up()
+    chromium.get(f"{served.url}/competitions/euro/")
+
+    heading = chromium.find_element(By.ID, "stage-ko").text
+    assert "provisional" in heading and "settled" not in heading
+    assert "settled" in chromium.find_element(By.ID, "stage-groups").text
