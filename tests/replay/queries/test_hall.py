@@ -19,11 +19,11 @@ def test_a_card_read_as_its_match_moves_on_shows_the_match_at_the_cards_seq():
     services.match_assign_table(match_id="cup-a-1", table="1", by="federation")
     open_game("cup-a-1")
     read = store.with_head(Match.objects.filter(pk="cup-a-1")).get()  # the hall's first query
-    before = _now(read, {}, {})
+    before = _now(read, {}, {}, {})
 
     play("cup-a-1", 3)  # committed between the hall's query of heads and its states
 
-    assert _now(read, {}, {}) == before
+    assert _now(read, {}, {}, {}) == before
     assert before["seq"] == 3
 
 
