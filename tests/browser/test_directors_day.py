@@ -53,6 +53,30 @@ def said_after(page, click, sentence: str) -> None:
     )
 
 
+def decide(page, url: str, match_id: str, keep: bool, reason: str) -> None:
+    """Decide the dispute of a started match from the disputes page."""
+    page.get(f"{url}/competitions/{CUP}/disputes/")
+    card = wait_until(
+        page,
+        lambda d: [
+            c
+            for c in d.find_elements(By.CSS_SELECTOR, "[data-slot]")
+            if f"/matches/{match_id}/" in c.get_attribute("innerHTML")
+        ],
+        f"the dispute of {match_id}",
+    )[0]
+    slot = card.get_attribute("data-slot")
+    card.find_element(By.CSS_SELECTOR, f'input[name=keep][value="{str(keep).lower()}"]').click()
+    card.find_element(By.NAME, "reason").send_keys(reason)
+    card.find_element(By.CSS_SELECTOR, "button").click()
+    page.switch_to.alert.accept()
+    wait_until(
+        page,
+        lambda d: not d.find_elements(By.CSS_SELECTOR, f'[data-slot="{slot}"]'),
+        f"the dispute of {match_id} decided",
+    )
+
+
 def create_the_championship(page, url: str) -> None:
     page.get(f"{url}/competitions/")
     form = page.find_element(By.CSS_SELECTOR, "form[data-create]")
@@ -186,31 +210,29 @@ def test_a_director_runs_a_championship_day_from_the_pages_alone(served, browser
     projector.catch_up()
     assert {pk: Match.objects.get(pk=pk).players for pk in SEMI_FINALS} == before  # begun
 
-    # One semi-final voided: its replacement has the pairing as amended.
-    page.get(f"{served.url}/competitions/{CUP}/disputes/")
-    card = wait_until(page, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-slot]"), "a dispute")
-    voided_slot = card[0].get_attribute("data-slot")
-    card[0].find_element(By.CSS_SELECTOR, 'input[name=keep][value="false"]').click()
-    card[0].find_element(By.NAME, "reason").send_keys("the jury voids it")
-    card[0].find_element(By.CSS_SELECTOR, "button").click()
-    page.switch_to.alert.accept()
+    # Both semi-finals disputed: one voided, the other kept as played. The replacement
+    # waits for the second decision (its player as amended plays the other semi-final),
+    # then pairs Rossi with group B's next player as amended.
+    decide(page, served.url, SEMI_FINALS[0], keep=False, reason="the jury voids it")
+    assert Match.objects.get(pk=SEMI_FINALS[0]).status == Match.Status.VOID
+    decide(page, served.url, SEMI_FINALS[1], keep=True, reason="the jury keeps it")
+    save_shot(page, "day-disputes-1280")
+    projector.catch_up()
+    replacement = Match.objects.get(pk=f"{SEMI_FINALS[0]}-r2")
+    assert [p["name"] for p in replacement.players.values()] == ["Rossi", "Kovalenko"]
+    assert [p["name"] for p in Match.objects.get(pk=SEMI_FINALS[1]).players.values()] == [
+        "Fernández",
+        "Marchetti",
+    ]
+
+    # The voided semi-final's console records nothing more and leads to its replacement.
+    page.get(f"{served.url}/referee/matches/{SEMI_FINALS[0]}/")
+    page.find_element(By.PARTIAL_LINK_TEXT, "Record its replacement, Rossi — Kovalenko").click()
     wait_until(
         page,
-        lambda d: voided_slot not in d.page_source or "No dispute is open." in d.page_source,
-        "decided",
+        lambda d: d.current_url.endswith(f"/referee/matches/{replacement.pk}/"),
+        "the replacement's console",
     )
-    save_shot(page, "day-disputes-1280")
-    voided = Match.objects.get(competition_id=CUP, status=Match.Status.VOID)
-    projector.catch_up()
-    replacement = Match.objects.get(pk=f"{voided.pk}-r2")
-    other = next(pk for pk in SEMI_FINALS if pk != voided.pk)
-    playing = [
-        p["name"]
-        for pk in (replacement.pk, other)
-        for p in Match.objects.get(pk=pk).players.values()
-    ]
-    assert len(playing) == len(set(playing)), playing  # no one stands in both semi-finals
-    assert "Kovalenko" in playing  # group B's winner as amended plays on
 
     # The official sheet of the match recorded at table 1.
     page.get(f"{served.url}/matches/{CALLED}/replay/")
