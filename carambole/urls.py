@@ -5,6 +5,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from replay.web.referee import RefereeLoginView
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("replay.api.urls")),
@@ -12,7 +14,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # Browsers log in with a session: the console's referees and staff.
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    # A referee lands on their matches; anyone else on the home page (or `next`).
+    path("login/", RefereeLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("referee/", include("replay.console_urls")),
     path("", include("replay.urls")),

@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from replay.web import console
+from replay.web import console, referee
 
 app_name = "console"
 
 urlpatterns = [
+    path("", referee.my_matches, name="matches"),
     path("sw.js", console.service_worker, name="service-worker"),
     path("matches/<str:id>/", console.console, name="match"),
 ]

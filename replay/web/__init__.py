@@ -4,7 +4,7 @@
   live and its overlay; `match_replay`: a match shot by shot.
 - `competitions`: the list, a competition's standings and history.
 - `archive`, `players`, `exports` (records, zips, CSV, the record's schema).
-- `console`: the referee's console.
+- `console`: the referee's console; `referee`: their matches, where logging in lands.
 - `match_sheet`: a finished match's official sheet as a PDF.
 - `ratings`: the ratings page; `open_data`: the open-data exports to download.
 - `lookups`: the one place a page gets its match or competition, and answers 404 or

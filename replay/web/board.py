@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from matches.errors import Refused
+from replay.queries.access import may_record
 from replay.web.board_context import board
 from replay.web.lookups import match_or_404, match_unreadable, stage_label
 
@@ -14,7 +15,12 @@ def match_board(request: HttpRequest, match_id: str) -> HttpResponse:
     """Show a match live: the score, the moment, the table and the shots of the game."""
     match = match_or_404(match_id)
     try:
-        context = {**board(match), "stage": stage_label(match)}
+        context = {
+            **board(match),
+            "stage": stage_label(match),
+            # The console's link, for the one who may record this match (its referee, staff).
+            "may_record": may_record(request.user, match),
+        }
     except Refused as error:  # a corrupt or missing stored event
         return match_unreadable(request, match, error)
     return render(request, "replay/board.html", context)

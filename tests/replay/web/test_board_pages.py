@@ -324,3 +324,26 @@ def test_a_match_decided_early_by_an_amendment_reads_right_on_the_first_paint():
     assert "Marco Marchetti перемагає в зустрічі 2–0" in ukrainian
     assert f'<span class="shot-seq">удар {VOID_IN_GAME}</span>' in ukrainian
     assert "(анульовано: партію вже виграно)" in ukrainian
+
+
+@pytest.mark.parametrize(
+    ("username", "staff", "shown"),
+    [("petrenko", False, True), ("federation", True, True), ("spectator", False, False)],
+)
+def test_the_board_links_the_console_for_whoever_may_record_the_match(
+    client, db, username, staff, shown
+):
+    new_match(MATCH)
+    services.login_ensure("petrenko")
+    services.referee_assign(match_id=MATCH, username="petrenko", by="federation")
+    client.force_login(services.login_ensure(username, staff=staff))
+
+    page = client.get(f"/matches/{MATCH}/").content
+
+    assert (f'href="/referee/matches/{MATCH}/"'.encode() in page) is shown
+
+
+def test_the_board_links_no_console_for_a_visitor(client, db):
+    new_match(MATCH)
+
+    assert b"/referee/matches/" not in client.get(f"/matches/{MATCH}/").content
