@@ -287,3 +287,34 @@ def test_the_bracket_follows_a_result_without_a_reload(served, chromium):
     )
     won = chromium.find_element(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won")
     assert won.text == NAMES[14]  # the fifth match of the order is seed 2 v seed 15
+
+
+def test_a_competition_in_groups_then_a_knockout_shows_one_table_a_group_and_follows_it(
+    served, chromium
+):
+    from replay.projections import projector
+    from tests.matches.test_championships import championship
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    projector.catch_up()
+    chromium.get(f"{served.url}/competitions/euro/")
+    wait_until(chromium, lambda d: "Live" in text_of(d, "#standings"), "the socket is open")
+    group_a = "[data-group='A'] .group-table tbody tr"
+
+    assert chromium.find_elements(By.ID, "ranking") and chromium.find_elements(
+        By.CSS_SELECTOR, group_a
+    )
+    assert not chromium.find_elements(By.CSS_SELECTOR, "table.standings")
+    win("euro-groups-A1", "A")
+    projector.catch_up()
+
+    # Read at once: the stages are drawn anew while the test reads them.
+    match_points = (
+        f"return [...document.querySelectorAll({group_a!r})].map((row) => row.cells[3].textContent)"
+    )
+    wait_until(
+        chromium, lambda d: "2" in d.execute_script(match_points), "the result reaches group A"
+    )
+    assert not chromium.find_elements(By.CSS_SELECTOR, "table.standings")
+    assert chromium.execute_script(PROBLEMS) == []

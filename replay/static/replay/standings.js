@@ -145,8 +145,13 @@ function apply(message) {
   if (message.type !== "standings" || message.version <= Number(section.dataset.version || 0)) {
     return;
   }
-  drawRows(message.standings.rows, shownRows);
-  drawMeta(message.standings);
+  // A competition in stages shows no table of its own (its stages rank it): only the
+  // version is kept, and the history of what changed taken again.
+  if (section.querySelector("[data-rows]")) {
+    drawRows(message.standings.rows, shownRows);
+    drawMeta(message.standings);
+  }
+  section.dataset.version = message.standings.version;
   shownRows = new Map(message.standings.rows.map((r) => [String(r.player_key), JSON.stringify(r)]));
   refreshHistory().catch(() => {});
 }

@@ -165,3 +165,25 @@ def test_the_list_of_competitions_counts_each_match_once(flipped):
     summaries = MatchSummary.objects.filter(competition_id="cup")
     finished = summaries.filter(status="finished").count()
     assert f"{finished} of {summaries.count()} matches finished" in page("/competitions/")
+
+
+def test_a_competition_in_stages_shows_its_ranking_and_groups_and_no_round_robin_table(db):
+    from matches import services
+    from tests.matches.test_championships import championship
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    win("euro-groups-A1", "A")
+    projector.catch_up()
+
+    html = page("/competitions/euro/")
+
+    assert 'id="ranking"' in html and 'class="group card"' in html
+    assert 'class="matches standings"' not in html and "Standings (CSV)" not in html
+    assert 'id="standings"' in html  # what follows the competition live stays
+
+
+def test_a_round_robin_without_stages_keeps_its_standings_table(flipped):
+    html = page("/competitions/cup/")
+
+    assert 'class="matches standings"' in html and 'id="ranking"' not in html
