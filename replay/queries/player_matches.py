@@ -6,10 +6,12 @@ from typing import Any
 
 from django.db.models import F, Q
 
-from matches.models import Player
+from matches.models import Match, Player
 from matches.rules import average
 from replay.models import MatchSummary
 from replay.queries.player_keys import player_key
+
+VOID = Match.Status.VOID.value
 
 
 def player_lines(player: Player, versus: Player | None = None) -> list[dict[str, Any]]:
@@ -50,7 +52,11 @@ def player_line(summary: MatchSummary, player: Player) -> dict[str, Any]:
 
 
 def player_totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
-    """Return what a player's matches add up to: decided, won, lost, games, points, average."""
+    """Return what a player's matches add up to: decided, won, lost, games, points, average.
+
+    A void match is left out: a decision replaced it, its record stays, counted nowhere.
+    """
+    lines = [line for line in lines if line["status"] != VOID]
     played = [line for line in lines if line["outcome"]]
     won = sum(line["outcome"] == "won" for line in played)
     shots = sum(line["shots"] for line in lines)

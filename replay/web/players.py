@@ -44,7 +44,8 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
         {**line, "status_name": STATUS_NAMES.get(line["status"], line["status"])}
         for line in player_lines(player, versus)
     ]
-    played = [line for line in reversed(lines) if line["status"] != "scheduled"]
+    # The form is of matches that count: a void one (replaced by a decision) counts nowhere.
+    played = [line for line in reversed(lines) if line["status"] not in ("scheduled", "void")]
     form = [{"average": line["average"], "label": _form_label(line)} for line in played]
     opponents: dict[str, dict[str, Any]] = {}
     for line in lines:

@@ -65,6 +65,10 @@ def test_a_players_totals_count_decided_matches_and_average_own_points_per_shot(
         {"outcome": "lost", "games": (0, 2), "points": (40, 80), "own_points": 30, "shots": 20},
         {"outcome": "", "games": (0, 0), "points": (5, 0), "own_points": 5, "shots": 10},
     ]
+    lines = [{**line, "status": "finished" if line["outcome"] else "playing"} for line in lines]
+    # A match a decision voided: its record kept, counted in nothing below.
+    void = {"outcome": "", "games": (1, 0), "points": (60, 9), "own_points": 60, "shots": 3}
+    lines.append({**void, "status": "void"})
 
     assert player_totals(lines) == {
         "matches": 3,

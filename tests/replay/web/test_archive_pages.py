@@ -335,3 +335,29 @@ def test_imported_matches_reach_the_archive_through_the_projector_with_their_res
         if federation_id in (p.get("federation_id") for p in r["match"]["players"].values())
     }
     assert set(ids_on(client.get("/archive/", {"player": federation_id}))) == theirs
+
+
+def test_a_void_match_counts_in_no_players_totals(db, client, projector_forgotten):
+    from matches.models import Match
+    from replay.queries.player_keys import player_key
+    from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+    from tests.support.league import win
+
+    drawn_with_a_flip_to_come()
+    projector.catch_up()
+    semi = Match.objects.get(pk="euro-ko-1-1")
+    page = f"/players/{player_key(semi.player_a.federation_id, semi.player_a_id)}/"
+    before = client.get(page).context  # the groups alone: the semi-final not played yet
+    win(semi.pk, "A")
+    amend(FLIPPED, staff=True)  # group B's second place changes: the semi-final disputed
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    projector.catch_up()
+
+    after = client.get(page).context
+
+    assert Match.objects.get(pk=semi.pk).status == Match.Status.VOID
+    assert after["totals"] == before["totals"]
+    assert len(after["chart"]["dots"]) == len(before["chart"]["dots"])
+    assert semi.pk in [line["match"] for line in after["lines"]]  # listed, marked void
