@@ -290,7 +290,15 @@ def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(
     wait_until(board, lambda d: first_shot(d)[1] == "retracted", "the shot struck through")
     assert board.execute_script(SEQ) == "7"
     assert score(board, "B") == "0"
-    assert board.find_element(By.ID, "last-ruling").text == "Shot 6 retracted: twice"
+    # The correction, then the shot that is the last now (shot 4, amended), as a reload says.
+    wait_until(
+        board,
+        lambda d: (
+            d.find_element(By.ID, "last-ruling").text
+            == "Shot 6 retracted: twice — Kiss carom: 4 to Olena Kovalenko"
+        ),
+        "the last shot that stands",
+    )
 
 
 def test_a_ball_that_moved_without_a_rest_stays_drawn_where_last_known(
@@ -374,3 +382,40 @@ def test_amendments_that_decide_a_match_early_read_right_live(served, browsers):
     assert shown[2].endswith("3 | — | — | void: the match was already decided")
     wait_until(overlay, lambda d: d.find_element(By.ID, "rules").text == "Game 2 · to 4", "game 2")
     assert overlay.find_element(By.ID, "moment").text == "Marco Marchetti wins the match 2–0"
+
+
+# The last shot as a fresh load of the same page paints it now, beside what the page shows.
+LAST_FRESH_AND_LIVE = """
+const done = arguments[arguments.length - 1];
+const selector = arguments[0];
+const words = (node) => node.textContent.replace(/\\s+/g, " ").trim();
+fetch(location.href).then((answer) => answer.text()).then((html) => {
+  const fresh = new DOMParser().parseFromString(html, "text/html");
+  done([words(fresh.querySelector(selector)), words(document.querySelector(selector))]);
+});
+"""
+
+
+def test_after_a_retraction_the_board_the_overlay_and_a_reload_agree_on_the_last_shot(
+    served, opened_for_token, browsers
+):
+    match_id = opened_for_token.id
+    board = open_board(browsers(), f"{served.url}/matches/{match_id}/")
+    overlay = open_board(browsers(), f"{served.url}/matches/{match_id}/overlay/")
+    seq = play(match_id, 3, CAROM_A)  # 4 to A; A plays on
+    seq = play(match_id, seq, WORDY_A)  # 8 to A, the shot to be retracted
+
+    seq = services.shot_retract(
+        match_id=match_id, expected_seq=seq, by=BY, shot=seq, reason="twice"
+    ).seq
+
+    for page in (board, overlay):
+        wait_until(page, lambda d: d.execute_script(SEQ) == str(seq), "the retraction")
+    wait_until(board, lambda d: first_shot(d)[1] == "retracted", "the shot struck through")
+    wait_until(board, lambda d: "Olena" in d.find_element(By.ID, "last-ruling").text, "A's shot")
+    fresh, live = board.execute_async_script(LAST_FRESH_AND_LIVE, "#last-ruling")
+    assert fresh == "Kiss carom: 4 to Olena Kovalenko"
+    assert live == f"Shot {seq - 1} retracted: twice — {fresh}"  # the correction, then the shot
+    wait_until(overlay, lambda d: d.find_element(By.ID, "last-points").text, "the strip's shot")
+    fresh, live = overlay.execute_async_script(LAST_FRESH_AND_LIVE, "#last-points")
+    assert live == fresh == "Last shot: 4 to Olena Kovalenko"

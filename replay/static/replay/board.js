@@ -7,7 +7,7 @@ import { drawTable, lastKnown } from "./table.js";
 import { eventInWords, rulingInWords, shotInWords, shotName } from "./words.js";
 import { api } from "./api.js";
 import { connectLive } from "./live.js";
-import { currentGame, isVoidGame, momentOf, zoneOf } from "./scoreboard.js";
+import { currentGame, isVoidGame, lastStanding, momentOf, zoneOf } from "./scoreboard.js";
 import { drawScoreLine, rulesLine, scoreLine } from "./scoreline.js";
 
 const CORRECTIONS = new Set(["shot_amended", "shot_retracted"]);
@@ -115,13 +115,15 @@ function drawShots() {
   $("#shots").replaceChildren(...items);
 }
 
+/** Return the last shot in words, as the server paints it (a void one scored nothing). */
+function lastInWords() {
+  if (!lastShot) return gettext("No shot yet");
+  return lastShot.void ? shotInWords(lastShot, names, state.games)
+    : rulingInWords(lastShot.ruling, names, lastShot.player);
+}
+
 function drawLast() {
-  // A void shot scored nothing: its words say so rather than claim its points.
-  let words = gettext("No shot yet");
-  if (lastShot) {
-    words = lastShot.void ? shotInWords(lastShot, names, state.games)
-      : rulingInWords(lastShot.ruling, names, lastShot.player);
-  }
+  const words = lastInWords();
   const node = $("#last-ruling");
   if (node.textContent !== words || node.children.length) node.textContent = words;
 }
@@ -160,9 +162,7 @@ function drawTheTable() {
 /** Return the last shot of a game played, and the pins it knocked while it is the latest. */
 function lastOf(all) {
   const standing = all.filter((shot) => !shot.retracted);
-  const voided = new Set(state.games.filter(isVoidGame).map((game) => game.game));
-  const shown = standing.filter((shot) => !voided.has(shot.game));
-  const last = shown.length ? shown[shown.length - 1] : null;
+  const last = lastStanding(all, state.games);
   const latest = standing[standing.length - 1];
   const game = currentGame(state);
   const down = last && last === latest && game && last.game === game.game ? last.ruling.pins : [];
@@ -178,6 +178,8 @@ async function refetchShots() {
     const game = currentGame(state);
     shots = full.shots.filter((shot) => game && shot.game === game.game);
     ({ last: lastShot, down: fallen } = lastOf(full.shots));
+    // After a retraction the last shot is the one before it, as a reload shows.
+    if (correction && correction.event.type === "shot_retracted") correction.words = lastInWords();
     drawShots();
     if (correction) drawCorrection(correction); // its shot may be a line of the list now
     drawTheTable();

@@ -1,7 +1,8 @@
 // The stream overlay: the score line, live over the match's websocket.
 
+import { api } from "./api.js";
 import { connectLive } from "./live.js";
-import { currentGame, momentOf, pointsOf, shotPoints } from "./scoreboard.js";
+import { currentGame, lastStanding, momentOf, pointsOf, shotPoints } from "./scoreboard.js";
 import { drawScoreLine, rulesLine, scoreLine } from "./scoreline.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -24,6 +25,17 @@ function draw(data, state, lastEvent, points) {
   if (points !== undefined) $("#last-points").textContent = lastPoints(points, data.names);
 }
 
+/** Return the last shot that stands in the match now, null for none, undefined unknown. */
+async function lastStandingNow(match) {
+  try {
+    const answer = await api(`/api/matches/${encodeURIComponent(match)}/state`);
+    if (answer.status !== 200 || !answer.body) return undefined;
+    return lastStanding(answer.body.shots, answer.body.games);
+  } catch {
+    return undefined; // the strip waits for the next shot or a reload
+  }
+}
+
 /** Start the overlay: draw the page's `board-data` again, then follow the match live. */
 export function start() {
   const data = JSON.parse(document.getElementById("board-data").textContent);
@@ -43,10 +55,14 @@ export function start() {
         lastShot = { seq: message.seq, player: event.player || (previous.next && previous.next.player) };
         points = pointsOf(state.ruling, lastShot.player);
       } else if (event.type === "shot_amended" || event.type === "shot_retracted") {
-        // The strip tells the last shot: corrected, it says what it gives now; another, nothing.
-        const latest = lastShot && event.shot === lastShot.seq && event.type === "shot_amended";
-        points = latest && state.ruling ? pointsOf(state.ruling, lastShot.player) : null;
-        if (!latest) lastShot = null;
+        // The last shot that stands now (the one before a retracted one, an amended one as
+        // amended) is in the match's state alone: asked for, as a reload would paint it.
+        const asOf = message.seq;
+        lastStandingNow(data.match).then((shot) => {
+          if (shot === undefined || Number(document.body.dataset.seq) !== asOf) return;
+          lastShot = shot ? { seq: shot.seq, player: shot.player } : null;
+          draw(data, state, event, shotPoints(shot));
+        });
       }
       draw(data, state, event, points);
       document.body.dataset.seq = message.seq;

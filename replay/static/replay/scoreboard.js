@@ -20,6 +20,17 @@ export function isVoidGame(game) {
   return Boolean(game && game.flags && game.flags.includes("void_game"));
 }
 
+/**
+ * Return the last shot that stands, of a game played, or null: the board's and the overlay's
+ * "last shot", as a fresh load paints it. A retracted shot never happened; a void game's
+ * shots counted for nothing.
+ */
+export function lastStanding(shots, games) {
+  const voided = new Set((games || []).filter(isVoidGame).map((game) => game.game));
+  const shown = shots.filter((shot) => !shot.retracted && !voided.has(shot.game));
+  return shown.length ? shown[shown.length - 1] : null;
+}
+
 /** Return the half where the ball in hand (or the break's ball) goes, "any", or null. */
 export function zoneOf(next) {
   if (!next || !(next.ball_in_hand || next.break)) return null;
