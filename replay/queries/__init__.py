@@ -9,6 +9,7 @@
 - `player_keys`: the key of a player's page, and the player a key names.
 - `access`: who may record a match.
 - `referee_matches`: the matches a login is assigned to record, in the order of its day.
+- `match_counts`: a competition's matches counted one way (live, finished, scheduled).
 - `hall`: a competition's hall: each table with its match, the match called next,
   and when its console was last heard.
 - `championships`: a competition's stages and final ranking, as of a version.

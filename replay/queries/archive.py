@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet
 
@@ -10,8 +11,9 @@ from matches.errors import Refused
 from matches.models import Competition, Match
 from replay.models import MatchSummary
 from replay.projections.states import match_state
+from replay.queries.match_counts import LIVE, counts_of, match_counting
 
-UNDER_WAY = (Match.Status.PLAYING, Match.Status.REVIEW)
+UNDER_WAY = LIVE  # the live matches listed are those counted live
 NOT_OVER = (Match.Status.LAG, Match.Status.PLAYING, Match.Status.REVIEW)
 
 
@@ -73,15 +75,16 @@ def recent_results(limit: int = 10) -> QuerySet[MatchSummary]:
     )
 
 
-def current_competitions(limit: int = 6) -> QuerySet[Competition]:
-    """Return the competitions with a match still to finish, with how many are played."""
-    return (
+def current_competitions(limit: int = 6) -> list[dict[str, Any]]:
+    """Return the competitions with a match still to finish, the latest dated first, each with
+    its matches counted as the competitions' list counts them."""
+    found = (
         Competition.objects.annotate(
-            total=Count("matches"),
-            finished=Count("matches", filter=Q(matches__status=Match.Status.FINISHED)),
             open=Count("matches", filter=Q(matches__status__in=NOT_OVER)),
             last=Max("matches__date"),
         )
         .filter(open__gt=0)
+        .annotate(**match_counting())
         .order_by("-last", "id")[:limit]
     )
+    return [{"competition": c, "matches": counts_of(c)} for c in found]

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from matches.models import Competition, Entry, Match
 from matches.state import CONFIRMING_ROLES
 from replay.models import MatchSummary, Standings
+from replay.queries.match_counts import counts_of, match_counting
 from replay.queries.player_keys import player_key
 
 # A match with a result to show: played to the end, or ended and in review.
@@ -17,15 +18,15 @@ PLAYED = ("finished", "review")
 
 
 def competitions_listed() -> list[dict[str, Any]]:
-    """Return every competition, the newest first, with its matches, finished ones, entrants."""
+    """Return every competition, the newest first, with its matches counted and its entrants."""
     competitions = Competition.objects.order_by("-created_at").annotate(
-        # distinct: joined with the entries, each summary comes once per entrant
-        total=Count("summaries", distinct=True),
-        finished=Count("summaries", filter=Q(summaries__status="finished"), distinct=True),
-        entrants=Count("entries", distinct=True),
+        entrants=Count("entries", distinct=True), **match_counting()
     )
     versions = dict(Standings.objects.values_list("competition_id", "version"))
-    return [{"competition": c, "version": versions.get(c.pk, 0)} for c in competitions]
+    return [
+        {"competition": c, "version": versions.get(c.pk, 0), "matches": counts_of(c)}
+        for c in competitions
+    ]
 
 
 @dataclass(frozen=True)

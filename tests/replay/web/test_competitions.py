@@ -160,11 +160,40 @@ def test_a_stage_match_is_placed_in_its_stage_in_the_page_s_language_on_every_li
 
 
 def test_the_list_of_competitions_counts_each_match_once(flipped):
-    from replay.models import MatchSummary
+    finished = Match.objects.filter(competition_id="cup", status="finished").count()
+    total = Match.objects.filter(competition_id="cup").count()
+    scheduled = total - finished
 
-    summaries = MatchSummary.objects.filter(competition_id="cup")
-    finished = summaries.filter(status="finished").count()
-    assert f"{finished} of {summaries.count()} matches finished" in page("/competitions/")
+    assert f"Matches: {total} — 0 live, {finished} finished, {scheduled} scheduled" in page(
+        "/competitions/"
+    )
+
+
+def test_the_home_page_and_the_list_count_matches_one_way_less_voids(db):
+    from matches import services
+    from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+    from tests.support.cast import open_game, play
+
+    drawn_with_a_flip_to_come()  # the groups played, the knockout drawn
+    win("euro-ko-1-1", "A")
+    amend(FLIPPED, staff=True)  # the semi-final played disputed: voided below, replayed
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
+    )
+    play("euro-ko-1-2", open_game("euro-ko-1-2"))  # the other semi-final under way
+    projector.catch_up()
+    matches = Match.objects.filter(competition_id="euro")
+    counted = matches.exclude(status="void")
+    live = counted.filter(status__in=["playing", "review"]).count()
+    finished = counted.filter(status="finished").count()
+    said = (
+        f"Matches: {counted.count()} — {live} live, {finished} finished, "
+        f"{counted.count() - live - finished} scheduled"
+    )
+
+    assert matches.filter(status="void").count() == 1 and live == 1
+    assert said in page("/") and said in page("/competitions/")
+    assert "Зустрічей: " in page("/", "uk")
 
 
 def test_a_competition_in_stages_shows_its_ranking_and_groups_and_no_round_robin_table(db):
