@@ -117,3 +117,17 @@ def test_live_now_answers_each_match_under_way_with_its_card_until_it_is_finishe
     assert 'data-match="cup-live-1"' in line["html"] and "4:0" in line["html"]
     services.match_forfeit(match_id=match.id, expected_seq=seq, by=BY, player="B", reason="left")
     assert live_now(client) == []
+
+
+def test_a_competition_in_stages_is_offered_by_its_final_ranking_not_a_round_robins_table(db):
+    from django.test import Client
+
+    from tests.matches.test_championships import championship
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+
+    html = Client().get("/").content.decode()
+
+    assert 'href="/competitions/euro/ranking.csv"' in html
+    assert 'href="/competitions/euro/standings.csv"' not in html
