@@ -212,13 +212,11 @@ def setup_words(
             ngettext("%(count)s group", "%(count)s groups", stage.groups) % {"count": stage.groups}
         )
         if stage.advance:
+            # One or several, not a plural of a count: "the first 21" is no singular.
             parts.append(
-                ngettext(
-                    "the winner of each goes on",
-                    "the first %(count)s of each go on",
-                    stage.advance,
-                )
-                % {"count": stage.advance}
+                _("the winner of each goes on")
+                if stage.advance == 1
+                else _("the first %(count)s of each go on") % {"count": stage.advance}
             )
     else:
         if stage.source:
@@ -226,11 +224,9 @@ def setup_words(
             parts.append(_("the qualifiers of %(stage)s") % {"stage": source})
             if stage.direct:
                 parts.append(
-                    ngettext(
-                        "seed 1 joins without playing %(stage)s",
-                        "seeds 1 to %(count)s join without playing %(stage)s",
-                        stage.direct,
-                    )
+                    _("seed 1 joins without playing %(stage)s") % {"stage": source}
+                    if stage.direct == 1
+                    else _("seeds 1 to %(count)s join without playing %(stage)s")
                     % {"count": stage.direct, "stage": source}
                 )
         if stage.size:

@@ -102,3 +102,26 @@ def test_a_knockout_of_the_entries_says_its_size_and_no_third_place_match_in_ukr
         words = setup_words(knockout, None, {})
 
     assert "8 місць у першому раунді" in words and "без матчу за третє місце" in words
+
+
+@pytest.mark.parametrize(
+    ("advance", "direct", "said"),
+    [
+        (1, 1, ["далі проходить переможець кожної", "посів 1 приєднується без етапу «Групи»"]),
+        (2, 21, ["далі проходять перші 2 з кожної", "посіви з 1 до 21 приєднуються"]),
+    ],
+)
+def test_one_qualifier_or_seed_is_said_alone_and_several_as_a_range_in_ukrainian(
+    advance, direct, said
+):
+    groups, knockout = parse_stages(
+        [
+            {"id": "groups", "kind": "groups", "groups": 16, "advance": advance},
+            {"id": "ko", "kind": "knockout", "from": "groups", "direct": direct},
+        ]
+    )
+
+    with translation.override("uk"):
+        words = setup_words(groups, None, {}) + setup_words(knockout, None, {"groups": "Групи"})
+
+    assert all(part in words for part in said), words
