@@ -157,11 +157,12 @@ class MatchState:
         """Return a copy to fold on from, this state left as it is.
 
         The header and the memo of rulings are shared, as every fold of a match shares
-        them; the corrections are copied, since folding a correction into the copy notes it
-        there (a preview of an amendment must leave the match it previews unamended). An entry of `shots`, `lags`, `outside_fouls` or `intermissions`
-        is never changed once added, so those lists are copied, not their entries; nor is
-        a game decided and followed by another (`transitions`), shared too; what the fold
-        changes in place (the other games, the stats, the positions) is copied.
+        them; the corrections are copied, since folding a correction into the copy notes
+        it there (a preview of an amendment must leave the match it previews unamended).
+        An entry of `shots`, `lags`, `outside_fouls` or `intermissions` is never changed
+        once added, so those lists are copied, not their entries; nor is a game decided
+        and followed by another (`transitions`), shared too; what the fold changes in
+        place (the other games, the stats, the positions) is copied.
         """
         last = len(self.games) - 1
         return replace(
