@@ -7,7 +7,6 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from selenium.webdriver.common.by import By
 
 from matches import services
@@ -20,7 +19,7 @@ from tests.store.test_corrections import (
     drawn_with_a_flip_to_come,
     first_match_begun,
 )
-from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, log_in, make_user, wait_until
+from tests.support.browser import log_in, make_user, serving, wait_until
 from tests.support.cast import new_match, open_game, play
 from tests.support.league import league, names
 from tests.support.screens import DESKTOP, PHONE, overflowing, save_shot, screen
@@ -32,21 +31,8 @@ SHOTS = os.getenv("HALL_SCREENSHOTS")  # a directory: the layout tests save thei
 
 @pytest.fixture
 def hall_server(event_db) -> Iterator[Daphne]:
-    server = Daphne(
-        os.getenv("REDIS_URL"),
-        HEAD_SECONDS,
-        environ={
-            "SECRET_KEY": settings.SECRET_KEY,
-            "SECURE_COOKIES": "0",
-            "HALL_QUIET_SECONDS": str(QUIET_S),
-        },
-    )
-    try:
-        server.start()
+    with serving(HALL_QUIET_SECONDS=str(QUIET_S)) as server:
         yield server
-    finally:
-        print(f"-- daphne on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
-        server.close()
 
 
 def hall_of(tables: int) -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from selenium.webdriver.common.by import By
 
-from tests.support.browser import HEAD_SECONDS, LOG_SHOWN, log_in, make_user, wait_until
+from tests.support.browser import log_in, make_user, serving, wait_until
 from tests.support.league import league
 from tests.support.screens import SCREENS, overflowing, save_shot, screen
 from tests.support.servers import Daphne
@@ -17,21 +15,8 @@ from tests.support.servers import Daphne
 
 @pytest.fixture
 def open_data_server(event_db, tmp_path) -> Iterator[Daphne]:
-    server = Daphne(
-        os.getenv("REDIS_URL"),
-        HEAD_SECONDS,
-        environ={
-            "SECRET_KEY": settings.SECRET_KEY,
-            "SECURE_COOKIES": "0",
-            "OPEN_DATA_DIR": str(tmp_path),
-        },
-    )
-    try:
-        server.start()
+    with serving(OPEN_DATA_DIR=str(tmp_path)) as server:
         yield server
-    finally:
-        print(f"-- daphne on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
-        server.close()
 
 
 def test_a_director_writes_the_export_from_the_page_and_is_told_what_was_written(

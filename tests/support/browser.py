@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -46,9 +47,9 @@ T = TypeVar("T")
 # -- The server -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def served(event_db) -> Iterator[Daphne]:
-    """Serve carambole with daphne on the test database; `stop()` and `start()` it at will.
+@contextmanager
+def serving(**environ: str) -> Iterator[Daphne]:
+    """Serve carambole with daphne on the test database, `environ` added to its settings.
 
     It signs with the suite's key, so a session made here (`log_in`) is good there, and
     its cookies are not `Secure`: the browser speaks plain HTTP to it. Redis when
@@ -57,7 +58,7 @@ def served(event_db) -> Iterator[Daphne]:
     server = Daphne(
         os.getenv("REDIS_URL"),
         HEAD_SECONDS,
-        environ={"SECRET_KEY": settings.SECRET_KEY, "SECURE_COOKIES": "0"},
+        environ={"SECRET_KEY": settings.SECRET_KEY, "SECURE_COOKIES": "0", **environ},
     )
     try:
         server.start()
@@ -66,6 +67,13 @@ def served(event_db) -> Iterator[Daphne]:
         # Shown by pytest with a failing test's output: what the server said meanwhile.
         print(f"-- daphne on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
         server.close()
+
+
+@pytest.fixture
+def served(event_db) -> Iterator[Daphne]:
+    """Serve carambole (`serving`); `stop()` and `start()` it at will."""
+    with serving() as server:
+        yield server
 
 
 # -- The browser ------------------------------------------------------------------------
