@@ -101,11 +101,13 @@ function drawMeta(standings) {
 
 /** Fetch the history page again and show its list in place of the one shown. */
 async function refreshHistory() {
+  const shown = document.querySelector("[data-history]");
+  if (!shown) return; // a competition in stages: its draw's history comes with its stages
   const answer = await fetch(section.dataset.historyUrl, { headers: { Accept: "text/html" } });
   if (!answer.ok) return;
   const page = new DOMParser().parseFromString(await answer.text(), "text/html");
   const fresh = page.querySelector("[data-history]");
-  if (fresh) document.querySelector("[data-history]").replaceChildren(...fresh.childNodes);
+  if (fresh) shown.replaceChildren(...fresh.childNodes);
 }
 
 function showStatus(state) {

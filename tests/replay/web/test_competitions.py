@@ -210,9 +210,13 @@ def test_a_competition_in_stages_shows_its_ranking_and_groups_and_no_round_robin
     assert 'id="ranking"' in html and 'class="group card"' in html
     assert 'class="matches standings"' not in html and "Standings (CSV)" not in html
     assert 'id="standings"' in html  # what follows the competition live stays
+    # Nor the round robin's history of places, and no template's note shown as text.
+    assert "data-history>" not in html and 'id="draw-history"' in html
+    assert "{#" not in html and "#}" not in html
 
 
 def test_a_round_robin_without_stages_keeps_its_standings_table(flipped):
     html = page("/competitions/cup/")
 
     assert 'class="matches standings"' in html and 'id="ranking"' not in html
+    assert "data-history>" in html
