@@ -178,10 +178,15 @@ def dressed(stage: dict[str, Any], terms: Terms) -> dict[str, Any]:
                         "dispute": dispute,
                     }
                 )
-            title = _("Third-place match") if match["slot"] == "3rd" else ""
             feeds = [slot[2:] for slot in match["slots"] if slot[:2] in ("W:", "L:")]
-            shown.append({**match, "lines": lines, "title": title, "fed_by": " ".join(feeds)})
+            shown.append({**match, "lines": lines, "fed_by": " ".join(feeds)})
+        # The match for third place is played beside the final, but is not the final: a
+        # column (a phone's tab) of its own, after it.
+        third = [match for match in shown if match["slot"] == "3rd"]
+        shown = [match for match in shown if match["slot"] != "3rd"]
         named.append({"number": number, "name": round_name(number, rounds), "matches": shown})
+        if third:
+            named.append({"number": number + 1, "name": _("Third-place match"), "matches": third})
     return {**named_stage, "named_rounds": named}
 
 

@@ -225,6 +225,10 @@ def test_a_director_runs_a_championship_day_from_the_pages_alone(served, browser
         "Marchetti",
     ]
 
+    page.get(f"{served.url}/competitions/{CUP}/")
+    page.execute_script("document.querySelector('.bracket').scrollIntoView()")
+    save_shot(page, "day-bracket-1280")
+
     # The voided semi-final's console records nothing more and leads to its replacement.
     page.get(f"{served.url}/referee/matches/{SEMI_FINALS[0]}/")
     page.find_element(By.PARTIAL_LINK_TEXT, "Record its replacement, Rossi — Kovalenko").click()

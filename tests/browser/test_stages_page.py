@@ -34,9 +34,10 @@ NAMES = [
     "Karel Novák",
     "Lena Schmidt",
 ]
+# The match for third place is a column of its own after the final, not part of it.
 ROUND_NAMES = {
-    "en": ["Round 1", "Quarter-finals", "Semi-finals", "Final"],
-    "uk": ["Раунд 1", "Чвертьфінали", "Півфінали", "Фінал"],
+    "en": ["Round 1", "Quarter-finals", "Semi-finals", "Final", "Third-place match"],
+    "uk": ["Раунд 1", "Чвертьфінали", "Півфінали", "Фінал", "Матч за третє місце"],
 }
 # What the bracket must do on a hall's screen: every match in sight, names large enough.
 BRACKET_PROBLEMS = """
@@ -141,7 +142,7 @@ def test_a_phone_shows_one_round_of_the_bracket_at_a_time_and_its_buttons_the_ot
     buttons[-1].click()
 
     wait_until(
-        browser, lambda d: d.execute_script(ROUNDS_IN_SIGHT) == names[-1:], "the final in sight"
+        browser, lambda d: d.execute_script(ROUNDS_IN_SIGHT) == names[-1:], "the last in sight"
     )
     assert buttons[-1].get_attribute("aria-current") == "true"
     assert buttons[0].get_attribute("aria-current") is None

@@ -220,3 +220,23 @@ def test_a_round_robin_without_stages_keeps_its_standings_table(flipped):
 
     assert 'class="matches standings"' in html and 'id="ranking"' not in html
     assert "data-history>" in html
+
+
+def test_the_match_for_third_place_has_a_column_of_its_own_after_the_final(db):
+    from matches import services
+    from tests.matches.test_championships import championship
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
+        win(match.pk, "A")
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    projector.catch_up()
+
+    html = page("/competitions/euro/")
+
+    final = html.split('aria-label="Final" data-round="2"', 1)[1].split("</section>", 1)[0]
+    third = html.split('aria-label="Third-place match" data-round="3"', 1)[1]
+    assert 'data-slot="2-1"' in final and 'data-slot="3rd"' not in final
+    assert 'data-slot="3rd"' in third.split("</section>", 1)[0]
+    assert '<button type="button" data-round="3">Third-place match</button>' in html
