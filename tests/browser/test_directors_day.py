@@ -66,6 +66,7 @@ def decide(page, url: str, match_id: str, keep: bool, reason: str) -> None:
         f"the dispute of {match_id}",
     )[0]
     slot = card.get_attribute("data-slot")
+    save_shot(page, f"day-dispute-{match_id}-1280")
     card.find_element(By.CSS_SELECTOR, f'input[name=keep][value="{str(keep).lower()}"]').click()
     card.find_element(By.NAME, "reason").send_keys(reason)
     card.find_element(By.CSS_SELECTOR, "button").click()
