@@ -9,7 +9,7 @@ from matches import services
 from matches.models import Table
 from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.league import RULESET
+from tests.support.league import RULESET, league
 from tests.support.screens import PHONE, SCREENS, overflowing, save_shot, screen
 
 
@@ -175,3 +175,24 @@ def test_a_competition_created_shows_its_stages_set_up_as_stored(served, browser
         )
         assert overflowing(page, "main") == []
         save_shot(page, f"competition-created-{size[0]}")
+
+
+def test_a_refusal_is_said_beside_the_button_of_the_form_that_was_sent(served, browsers):
+    league()
+    page = screen(browsers, PHONE)
+    log_in(page, served, make_user("director", staff=True))
+    page.get(f"{served.url}/competitions/cup/")
+    form = page.find_element(By.CSS_SELECTOR, "form[data-action=referee]")
+    form.find_element(By.NAME, "username").send_keys("nobody-such")
+    page.execute_script("arguments[0].scrollIntoView()", form)
+
+    form.find_element(By.CSS_SELECTOR, "button").click()
+
+    line = wait_until(
+        page,
+        lambda d: d.find_elements(By.CSS_SELECTOR, "form[data-action=referee] [data-result]"),
+        "the form's own status line",
+    )[0]
+    wait_until(page, lambda d: "(username)" in line.text, "the refusal said")
+    assert line.is_displayed() and "refused" in line.get_attribute("class")
+    assert said(page) == ""  # nothing at the top of the section, a screen away

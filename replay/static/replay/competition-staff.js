@@ -130,6 +130,16 @@ async function submit(form, section, result) {
   window.location.reload();
 }
 
+/** Return a form's status line, made at its end. */
+function statusLine(form) {
+  const line = document.createElement("p");
+  line.className = "staff-result";
+  line.dataset.result = "";
+  line.setAttribute("role", "status");
+  form.append(line);
+  return line;
+}
+
 /** Wire the staff's forms of a competition's page (`section`: its #staff). */
 export function start(section = document.getElementById("staff")) {
   if (!section) return;
@@ -139,8 +149,10 @@ export function start(section = document.getElementById("staff")) {
       event.preventDefault();
       // What cannot be taken back (an undone draw, a withdrawal) is asked again first.
       if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
-      // A form with a status line of its own answers there, beside its button.
-      const said = form.querySelector("[data-result]") || result;
+      // Each form answers beside its button, where the eyes are: a refusal at the top of
+      // the staff's section could be a screen away on a phone. What a reload shows comes
+      // under the section's heading (`showSaid`).
+      const said = form.querySelector("[data-result]") || statusLine(form);
       submit(form, section, said).catch(() => {
         said.className = "staff-result refused";
         said.textContent = gettext("Not sent: the server cannot be reached.");
