@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from matches import draws
 from matches.services import running
+from replay.live import hall
 from replay.projections import projector, stages_writer, states
 from replay.queries import search
 
@@ -27,6 +28,7 @@ def forget_every_cache() -> None:
     stages_writer._played_text.cache_clear()  # the summaries' parsed rows
     draws._group_plan.cache_clear()
     search._PAGE_SQL.clear()  # the archive's compiled pages
+    hall._reads.clear()  # the hall's read shared by the viewers poked together
 
 
 def answered_alike(

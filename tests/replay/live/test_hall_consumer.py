@@ -15,8 +15,10 @@ from django.test import Client
 
 from carambole.asgi import application
 from matches import services
+from replay.live import hall
 from replay.models import ConsoleActivity
 from tests.support.browser import make_user
+from tests.support.caches import answered_alike
 from tests.support.cast import BY, new_match, open_game, play
 
 WAIT_S = 30
@@ -119,3 +121,23 @@ async def heartbeats() -> None:
     finally:
         await console.disconnect()
         await hall.disconnect()
+
+
+def test_a_hall_read_again_and_with_no_read_shared_is_the_same():
+    new_match("cup-a-1")
+    services.tables_set(competition_id="cup", names=["1"], by="federation")
+    services.match_assign_table(match_id="cup-a-1", table="1", by="federation")
+    open_game("cup-a-1")
+    loop = asyncio.new_event_loop()
+
+    async def read_now() -> tuple[str, dict[str, str]]:
+        read = await hall.hall_read("cup", asyncio.get_running_loop().time())
+        # Each message also says the time it was read: the cards' versions say the rest.
+        return read.outline, {table: card[0] for table, card in read.cards.items()}
+
+    try:
+        outline, cards = answered_alike(lambda: loop.run_until_complete(read_now()))
+    finally:
+        loop.close()
+
+    assert outline == '[["1"], []]' and cards["1"]  # table 1, its match, none waiting
