@@ -226,7 +226,7 @@ CHANNEL_LAYERS = {"default": channel_layer_from_url(REDIS_URL)}
 # process, when there is one; in the one process that serves the embedded setup otherwise.
 CACHES = {"default": cache_from_url(REDIS_URL)}
 # Live sockets: every this many seconds each server process reads the store for what a
-# lost notice would have pushed, and tells each viewer the head (api.md: 15).
+# lost notice would have pushed, and tells each viewer the head (the live protocol's default: 15).
 LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")
 if LIVE_HEAD_SECONDS < 1:
     raise ImproperlyConfigured(f"LIVE_HEAD_SECONDS={LIVE_HEAD_SECONDS} must be at least 1")

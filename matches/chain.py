@@ -1,7 +1,7 @@
 """The hash chain of a match: canonical JSON, the seal of the header, each event's hash.
 
 Pure Python. Each hash is the SHA-256 of the previous hash followed by the event's
-canonical JSON; event 1 chains to the seal of the header (`notation.md`).
+canonical JSON; event 1 chains to the seal of the header (the notation).
 """
 
 from __future__ import annotations

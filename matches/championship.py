@@ -3,7 +3,7 @@
 Pure Python, a fold like a match's: the competition's log (entries, seeds, draws,
 withdrawals) and what each of its matches counts for (`Played`) give every stage's
 groups with their tables, every knockout's rounds with the holders of their slots,
-the matches that have become playable, and the final ranking (`competitions.md`).
+the matches that have become playable, and the final ranking (README, "Competitions and standings").
 The same inputs up to a version V give the views "as of V".
 
 A player is known by a key (`player_key`): the federation id, else the name.
@@ -821,7 +821,7 @@ class Championship:
     # -- The final ranking -------------------------------------------------------------
 
     def ranking(self) -> list[dict[str, Any]]:
-        """Return every entrant's final place (`competitions.md`, "Final ranking")."""
+        """Return every entrant's final place (the README's "Final ranking")."""
         keyed = [(self._standing(entrant), entrant) for entrant in self.book.by_seed()]
         keyed.sort(key=lambda item: item[0].order, reverse=True)
         rows: list[dict[str, Any]] = []

@@ -2,7 +2,7 @@
 
 Pure, as the fold is: given the championship before an event and after it (each the fold
 of the same log and of what every stage match counts for, the event's match one event
-apart), say what changes (`competitions.md`, "Corrections that flow through the draw"):
+apart), say what changes (the README's "Corrections that flow through the draw"):
 the places of a group, the holder of each slot as amended, the matches not started yet
 whose players follow (moves), the started matches that become disputed, and the final
 ranking. The write path moves the players and refuses a referee a dispute with it; the

@@ -1,6 +1,6 @@
 """The draws of a competition in stages, as pure functions of seeds and counts.
 
-As `competitions.md` settles them: entries drawn into groups in snake order, each group
+As the README settles them: entries drawn into groups in snake order, each group
 a round robin whose rounds come by the circle method; a knockout's places in the standard
 bracket order, its byes to the top seeds; and the qualifiers of a groups stage seeded
 into a knockout A1, B1, C1, ..., A2, B2, ..., two players of one group kept in opposite
@@ -76,7 +76,7 @@ class GroupMatch:
 def group_plan(competition: str, stage: str, group: str, players: int) -> list[GroupMatch]:
     """Return a group's matches by the circle method, numbered in that order from 1.
 
-    Ids as `competitions.md` settles them: `{competition}-{stage}-{group}{n}`.
+    Ids as the README settles them: `{competition}-{stage}-{group}{n}`.
     """
     return list(_group_plan(competition, stage, group, players))
 
@@ -204,7 +204,7 @@ def knockout_plan(
 
     Round one pairs the seeds in bracket order, a missing seed a bye (no match); each
     later match takes the winners of two matches before it; the third-place match, if
-    asked for, the semi-finals' losers. Ids as `competitions.md` settles them:
+    asked for, the semi-finals' losers. Ids as the README settles them:
     `{competition}-{stage}-{round}-{n}`, the third place `{competition}-{stage}-3rd`.
     """
     plan = []

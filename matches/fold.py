@@ -1,6 +1,6 @@
 """The fold: a match's events, one after another, into its state; and a new event judged.
 
-`fold(header, events, upto, view)` rebuilds the state of `notation.md` from the
+`fold(header, events, upto, view)` rebuilds the state of the notation from the
 events alone, amended (every correction applied) or as seen live. `decide` judges
 one new event against a state and `evolve` folds it in; `check_log` does both for
 a whole record, judging each event against the match as it stood when it was

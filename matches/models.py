@@ -35,7 +35,8 @@ class Competition(models.Model):
     id = models.SlugField(primary_key=True, max_length=ID_LENGTH)
     name = models.CharField(max_length=NAME_LENGTH)
     ruleset = models.JSONField(default=dict, help_text="overrides of the default ruleset")
-    # Its stages as written (`competitions.md`), checked by `matches.stages.parse_stages`;
+    # Its stages as written (README, "Competitions and standings"), checked by
+    # `matches.stages.parse_stages`;
     # null for a competition of one round robin, as before stages.
     stages = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -102,7 +103,7 @@ class Match(models.Model):
         PLAYING = "playing"
         FINISHED = "finished"
         REVIEW = "review"
-        VOID = "void"  # a decision voided it (competitions.md): its record stays, counted nowhere
+        VOID = "void"  # a decision on a dispute voided it: its record stays, counted nowhere
 
     id = models.SlugField(primary_key=True, max_length=ID_LENGTH)
     competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="matches")
@@ -121,7 +122,7 @@ class Match(models.Model):
     referee_name = models.CharField(max_length=NAME_LENGTH, blank=True)
     referee_username = models.CharField(max_length=USERNAME_LENGTH, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LAG)
-    # Its place in a competition's stages (`competitions.md`), empty outside them: the
+    # Its place in a competition's stages, empty outside them: the
     # stage's id, the group's letter, and the match's place in the stage (`A3`, `2-1`, `3rd`).
     stage_id = models.CharField(max_length=STAGE_ID_LENGTH, blank=True)
     group = models.CharField(max_length=1, blank=True)
@@ -218,7 +219,7 @@ class Event(models.Model):
     """One immutable fact of a match, or of a competition's log; the database refuses
     UPDATE and DELETE too.
 
-    A competition's log (its entries, draws, withdrawals: `competitions.md`) is kept in
+    A competition's log (its entries, draws, withdrawals: see the README) is kept in
     the same table, with `competition` set instead of `match`, so that both take their
     place in the one global order and are refused the same changes.
     """

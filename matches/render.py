@@ -1,4 +1,4 @@
-"""Render: the match state as `notation.md` spells it, and what it counts for in the standings.
+"""Render: the match state as the notation spells it, and what it counts for in the standings.
 
 Pure Python: no Django. Nothing here changes the state or judges an event.
 """
@@ -18,7 +18,7 @@ SCOREBOARD = ("status", "winner", "games_won", "games", "next", "positions")
 
 
 def render(state: MatchState, detached: bool = True) -> dict[str, Any]:
-    """Return the match state of `notation.md`.
+    """Return the match state of the notation.
 
     Detached (the default), it no longer changes as the fold goes on; a fold about
     to be dropped can hand over its own lists instead.

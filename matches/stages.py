@@ -1,4 +1,4 @@
-"""A competition's stages as its creator writes them, checked: the shape `competitions.md` gives.
+"""A competition's stages as its creator writes them, checked: the shape the README gives.
 
 ```json
 "stages": [

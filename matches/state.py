@@ -1,7 +1,7 @@
 """The state of a match while its events are folded: plain data, and questions asked of it.
 
 `transitions` changes it, `decide` judges a new event against it, `render` spells it as
-`notation.md` does; this module does none of the three. Pure Python: no Django.
+the notation does; this module does none of the three. Pure Python: no Django.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ class ReplayConfig(AppConfig):
         from replay.live.standings_announce import announced
         from replay.projections.signals import standings_committed
 
-        # The live push follows the committed log (architecture.md, "The event log is the
-        # outbox"): the write side announces, the read side listens.
+        # The live push follows the committed log (the event log is the
+        # outbox): the write side announces, the read side listens.
         events_appended.connect(committed, dispatch_uid="replay.live")
         # So do the read models: the projector catches up, through Celery.
         events_appended.connect(tasks.committed, dispatch_uid=tasks.COMMITTED_UID)

@@ -122,7 +122,7 @@ class MatchSummary(models.Model):
 
 
 class Standings(models.Model):
-    """A competition's standings table as of `version` (api.md's shape in `rows`).
+    """A competition's standings table as of `version` (the API's shape in `rows`).
 
     One row per competition, the latest version; each version's difference from the
     one before is a StandingsChange. Written only forwards: never twice, never back.
@@ -146,7 +146,7 @@ class Standings(models.Model):
 class StagesView(models.Model):
     """A competition in stages as of `version`: each stage and the final ranking.
 
-    `stages` and `ranking` are `competitions.md`'s shapes (`GET …/stages`, `…/ranking`
+    `stages` and `ranking` are the API's shapes (`GET …/stages`, `…/ranking`
     rows); `position` is the projector's cursor they were computed at, so a reader
     knows them current while no event of the competition is newer.
     """

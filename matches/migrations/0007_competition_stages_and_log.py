@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 
-"""Competitions in stages (`competitions.md`): a competition's stages, its entries' seeds
+"""Competitions in stages (README, "Competitions and standings"): a competition's stages, its entries' seeds
 and withdrawals, a match's place in a stage, and the competition's log kept in the events
 table beside the matches' logs. SQLite makes the table anew to alter a column, which drops
 its triggers; the insert trigger also learns the competition's `seq`: the triggers are

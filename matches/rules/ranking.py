@@ -1,4 +1,4 @@
-"""The ranking of a competition's standings table (`api.md`), from what each match counts for.
+"""The ranking of a competition's standings table (the API's), from what each match counts for.
 
 A match's `Result` is taken from its fold (`matches.render.result_of`); a `Table` adds
 and takes away results one match at a time and ranks the players: match points (2
@@ -133,7 +133,7 @@ class Table:
                 self.against[pair] = self.against.get(pair, 0) + sign * WIN_POINTS
 
     def rows(self, names: Mapping[Hashable, tuple[str, str | None]]) -> list[dict[str, Any]]:
-        """Return the ranked rows of `api.md`; `names` gives each key's name and federation id."""
+        """Return the API's standings rows, ranked; `names`: each key's name and federation id."""
         players = [key for key, totals in self.totals.items() if totals.appearances > 0]
         ordered = rank(players, self.totals, self.against, {k: names[k][0] for k in players})
         return [
@@ -149,7 +149,7 @@ def rank(
     names: Mapping[Hashable, str],
     seeds: Mapping[Hashable, int] | None = None,
 ) -> list[Hashable]:
-    """Return the players in ranking order (api.md: no shared ranks).
+    """Return the players in ranking order (the API's standings: no shared ranks).
 
     With `seeds` (a group of a competition in stages), a tie the head-to-head leaves is
     broken by seed, lower first, before the name.

@@ -67,7 +67,7 @@ class Shot(NamedTuple):
 
 @dataclass(frozen=True)
 class Ruling:
-    """The referee's decision on one shot, as `notation.md` spells it."""
+    """The referee's decision on one shot, as the notation spells it."""
 
     valid: bool
     first_contact: str | None

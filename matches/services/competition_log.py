@@ -25,7 +25,7 @@ from matches.notation import canonical_json
 from matches.readback import event_data
 from matches.stages import Stage, parse_stages
 
-# The kinds of event a competition's log holds (`competitions.md`, "The competition's log").
+# The kinds of event a competition's log holds (the README's "The competition's log").
 PLAYER_ENTERED = "player_entered"
 PLAYER_WITHDRAWN = "player_withdrawn"
 STAGE_DRAWN = "stage_drawn"

@@ -42,7 +42,7 @@ def competition_create(
 ) -> Competition:
     """Create a competition with its ruleset overrides; without an id, one made from its name.
 
-    With `stages` (`competitions.md`), checked here and kept as written, it is played in
+    With `stages` (see the README), checked here and kept as written, it is played in
     stages; without, it is one round robin of its entrants, as before stages.
     """
     if id is None:

@@ -1,4 +1,4 @@
-"""Corrections that flow through the draw, on the write path (`competitions.md`).
+"""Corrections that flow through the draw, on the write path (README, "Competitions and standings").
 
 `follow` runs in the transaction of an append to a stage match whose result it changes,
 once the competition has knockout matches: it folds the competition just before and just

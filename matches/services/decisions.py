@@ -1,4 +1,4 @@
-"""Staff's decisions on disputes (`competitions.md`, "Settled readings": disputes).
+"""Staff's decisions on disputes (README, "Competitions and standings": disputes).
 
 A started match whose slot is held, as amended, by another than its player is disputed;
 staff answer each dispute once, as an event of the competition's log: keep the match as

@@ -1,4 +1,4 @@
-"""Examples in the schema: notation.md's match, as a client would send it.
+"""Examples in the schema: the notation's example match, as a client would send it.
 
 Swagger UI fills its forms with them, and the fuzzing test starts from them.
 """

@@ -1,4 +1,4 @@
-"""The OpenAPI description of what the API answers: its shapes (notation.md) and its errors.
+"""The OpenAPI description of what the API answers: its shapes (the notation) and its errors.
 
 These serializers only describe; the views answer with what the projections and the
 records give. The schema test fuzzes the API against this description.
@@ -172,7 +172,7 @@ class Change(serializers.Serializer[dict[str, Any]]):
 
 
 class Consequences(serializers.Serializer[dict[str, Any]]):
-    """What an event would change (`competitions.md`: the preview), each where it changes."""
+    """What an event would change (the README's preview), each where it changes."""
 
     ruling = Change(required=False, help_text="the shot's ruling (an amendment: before, after)")
     match = Change(required=False, help_text="status, winner and games won")

@@ -168,7 +168,7 @@ class CompetitionBody(Body):
     stages = List(
         child=Object(),
         required=False,
-        help_text="its stages, played in order (competitions.md): each a groups stage (id, "
+        help_text="its stages, played in order: each a groups stage (id, "
         "groups, advance, from, direct, ruleset) or a knockout (id, size, from, direct, "
         "third_place, ruleset); absent: one round robin of its entrants",
     )
@@ -210,7 +210,7 @@ class EventBody(Body):
         "event follows it, or the answer is a 409 naming the current one",
     )
     event = Object(
-        help_text="an event as notation.md writes it, with its type; a shot may omit "
+        help_text="an event as the notation writes it, with its type; a shot may omit "
         "player (it is whoever is due). seq, at, by and hash are set by the server"
     )
 

@@ -107,7 +107,7 @@ class Group(serializers.Serializer[dict[str, Any]]):
     settled = serializers.BooleanField(help_text="every match finished, none under review")
     entries = serializers.ListField(child=serializers.CharField())
     standings = serializers.ListField(
-        child=serializers.DictField(), help_text="rows as the standings' (api.md), with seed"
+        child=serializers.DictField(), help_text="rows as the standings' (the API's), with seed"
     )
     matches = StageMatch(many=True)
 

@@ -1,4 +1,4 @@
-"""The API's paths, as api.md fixes them, with its schema and its documentation page."""
+"""The API's paths, as the README lists them, with its schema and its documentation page."""
 
 from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView

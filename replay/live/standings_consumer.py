@@ -2,7 +2,7 @@
 
 Every message is `{"type": "standings", "version": v, "standings": {...}}`; a competition
 in stages also has `{"type": "stages", "version": v, "stages": [...], "ranking": {...}}`
-(`competitions.md`'s shapes) on connect and whenever its version grows. A new
+(the shapes of `GET …/stages` and `…/ranking`) on connect and whenever its version grows. A new
 version is announced through the channel layer after its commit (a group per
 competition); the socket then reads the latest from the read model, so a message
 the layer drops costs nothing but time: the socket also looks every

@@ -1,6 +1,6 @@
 """A competition's stages in the page's language: stages, rounds, slots, where a player went out.
 
-Built from the ids and slot names `competitions.md` settles (`groups:A1`, `W:ko-1-3`,
+Built from the ids and slot names the README settles (`groups:A1`, `W:ko-1-3`,
 `L:ko-2-1`, `ko:S5`, `BYE`) and from what each stage is (`Terms`), never from a match's
 free-text `stage`, and never showing a stage's id unless two stages would read alike.
 """

@@ -1,6 +1,6 @@
 """Where each ball was last known to be, for drawing the table when a rest position is missing.
 
-The match state says null for a ball that moved without a rest position (notation.md),
+The match state says null for a ball that moved without a rest position (the notation),
 and keeps saying so: this is for the drawing alone, which shows such a ball where it
 was last known, marked as not confirmed. The twin of `lastKnown` in table.js.
 """

@@ -1,6 +1,6 @@
 """Queries: the reads that pages, the API and the sockets share.
 
-- `standings_reader`: a competition's standings as `api.md` shapes them.
+- `standings_reader`: a competition's standings as the API shapes them.
 - `archive`: the home page's lines (live now, recent results, competitions).
 - `listing`: the API's pages of matches with their status.
 - `search`: the archive's filters and pages of summaries.

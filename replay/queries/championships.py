@@ -1,4 +1,4 @@
-"""A competition's stages and final ranking as `competitions.md` shapes them, as of a version.
+"""A competition's stages and final ranking as the API shapes them, as of a version.
 
 The latest is the projector's read model (`replay.models.StagesView`) while no event of
 the competition is newer than the position it was written at; otherwise, and as of any

@@ -1,4 +1,4 @@
-"""A competition's standings as `api.md` shapes them, and what changed them, newest first."""
+"""A competition's standings as the API shapes them, and what changed them, newest first."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from replay.models import Standings, StandingsChange
 
 
 def standings_get(competition_id: Any) -> dict[str, Any]:
-    """Return a competition's standings as `api.md` shapes them (version 0 before any)."""
+    """Return a competition's standings as the API shapes them (version 0 before any)."""
     competition = competition_get(competition_id)
     found = Standings.objects.filter(pk=competition.pk).first()
     if found is None:

@@ -72,7 +72,7 @@ class CsvWriter:
 
 
 def match_record(request: HttpRequest, match_id: str) -> HttpResponse:
-    """Download a match's record (notation.md, every event with seq, at, by and hash)."""
+    """Download a match's record (the notation, every event with seq, at, by and hash)."""
     match = match_or_404(match_id)
     try:
         record = record_export(match.id)

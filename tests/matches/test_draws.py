@@ -1,4 +1,4 @@
-"""The draws of a competition in stages, as `competitions.md` settles them, in tables of cases."""
+"""The draws of a competition in stages, as the README settles them, in tables of cases."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The `judge` command: JSON Lines of shots in, one ruling per line out (notation.md)."""
+"""The `judge` command: JSON Lines of shots in, one ruling per line out (the notation)."""
 
 import io
 import json

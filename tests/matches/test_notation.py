@@ -1,4 +1,4 @@
-"""The notation: shot facts, match records and the hash chain (notation.md)."""
+"""The notation: shot facts, match records and the hash chain."""
 
 import copy
 import hashlib

@@ -1,4 +1,4 @@
-"""The ranking of api.md on plain tables: no database, no fold."""
+"""The ranking of the API's standings on plain tables: no database, no fold."""
 
 from __future__ import annotations
 

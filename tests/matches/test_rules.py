@@ -1,4 +1,4 @@
-"""The rules engine: the ruling of one shot, the ruleset, the lag (rules.md)."""
+"""The rules engine: the ruling of one shot, the ruleset, the lag (see the README's rules)."""
 
 import dataclasses
 from typing import Any
@@ -57,7 +57,7 @@ def judged(facts: Shot, own: str = "white", **options: Any) -> dict[str, Any]:
     return {key: answer[key] for key in RULING_KEYS}
 
 
-# -- The worked examples of rules.md (the shooter plays white) -------------------
+# -- Worked examples of the rules (the shooter plays white) -------------------
 
 WORKED_EXAMPLES = [
     pytest.param(

@@ -93,7 +93,7 @@ def b_zero() -> dict[str, Any]:
 A_WINS_GAME_1 = [start(1, "A"), a_scores_10()]  # 11 points, cut to the target 10
 
 
-# -- Rejections: notation.md's list, each naming seq and field ----------------------------
+# -- Rejections: the notation's list, each naming seq and field ----------------------------
 
 REJECTED = {
     "shot by the wrong player": ([start(1, "A"), b_zero()], 2, "player"),

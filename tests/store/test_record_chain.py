@@ -26,7 +26,7 @@ RULESET = {
 
 
 def canonical(value):
-    """notation.md's canonical JSON, written out again here so the tests check the code."""
+    """The notation's canonical JSON, written out again here so the tests check the code."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 

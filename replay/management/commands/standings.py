@@ -12,7 +12,7 @@ from replay.queries.standings_reader import standings_get
 
 class Command(BaseCommand):
     help = (
-        "Print a competition's standings (api.md's JSON). The read models are first caught "
+        "Print a competition's standings (the API's JSON). The read models are first caught "
         "up with the log, as a worker would (--as-stored: print them as they are)."
     )
 

@@ -1,6 +1,6 @@
 // The staff's form on the competitions' page: a new competition, played as one round robin,
 // as groups then a knockout, or as a knockout, each stage with its own match length. The
-// form's fields become the body of `POST /api/competitions/` (competitions.md, "The shape");
+// form's fields become the body of `POST /api/competitions/` (README, "Competitions and standings");
 // a refusal is shown with the field it names, and a competition created opens its page,
 // where its players are entered and its stages drawn.
 

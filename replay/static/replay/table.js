@@ -172,7 +172,7 @@ function sentOff(event) {
 /**
  * Return where each ball was last known to be once an event is applied, {ball: [x, y] | null}.
  *
- * The state says null for a ball that moved without a rest position (notation.md): for the
+ * The state says null for a ball that moved without a rest position (the notation): for the
  * drawing, such a ball stays where it was last known (`known`, this function's answer for
  * the event before). A ball in hand for a break, and a ball that left the table, are
  * nowhere until placed. positions: the state's after the event.

@@ -1,6 +1,6 @@
 // Rulings and events in words, in the page's language (Django's JavaScript catalogue).
 //
-// A ruling is that of notation.md: valid, first_contact, carom, pins, pin_points,
+// A ruling is that of the notation: valid, first_contact, carom, pins, pin_points,
 // carom_points, fouls, foul_points, scorer ("shooter" | "opponent" | null), points,
 // ball_in_hand. Whose shot it was comes from `player` ("A" | "B"): the preview
 // endpoint's answer carries it; a state's shot entry and a shot event carry it beside.

@@ -72,7 +72,7 @@ ROLES = {
 
 
 def expected_status(username, kind, call):
-    """Return what a role gets from an endpoint, as api.md's table of who may do what says."""
+    """Return what a role gets from an endpoint, as the README's table of who may do what says."""
     if kind == "session" and call.method != "get":
         return 403  # a session without its CSRF token changes nothing, whoever it is
     if call.who == EVERYONE:

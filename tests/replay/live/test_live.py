@@ -1,4 +1,4 @@
-"""`/ws/matches/{id}/?after=SEQ`: the store's events in order, then each commit, as api.md says."""
+"""`/ws/matches/{id}/?after=SEQ`: stored events in order, then each commit (README: live)."""
 
 from __future__ import annotations
 
