@@ -83,7 +83,7 @@ def match_header(match_id: Any) -> Header:
     return header_of(players, ball_a, ball_b, ruleset)
 
 
-def assigned_referee(match: Match) -> Any:
+def assigned_referee(match: Match | str) -> Any:
     """Return the login assigned to record a match (the latest assignment), or None."""
     latest = Assignment.objects.filter(match=match).select_related("user").last()
     return latest.user if latest is not None else None
@@ -96,10 +96,10 @@ def replacement_of(match: Match) -> Match | None:
     return Match.objects.filter(pk=replacement_id(match.pk)).first()
 
 
-def assigned_username(match_id: str) -> str | None:
-    """Return the username of the login assigned to record a match (by its id), or None."""
-    latest = Assignment.objects.filter(match_id=match_id).select_related("user").last()
-    return latest.user.get_username() if latest is not None and latest.user else None
+def assigned_username(match: Match | str) -> str | None:
+    """Return the username of the login assigned to record a match (or a match's id), or None."""
+    found = assigned_referee(match)
+    return found.get_username() if found is not None else None
 
 
 def assigned_referee_id(match: Match | str) -> Any:

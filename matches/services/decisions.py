@@ -19,7 +19,7 @@ from matches.championship import place_id, replacement_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match
-from matches.selectors import assigned_referee, competition_get
+from matches.selectors import assigned_username, competition_get
 from matches.services import corrections
 from matches.services.championships import settle
 from matches.services.competition_log import log_append
@@ -80,7 +80,7 @@ def dispute_decide(
         }
         if not keep:
             decision["replacement"] = replacement_id(dispute.match)
-            decision["referee"] = referee if referee is not None else _referee_of(disputed)
+            decision["referee"] = referee if referee is not None else assigned_username(disputed)
             disputed.status = Match.Status.VOID
             disputed.save(update_fields=["status"])
         log_append(competition, [decision], by)
@@ -112,9 +112,3 @@ def _referee_check(referee: Any, keep: bool) -> None:
     check_text(referee, "referee", USERNAME_LENGTH, required=True)
     if not get_user_model().objects.filter(username=referee).exists():
         raise Refused(f"no login {excerpt(referee)}", "referee")
-
-
-def _referee_of(match: Match) -> str | None:
-    """Return the username of the login assigned to record a match, or None."""
-    found = assigned_referee(match)
-    return found.get_username() if found is not None else None

@@ -19,8 +19,8 @@ from django.contrib.auth import get_user
 from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 
-from matches.championship import replacement_id
 from matches.models import Match
+from matches.selectors import replacement_of
 from replay.projections.activity import activity_note
 from replay.queries.access import may_record
 
@@ -71,7 +71,7 @@ def void_notice(match_id: str) -> str | None:
     match = Match.objects.filter(pk=match_id).only("pk", "status").first()
     if match is None or match.status != Match.Status.VOID:
         return None
-    replacement = Match.objects.filter(pk=replacement_id(match.pk)).only("pk", "players").first()
+    replacement = replacement_of(match)
     made = None
     if replacement is not None:
         players = {side: replacement.players[side]["name"] for side in ("A", "B")}
