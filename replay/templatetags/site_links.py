@@ -1,4 +1,5 @@
-"""The navigation's links that lead somewhere only for some logins: Django's admin."""
+"""The navigation's links that lead somewhere only for some logins: Django's admin, and a
+referee's matches."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 from django import template
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
+
+from replay.queries.referee_matches import has_assigned_matches
 
 register = template.Library()
 
@@ -26,3 +29,9 @@ def admin_url(context: dict[str, Any]) -> str:
     except NoReverseMatch:
         return ""
     return url if admin.site.get_app_list(request) else ""
+
+
+@register.simple_tag
+def assigned_matches(user: Any) -> bool:
+    """Return whether a login has matches to record (false for anyone logged out)."""
+    return has_assigned_matches(user)
