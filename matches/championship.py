@@ -468,15 +468,19 @@ class Championship:
         return plan
 
     def _places_held(self, stage_id: str) -> dict[str, list[Planned]]:
-        """Return the places of a knockout each player holds a slot of."""
+        """Return the places of a knockout each player holds: a place whose match has begun
+        (and counts) by the two who play it, as played; any other by its slots' holders."""
         memo = f"held {stage_id}"
         if memo not in self._memo:
             held: dict[str, list[Planned]] = {}
             for planned in self._plan(stage_id):
-                for slot in planned.slots:
-                    key = self.holder(slot).key
-                    if key is not None:
-                        held.setdefault(key, []).append(planned)
+                played = self.played_of(self.current(planned.id)) if planned.id else None
+                if played is not None and played.started and played.status != "void":
+                    keys = [str(key) for key in played.result.players]
+                else:
+                    keys = [key for slot in planned.slots if (key := self.holder(slot).key)]
+                for key in keys:
+                    held.setdefault(key, []).append(planned)
             self._memo[memo] = held
         found: dict[str, list[Planned]] = self._memo[memo]
         return found
@@ -875,11 +879,14 @@ class Championship:
             level = last_round - 1
             order = (index, level, int(won), 0, 0.0, 0.0, 0.0, seed)
             return Standing(order, f"{stage.id}:{level}", outcome is None or disputed)
-        if outcome is None or won:  # still in: playing, waiting, or the champion
-            level = deepest.round + 1 if won else deepest.round
-            champion = won and deepest.round == last_round
-            order = (index, level, 0, 0, 0.0, 0.0, 0.0, seed)
-            return Standing(order, None, not champion or disputed)
+        if outcome is None:  # still in: playing, or waiting for the place's match
+            order = (index, deepest.round, 0, 0, 0.0, 0.0, 0.0, seed)
+            return Standing(order, None, True)
+        if won and deepest.round == last_round:  # the champion
+            order = (index, last_round + 1, 0, 0, 0.0, 0.0, 0.0, seed)
+            return Standing(order, None, disputed)
+        # Out in this round: beaten, or a winner whose next match staff kept as played by
+        # another (a replayed semi-final's winner after the final stood).
         order = (index, deepest.round, 0, 0, 0.0, 0.0, 0.0, seed)
         shares = (index, deepest.round, 0)
         return Standing(order, f"{stage.id}:{deepest.round}", disputed, shares)
@@ -897,11 +904,21 @@ class Championship:
         group_of: dict[str, str] = self._memo[memo]
         return group_of
 
+    def _place_in_group(self, stage_id: str, group: str, key: str, ordered: list[str]) -> int:
+        """Return a player's place in a group: once it is settled, as amended (a place
+        staff kept as played held by who played on from it), else as its table ranks him."""
+        if self.group_places(stage_id, group) is not None:
+            amended, _ = self._assigned(stage_id, group)
+            found = next((n for n, held in amended.items() if held == key), None)
+            if found is not None:
+                return found
+        return ordered.index(key) + 1
+
     def _group_standing(self, index: int, stage: Stage, entrant: Entrant) -> Standing | None:
         group = self._group_of(stage.id).get(entrant.key)
         if group is not None:
             ordered, table = self.group_table(stage.id, group)
-            place = ordered.index(entrant.key) + 1
+            place = self._place_in_group(stage.id, group, entrant.key, ordered)
             totals = table.totals.get(entrant.key, Totals())
             played = max(totals.played, 1)
             settled = self.settled(stage)

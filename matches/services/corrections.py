@@ -6,7 +6,7 @@ after the event (its log, and only the stage matches the slots it can change nee
 from its own events: judged by the log's one order, never by a read model that may lag),
 moves the players of each made match not started yet whose slots' holders changed,
 writes each move in the competition's log (a sentence of its history), and refuses a
-login that is not staff an event that would open a dispute (403, naming why).
+login that is not staff a correction that would open a dispute (403, naming why).
 
 `first_event_check` refuses the first event of a knockout match while one of its slots
 is not settled to its players (422 naming the slot).
@@ -30,6 +30,7 @@ from matches.services.competitions import player_of
 from matches.state import MatchState
 
 PLAYERS_MOVED = "players_moved"
+CORRECTIONS = ("shot_amended", "shot_retracted")
 
 
 class Forbidden(Refused):
@@ -112,7 +113,9 @@ def follow(
     slots = affected_slots(match.stage_id, match.group, match.slot, members)
     headers = {match_id: header_keys(m) for match_id, m in knockout.items()}
     found = consequences(folded_before, folded_after, headers, slots, ranking=False)
-    if found.disputes and not staff:
+    # Only a correction needs staff: the result of a match played as made (a replacement
+    # staff ordered) stands whatever it disputes downstream.
+    if found.disputes and not staff and event["type"] in CORRECTIONS:
         dispute = found.disputes[0]
         raise Forbidden(
             f"this would dispute match {dispute.match}, started with another player in slot "
