@@ -11,7 +11,7 @@ A player is known by a key (`player_key`): the federation id, else the name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -269,6 +269,8 @@ class Championship:
     def _held(self, slot: str, as_amended: bool) -> Holder:
         if slot == BYE:
             return A_BYE
+        if as_amended and self._through_bye(slot) != slot:
+            return self._held(self._through_bye(slot), as_amended=True)
         if slot[:2] in ("W:", "L:"):
             outcome = self._outcome(slot[2:])
             if outcome is None:
@@ -328,14 +330,13 @@ class Championship:
 
     def _playing(self, stage_id: str, group: str, size: int) -> dict[int, tuple[str, str, str]]:
         """Return each place of a group whose match has started and counts: who plays it,
-        the match, and the slot."""
+        the match, and the slot it plays from."""
         playing = {}
         for number in range(1, size + 1):
-            slot = f"{stage_id}:{group}{number}"
-            fed = self._feeds().get(slot)
+            fed = self._feeds().get(f"{stage_id}:{group}{number}")
             if fed is None:
                 continue
-            planned, side = fed
+            planned, side, slot = fed
             assert planned.id is not None
             match_id = self.current(planned.id)
             played = self.played_of(match_id)
@@ -343,8 +344,10 @@ class Championship:
                 playing[number] = (str(played.result.players[side]), match_id, slot)
         return playing
 
-    def _feeds(self) -> dict[str, tuple[Planned, int]]:
-        """Return the knockout place and side each group's place feeds, of every drawn stage."""
+    def _feeds(self) -> dict[str, tuple[Planned, int, str]]:
+        """Return the knockout match each group's place feeds, of every drawn stage: its
+        place, its side, and the slot it is played from. A place with a bye feeds the
+        match its bye's winner plays, from the slot `W:` of the bye."""
         if "feeds" not in self._memo:
             feeds = {}
             for stage in self.stages:
@@ -353,11 +356,32 @@ class Championship:
                         if planned.id is None:
                             continue
                         for side, slot in enumerate(planned.slots):
-                            if slot[:2] not in ("W:", "L:") and slot != BYE:
-                                feeds[slot] = (planned, side)
+                            fed = self._through_bye(slot)
+                            if fed[:2] not in ("W:", "L:") and fed != BYE:
+                                feeds[fed] = (planned, side, slot)
             self._memo["feeds"] = feeds
-        found: dict[str, tuple[Planned, int]] = self._memo["feeds"]
+        found: dict[str, tuple[Planned, int, str]] = self._memo["feeds"]
         return found
+
+    def reached(self, slots: Iterable[str]) -> set[str]:
+        """Return the slots whose holders follow these: these, and each bye's winner whose
+        player holds one of them."""
+        found = set(slots)
+        for stage in self.stages:
+            if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+                for planned in self._plan(stage.id):
+                    if planned.id is None and planned.slots[0] in found:
+                        found.add(f"W:{place_id(stage.id, planned)}")
+        return found
+
+    def _through_bye(self, slot: str) -> str:
+        """Return the slot a bye's winner (`W:` of a place with a bye) stands for: the
+        bye's player's own; any other slot as it is."""
+        if slot[:2] == "W:":
+            planned = self._planned(slot[2:])
+            if planned is not None and planned.id is None:
+                return planned.slots[0]
+        return slot
 
     def members(self, stage_id: str, group: str) -> list[str | None]:
         memo = (stage_id, group)
@@ -586,6 +610,7 @@ class Championship:
 
     def _since(self, slot: str) -> int:
         """Return the newest event that made what a slot names what it is now."""
+        slot = self._through_bye(slot)
         if slot[:2] in ("W:", "L:"):
             planned = self._planned(slot[2:])
             if planned is None or planned.id is None:
@@ -632,30 +657,43 @@ class Championship:
 
     def _free(self, stage_id: str, planned: Planned, a: Holder, b: Holder) -> bool:
         """Return whether a place's holders are two players free to play it: not one player
-        twice, and neither playing an unfinished match at another place of the stage (as a
-        replacement's holder may while a dispute waits)."""
+        twice, neither playing an unfinished match at another place of the stage (as a
+        replacement's holder may while a dispute waits), and neither holding another place
+        of its round (as a bye's player does who plays on from it): no player twice in a
+        round."""
         if a.key is None or b.key is None or a.key == b.key:
             return False
-        busy = self._busy(stage_id)
         name = _place_name(planned)
-        return busy.get(a.key, name) == name and busy.get(b.key, name) == name
+        return not any(
+            place != name and (not finished or round_number == planned.round)
+            for key in (a.key, b.key)
+            for place, round_number, finished in self._playing_in(stage_id).get(key, [])
+        )
 
-    def _busy(self, stage_id: str) -> dict[str, str]:
-        """Return each player of a started, unfinished, counting match of a knockout, and
-        the place he plays."""
-        memo = f"busy {stage_id}"
+    def _playing_in(self, stage_id: str) -> dict[str, list[tuple[str, int, bool]]]:
+        """Return the places each player holds as played in a knockout: those of his
+        started, counting matches (the place, its round, whether it is finished), and each
+        bye he played on from (finished)."""
+        memo = f"playing in {stage_id}"
         if memo not in self._memo:
-            busy = {}
+            playing: dict[str, list[tuple[str, int, bool]]] = {}
             for planned in self._plan(stage_id):
                 if planned.id is None:
                     continue
                 played = self.played_of(self.current(planned.id))
-                if played is None or not played.started or played.status in ("void", "finished"):
+                if played is None or not played.started or played.status == "void":
                     continue
-                for key in played.result.players:
-                    busy[str(key)] = _place_name(planned)
-            self._memo[memo] = busy
-        found: dict[str, str] = self._memo[memo]
+                for side, key in enumerate(map(str, played.result.players)):
+                    playing.setdefault(key, []).append(
+                        (_place_name(planned), planned.round, played.status == "finished")
+                    )
+                    slot = planned.slots[side]
+                    if self._through_bye(slot) != slot:
+                        bye = self._planned(slot[2:])
+                        assert bye is not None
+                        playing[key].append((_place_name(bye), bye.round, True))
+            self._memo[memo] = playing
+        found: dict[str, list[tuple[str, int, bool]]] = self._memo[memo]
         return found
 
     # -- Views -------------------------------------------------------------------------

@@ -110,7 +110,7 @@ def follow(
     folded_before = now_folded.with_played(base.with_(match.pk, was))
     folded_after = now_folded.with_played(base.with_(match.pk, now))
     members = len(folded_after.members(match.stage_id, match.group)) if match.group else 0
-    slots = affected_slots(match.stage_id, match.group, match.slot, members)
+    slots = folded_after.reached(affected_slots(match.stage_id, match.group, match.slot, members))
     headers = {match_id: header_keys(m) for match_id, m in knockout.items()}
     found = consequences(folded_before, folded_after, headers, slots, ranking=False)
     # Only a correction needs staff: the result of a match played as made (a replacement
