@@ -275,6 +275,8 @@ class Championship:
             outcome = self._outcome(slot[2:])
             if outcome is None:
                 return UNSETTLED
+            if not as_amended:
+                outcome = self._as_played_on(slot[2:], outcome)
             return outcome.winner if slot[0] == "W" else outcome.loser
         stage_id, _, place = slot.partition(":")
         if place.startswith("S"):
@@ -361,6 +363,37 @@ class Championship:
                                 feeds[fed] = (planned, side, slot)
             self._memo["feeds"] = feeds
         found: dict[str, tuple[Planned, int, str]] = self._memo["feeds"]
+        return found
+
+    def _as_played_on(self, place: str, outcome: Outcome) -> Outcome:
+        """Return a decided place's winner and loser as the draw goes on: its loser as
+        amended who plays on from it (the match its winner feeds began with him, and waits
+        for a decision or was kept) is its winner here, so that no one holds two places."""
+        fed = self._winner_feeds().get(f"W:{place}")
+        if fed is None:
+            return outcome
+        planned, side = fed
+        assert planned.id is not None
+        played = self.played_of(self.current(planned.id))
+        if played is None or not played.started or played.status == "void":
+            return outcome
+        if str(played.result.players[side]) == outcome.loser.key:
+            return Outcome(outcome.loser, outcome.winner)
+        return outcome
+
+    def _winner_feeds(self) -> dict[str, tuple[Planned, int]]:
+        """Return the place and side each knockout winner's slot (`W:ko-1-3`) feeds."""
+        if "winner feeds" not in self._memo:
+            self._memo["winner feeds"] = {
+                slot: (planned, side)
+                for stage in self.stages
+                if stage.kind == KNOCKOUT and stage.id in self.book.draws
+                for planned in self._plan(stage.id)
+                if planned.id is not None
+                for side, slot in enumerate(planned.slots)
+                if slot[:2] == "W:"
+            }
+        found: dict[str, tuple[Planned, int]] = self._memo["winner feeds"]
         return found
 
     def reached(self, slots: Iterable[str]) -> set[str]:
@@ -924,9 +957,9 @@ class Championship:
             order = (index, last_round + 1, 0, 0, 0.0, 0.0, 0.0, seed)
             return Standing(order, None, disputed)
         # Out in this round: beaten, or a winner whose next match staff kept as played by
-        # another (a replayed semi-final's winner after the final stood).
-        order = (index, deepest.round, 0, 0, 0.0, 0.0, 0.0, seed)
-        shares = (index, deepest.round, 0)
+        # another (a replayed semi-final's winner after the final stood), above its losers.
+        order = (index, deepest.round, int(won), 0, 0.0, 0.0, 0.0, seed)
+        shares = (index, deepest.round, int(won))
         return Standing(order, f"{stage.id}:{deepest.round}", disputed, shares)
 
     def _group_of(self, stage_id: str) -> dict[str, str]:

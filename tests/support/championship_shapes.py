@@ -42,8 +42,9 @@ NAMES = [
 CAROM = {"A": CAROM_A, "B": CAROM_B}
 # What a service may refuse in a sequence like these, by the field it names: a first event
 # while a slot is unsettled, a late or impossible correction, a draw before its source
-# settles, a withdrawal twice, a decision on a dispute answered meanwhile.
-SENSIBLE_FIELDS = {"slot", "event", "shot", "facts", "match", "stage", "player", "seq"}
+# settles, a withdrawal twice, a decision on a dispute answered meanwhile, a shot before
+# the lag (`type`).
+SENSIBLE_FIELDS = {"slot", "event", "shot", "facts", "match", "stage", "player", "seq", "type"}
 
 
 def powered(players: int) -> int:

@@ -85,9 +85,6 @@ def test_a_first_stage_result_retracted_while_the_second_groups_stage_is_played_
     assert {pk: players_of(pk) for pk in started} == started
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the third place follows a semi-final's loser into the final"
-)
 def test_a_semi_final_corrected_after_the_final_began_never_puts_its_player_into_third_place(
     db, projector_forgotten
 ):
@@ -119,7 +116,6 @@ def test_a_group_short_of_qualifiers_by_a_withdrawal_still_lets_the_next_stage_b
     assert shapes.checked("open", 4, {}) is False
 
 
-@pytest.mark.xfail(strict=True, reason="the match a bye feeds does not follow its group's winner")
 def test_a_group_winner_with_a_bye_changed_before_his_match_begins_is_followed_into_it(
     db, projector_forgotten
 ):
@@ -186,7 +182,6 @@ def ranked(competition: str = "open") -> list[tuple[int, str, str | None, bool]]
     return [(row["place"], row["player"], row["out_in"], row["provisional"]) for row in rows]
 
 
-@pytest.mark.xfail(strict=True, reason="a kept decision's denied holder is out in no stage")
 def test_a_group_winner_denied_by_a_kept_final_is_ranked_out_in_the_groups_and_settled(
     db, projector_forgotten
 ):
@@ -212,7 +207,6 @@ def test_a_group_winner_denied_by_a_kept_final_is_ranked_out_in_the_groups_and_s
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="the ranking reads a kept final as undecided")
 def test_a_semi_final_replayed_after_a_kept_final_leaves_the_final_s_places_as_played(
     db, projector_forgotten
 ):
