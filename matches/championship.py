@@ -11,6 +11,7 @@ A player is known by a key (`player_key`): the federation id, else the name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -114,18 +115,22 @@ class Book:
             self.decisions.setdefault(event["slot"], []).append({**event, "version": version})
             if not event["keep"]:
                 self.replaced[event["match"]] = event["replacement"]
+                # A place in a group drawn from another stage voids each match it began.
+                self.replaced.update(event.get("voided", {}))
 
     def replacing(self, match_id: str) -> dict[str, Any] | None:
-        """Return the decision that voided the match `match_id` replaces, if it is one."""
-        return next(
-            (
-                decision
-                for decisions in self.decisions.values()
-                for decision in decisions
-                if not decision["keep"] and decision["replacement"] == match_id
-            ),
-            None,
-        )
+        """Return the decision that voided the match `match_id` replaces, if it is one,
+        naming that match."""
+        for decisions in self.decisions.values():
+            for decision in decisions:
+                if decision["keep"]:
+                    continue
+                if decision["replacement"] == match_id:
+                    return decision
+                for voided, replacement in decision.get("voided", {}).items():
+                    if replacement == match_id:
+                        return {**decision, "match": voided, "replacement": replacement}
+        return None
 
     def by_seed(self) -> list[Entrant]:
         return sorted(self.entrants.values(), key=lambda entrant: entrant.seed)
@@ -157,12 +162,14 @@ A_BYE = Holder(None, bye=True)
 
 @dataclass(frozen=True)
 class Playable:
-    """A knockout match both of whose slots are settled: what the service creates."""
+    """A match both of whose slots are settled, not made yet: what the service creates (a
+    knockout's, or a replacement in a group drawn from another stage's)."""
 
     id: str
     stage: Stage
-    slot: str  # its place in the stage: "1-3", "3rd"
+    slot: str  # its place in the stage: "1-3", "3rd", or a group's "A3"
     players: tuple[Entrant, Entrant]
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -335,16 +342,56 @@ class Championship:
         the match, and the slot it plays from."""
         playing = {}
         for number in range(1, size + 1):
-            fed = self._feeds().get(f"{stage_id}:{group}{number}")
-            if fed is None:
-                continue
-            planned, side, slot = fed
-            assert planned.id is not None
-            match_id = self.current(planned.id)
+            slot = f"{stage_id}:{group}{number}"
+            fed = self._feeds().get(slot)
+            if fed is not None:
+                planned, side, feeding = fed
+                assert planned.id is not None
+                match_id = self.current(planned.id)
+                played = self.played_of(match_id)
+                if played is not None and played.started and played.status != "void":
+                    playing[number] = (str(played.result.players[side]), match_id, feeding)
+            elif (begun := self.position_begun(slot)) is not None:
+                key, match_id, _ = begun
+                playing[number] = (key, match_id, slot)
+        return playing
+
+    def _positions(self) -> dict[str, tuple[str, str, int]]:
+        """Return each slot a groups stage drawn from another's takes: its stage, group,
+        and place among the group's entries (0-based)."""
+        if "positions" not in self._memo:
+            self._memo["positions"] = {
+                slot: (stage.id, group, index)
+                for stage in self.stages
+                if stage.kind == GROUPS and stage.source and stage.id in self.book.draws
+                for group, slots in self.book.draws[stage.id]["groups"].items()
+                for index, slot in enumerate(slots)
+            }
+        found: dict[str, tuple[str, str, int]] = self._memo["positions"]
+        return found
+
+    def position_matches(self, slot: str) -> list[tuple[str, int]]:
+        """Return the matches a slot of a groups stage drawn from another's plays: each
+        match that plays them now (a replacement, once one is made) and its side."""
+        found = self._positions().get(slot)
+        if found is None:
+            return []
+        stage_id, group, index = found
+        size = len(self.book.draws[stage_id]["groups"][group])
+        return [
+            (self.current(planned.id), 0 if planned.a == index else 1)
+            for planned in group_plan(self.competition, stage_id, group, size)
+            if index in (planned.a, planned.b)
+        ]
+
+    def position_begun(self, slot: str) -> tuple[str, str, int] | None:
+        """Return who plays a slot of a groups stage drawn from another's, once one of its
+        matches has begun and counts: his key, that match (the first), and his side."""
+        for match_id, side in self.position_matches(slot):
             played = self.played_of(match_id)
             if played is not None and played.started and played.status != "void":
-                playing[number] = (str(played.result.players[side]), match_id, slot)
-        return playing
+                return str(played.result.players[side]), match_id, side
+        return None
 
     def _feeds(self) -> dict[str, tuple[Planned, int, str]]:
         """Return the knockout match each group's place feeds, of every drawn stage: its
@@ -397,10 +444,15 @@ class Championship:
         return found
 
     def reached(self, slots: Iterable[str]) -> set[str]:
-        """Return the slots whose holders follow these: these, and each bye's winner whose
-        player holds one of them."""
+        """Return the slots whose holders follow these: these, each place of a group drawn
+        from another stage's that one of them enters, and each bye's winner whose player
+        holds one of them."""
         found = set(slots)
         for stage in self.stages:
+            if stage.kind == GROUPS and stage.source and stage.id in self.book.draws:
+                for group, entering in self.book.draws[stage.id]["groups"].items():
+                    if found & set(entering):
+                        found |= {f"{stage.id}:{group}{n}" for n in range(1, len(entering) + 1)}
             if stage.kind == KNOCKOUT and stage.id in self.book.draws:
                 for planned in self._plan(stage.id):
                     if planned.id is None and planned.slots[0] in found:
@@ -429,7 +481,12 @@ class Championship:
         if memo not in self._group_matches:
             members = self.members(stage_id, group)
             self._group_matches[memo] = [
-                (planned.id, members[planned.a] or "", members[planned.b] or "", planned.round)
+                (
+                    self.current(planned.id),
+                    members[planned.a] or "",
+                    members[planned.b] or "",
+                    planned.round,
+                )
                 for planned in group_plan(self.competition, stage_id, group, len(members))
             ]
         return self._group_matches[memo]
@@ -439,6 +496,8 @@ class Championship:
         its members, and what each of its matches counts for."""
         earlier = self._earlier
         if earlier is None or earlier.members.get(memo) != self.members(*memo):
+            return None
+        if self.stage(memo[0]).source:  # its disputes follow the stage it is drawn from
             return None
         for match_id, _, _, _ in self.group_matches(*memo):
             was, now = earlier.played.get(match_id), self.played.get(match_id)
@@ -494,7 +553,7 @@ class Championship:
 
     def group_settled(self, stage_id: str, group: str) -> bool:
         return all(
-            (played := self.played.get(match_id)) is not None and played.decided
+            (played := self.played_of(match_id)) is not None and played.decided
             for match_id, _, _, _ in self.group_matches(stage_id, group)
         )
 
@@ -583,6 +642,20 @@ class Championship:
         """Return the match that plays a place now: its own, or its last replacement."""
         return self._replaced_chain(match_id)[-1]
 
+    def slots_of(self, match_id: str) -> tuple[str, ...]:
+        """Return the two slots that give a match its players (side A's first): a knockout
+        place's, or the places of a group drawn from another stage's; none for another."""
+        placed = self.place_of(match_id)
+        if placed is not None:
+            return placed[1].slots
+        for stage in self.stages:
+            if stage.kind == GROUPS and stage.source and stage.id in self.book.draws:
+                for group, slots in self.book.draws[stage.id]["groups"].items():
+                    for planned in group_plan(self.competition, stage.id, group, len(slots)):
+                        if self.current(planned.id) == match_id:
+                            return slots[planned.a], slots[planned.b]
+        return ()
+
     def place_of(self, match_id: str) -> tuple[str, Planned] | None:
         """Return the knockout stage and place a match plays (itself or as a replacement)."""
         for stage in self.stages:
@@ -610,11 +683,30 @@ class Championship:
         if "disputes" not in self._memo:
             self._memo["disputes"] = {
                 stage.id: [d for planned in self._plan(stage.id) for d in self.disputes_at(planned)]
+                if stage.kind == KNOCKOUT
+                else [
+                    dispute
+                    for slots in self.book.draws[stage.id]["groups"].values()
+                    for slot in slots
+                    if (dispute := self.position_dispute(slot)) is not None
+                ]
                 for stage in self.stages
-                if stage.kind == KNOCKOUT and stage.id in self.book.draws
+                if stage.id in self.book.draws and (stage.kind == KNOCKOUT or stage.source)
             }
         by_stage: dict[str, list[Dispute]] = self._memo["disputes"]
         return by_stage
+
+    def position_dispute(self, slot: str) -> Dispute | None:
+        """Return the open dispute of a slot of a groups stage drawn from another's: its
+        matches began with another player than who holds it as amended."""
+        begun = self.position_begun(slot)
+        if begun is None:
+            return None
+        as_played, match_id, side = begun
+        as_amended = self.amended_holder(slot).key
+        if as_amended == as_played or self._answered(slot, match_id, as_amended):
+            return None
+        return Dispute(slot, match_id, side, as_played, as_amended, self._since(slot))
 
     def disputes_at(self, planned: Planned) -> list[Dispute]:
         """Return the open disputes of one knockout place's match."""
@@ -686,6 +778,22 @@ class Championship:
                         (entrants[a.key], entrants[b.key]),
                     )
                 )
+        return found + self._replacements_playable()
+
+    def _replacements_playable(self) -> list[Playable]:
+        """Return the replacements of voided matches of groups drawn from another stage's
+        whose two players are settled (a group's other matches are made by its draw)."""
+        found = []
+        for stage in self.stages:
+            if stage.kind != GROUPS or not stage.source or stage.id not in self.book.draws:
+                continue
+            for group in self.book.draws[stage.id]["groups"]:
+                for match_id, a, b, _ in self.group_matches(stage.id, group):
+                    if match_id not in self.book.replaced.values() or not a or not b or a == b:
+                        continue
+                    entrants = self.book.entrants
+                    slot = original_id(match_id).rsplit("-", 1)[1]
+                    found.append(Playable(match_id, stage, slot, (entrants[a], entrants[b]), group))
         return found
 
     def _free(self, stage_id: str, planned: Planned, a: Holder, b: Holder) -> bool:
@@ -742,10 +850,10 @@ class Championship:
         draw = self.book.draws.get(stage.id)
         if draw is None:
             return False
-        if stage.kind == GROUPS:
-            return all(self.group_places(stage.id, group) is not None for group in draw["groups"])
         if self._disputes_by_stage().get(stage.id):
             return False  # an open dispute can still void a match of it
+        if stage.kind == GROUPS:
+            return all(self.group_places(stage.id, group) is not None for group in draw["groups"])
         plan = self._plan(stage.id)
         final_round = max(planned.round for planned in plan)
         return all(
@@ -773,7 +881,11 @@ class Championship:
         return view
 
     def _name(self, key: str | None) -> str | None:
-        return self.book.entrants[key].name if key is not None else None
+        """Return the name of an entrant's key: None for no one, the key if none enters it."""
+        if not key:
+            return None
+        found = self.book.entrants.get(key)
+        return found.name if found is not None else key
 
     def _groups_view(self, stage: Stage) -> list[dict[str, Any]]:
         return [self._group_view(stage, group) for group in self.book.draws[stage.id]["groups"]]
@@ -802,18 +914,28 @@ class Championship:
             line["withdrawn"] = entrant.withdrawn
             standings.append(line)
         matches = []
+        names = {key: entrant.name for key, entrant in entrants.items()}
+        disputes: dict[str, list[Dispute]] = {}
+        for dispute in self._disputes_by_stage().get(stage.id, []):
+            for match_id, _ in self.position_matches(dispute.slot):
+                disputes.setdefault(match_id, []).append(dispute)
         for match_id, a, b, round_number in self.group_matches(stage.id, group):
-            played = self.played.get(match_id)
+            played = self.played_of(match_id)
+            if played is not None:  # as made, whatever came since
+                a, b = (str(key) for key in played.result.players)
+            own = [dispute.view(names) for dispute in disputes.get(match_id, [])]
             matches.append(
                 {
-                    "slot": match_id.rsplit("-", 1)[1],
+                    "slot": original_id(match_id).rsplit("-", 1)[1],
                     "round": round_number,
                     "slots": None,
                     "players": [self._name(a), self._name(b)],
-                    "match": match_id,
+                    "match": match_id if played is not None else None,  # once made
+                    "replaces": self._replaced_chain(original_id(match_id))[:-1],
                     "status": played.status if played else "scheduled",
                     "winner": self._winner_name(played),
-                    "disputed": None,
+                    "disputed": own[0] if own else None,
+                    "disputes": own,
                 }
             )
         return {
@@ -1037,6 +1159,11 @@ def _in_order(places: Sequence[str], pinned: Mapping[int, str]) -> dict[int, str
 
 def _place_name(planned: Planned) -> str:
     return "3rd" if planned.number == 0 else f"{planned.round}-{planned.number}"
+
+
+def original_id(match_id: str) -> str:
+    """Return the id of the match a replacement replaces first: `{id}` of `{id}-r3`."""
+    return re.sub(r"-r\d+\Z", "", match_id)
 
 
 def replacement_id(match_id: str) -> str:

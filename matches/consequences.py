@@ -89,6 +89,8 @@ def consequences(
                 now_places = after.group_table(stage.id, group)[0]
                 if places != now_places:
                     found.groups.append(GroupChange(stage.id, group, places, now_places))
+                if stage.source:
+                    _group_moves(found, stage.id, group, after, headers)
             continue
         for planned in after.knockout_places(stage.id):
             if planned.id is None or (slots is not None and not set(planned.slots) & set(slots)):
@@ -144,16 +146,46 @@ def _place(
         )
 
 
+def _group_moves(
+    found: Consequences,
+    stage_id: str,
+    group: str,
+    after: Championship,
+    headers: Mapping[str, tuple[str, str]],
+) -> None:
+    """Add a move of each match not started yet of a group drawn from another stage's
+    whose players, as its entries now stand, are not its header's."""
+    for match_id, a, b, _ in after.group_matches(stage_id, group):
+        played = after.played_of(match_id)
+        started = played is not None and played.started
+        if match_id in headers and not started and a and b and headers[match_id] != (a, b):
+            entrants = after.book.entrants
+            found.moves.append(
+                Move(
+                    match_id,
+                    f"{stage_id}-{group}",
+                    headers[match_id],
+                    (a, b),
+                    (entrants[a], entrants[b]),
+                )
+            )
+
+
 def _disputes(championship: Championship, slots: Collection[str] | None) -> list[Dispute]:
     if slots is None:
         return championship.disputes()
+    wanted = set(slots)
     return [
         dispute
         for stage in championship.stages
         if stage.kind == KNOCKOUT and stage.id in championship.book.draws
         for planned in championship.knockout_places(stage.id)
-        if set(planned.slots) & set(slots)
+        if set(planned.slots) & wanted
         for dispute in championship.disputes_at(planned)
+    ] + [
+        dispute
+        for slot in sorted(wanted)
+        if (dispute := championship.position_dispute(slot)) is not None
     ]
 
 

@@ -243,7 +243,8 @@ def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
 def settle(
     competition: Competition, championship: Championship, stored: Collection[str] | None = None
 ) -> list[Match]:
-    """Create every knockout match both of whose slots are settled and that is not stored.
+    """Create every match both of whose slots are settled and that is not stored: a
+    knockout's, or the replacement of a voided match in a group drawn from another stage.
 
     Each id is fixed by its place in the stage: two settlers at once create it once, the
     second finding it stored (or its insert refused) and moving on. `stored`: the ids of
@@ -274,6 +275,7 @@ def settle(
                     if voided
                     else _day_of_round(championship.book.draws[playable.stage.id], playable.slot),
                     stage_id=playable.stage.id,
+                    group=playable.group,
                     slot=playable.slot,
                 )
                 if decision is not None and decision.get("referee"):

@@ -1,14 +1,15 @@
 """Corrections that flow through the draw, on the write path (README, "Competitions and standings").
 
 `follow` runs in the transaction of an append to a stage match whose result it changes,
-once the competition has knockout matches: it folds the competition just before and just
+once the competition has matches a slot gives players (a knockout's, or those of groups
+drawn from another stage's): it folds the competition just before and just
 after the event (its log, and only the stage matches the slots it can change need, each
 from its own events: judged by the log's one order, never by a read model that may lag),
 moves the players of each made match not started yet whose slots' holders changed,
 writes each move in the competition's log (a sentence of its history), and refuses a
 login that is not staff a correction that would open a dispute (403, naming why).
 
-`first_event_check` refuses the first event of a knockout match while one of its slots
+`first_event_check` refuses the first event of such a match while one of its slots
 is not settled to its players (422 naming the slot).
 """
 
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+
+from django.db.models import Q
 
 from matches import store
 from matches.championship import Championship, Played, book_of, player_key
@@ -101,8 +104,8 @@ def follow(
     now = played_of(match, after)
     if was == now:
         return None  # nothing a group table or a slot reads has changed
-    knockout = knockout_matches(match.competition_id)
-    if not knockout:
+    fed = fed_matches(match.competition)
+    if not fed:
         return None
     now_folded = folded_now(match.competition)
     base = now_folded.played
@@ -111,7 +114,7 @@ def follow(
     folded_after = now_folded.with_played(base.with_(match.pk, now))
     members = len(folded_after.members(match.stage_id, match.group)) if match.group else 0
     slots = folded_after.reached(affected_slots(match.stage_id, match.group, match.slot, members))
-    headers = {match_id: header_keys(m) for match_id, m in knockout.items()}
+    headers = {match_id: header_keys(m) for match_id, m in fed.items()}
     found = consequences(folded_before, folded_after, headers, slots, ranking=False)
     # Only a correction needs staff: the result of a match played as made (a replacement
     # staff ordered) stands whatever it disputes downstream.
@@ -124,22 +127,19 @@ def follow(
         )
     cause = _cause(match, event, after.seq)
     for found_move in found.moves:
-        move(knockout[found_move.match], found_move.players, cause, by)
+        move(fed[found_move.match], found_move.players, cause, by)
     return found
 
 
 def first_event_check(match: Match) -> None:
-    """Refuse the first event of a knockout match whose slots are not settled to its
-    players, or of a match a decision voided."""
+    """Refuse the first event of a match whose slots are not settled to its players (of a
+    knockout, or of a group drawn from another stage), or of a match a decision voided."""
     if match.status == Match.Status.VOID:
         raise Refused("the match is void: a decision replaced it", "match")
-    if not match.stage_id or match.group:
+    if not match.stage_id or match.pk not in fed_matches(match.competition):
         return
     championship = folded_now(match.competition)
-    placed = championship.place_of(match.pk)
-    if placed is None:
-        return
-    for side, slot in enumerate(placed[1].slots):
+    for side, slot in enumerate(championship.slots_of(match.pk)):
         holder = championship.holder(slot)
         if holder.key != header_keys(match)[side]:
             raise Refused(
@@ -157,10 +157,13 @@ def folded_now(competition: Competition) -> Championship:
     return Championship(competition.pk, stages_of(competition), book, FoldedOnDemand(matches))
 
 
-def knockout_matches(competition_id: str) -> dict[str, Match]:
-    """Return a competition's knockout matches made and not void, by id."""
+def fed_matches(competition: Competition) -> dict[str, Match]:
+    """Return a competition's matches made, not void, whose players a slot gives: its
+    knockouts', and those of its groups drawn from another stage's; by id."""
+    sourced = [stage.id for stage in stages_of(competition) if stage.source]
     found = (
-        Match.objects.filter(competition_id=competition_id, group="")
+        Match.objects.filter(competition=competition)
+        .filter(Q(group="") | Q(stage_id__in=sourced))
         .exclude(stage_id="")
         .exclude(status=Match.Status.VOID)
     )

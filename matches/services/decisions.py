@@ -4,7 +4,9 @@ A started match whose slot is held, as amended, by another than its player is di
 staff answer each dispute once, as an event of the competition's log: keep the match as
 played, or void it (its record stays, its status reads void, it counts nowhere) and make
 its replacement with the slot's holders as amended. Voiding a match leaves the place's
-winner undecided again, so every started match its winner fed is disputed in turn.
+winner undecided again, so every started match its winner fed is disputed in turn. A
+place in a group drawn from another stage is one player's across the group: voided, each
+of its matches begun is, each replaced, and its matches not begun follow.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.championship import place_id, replacement_id
+from matches.championship import Championship, place_id, replacement_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match
@@ -81,17 +83,20 @@ def dispute_decide(
         if not keep:
             decision["replacement"] = replacement_id(dispute.match)
             decision["referee"] = referee if referee is not None else assigned_username(disputed)
-            disputed.status = Match.Status.VOID
-            disputed.save(update_fields=["status"])
+            # A place in a group drawn from another stage: each of its matches begun goes.
+            others = [m for m in _begun(championship, dispute.slot) if m != dispute.match]
+            if others:
+                decision["voided"] = {match_id: replacement_id(match_id) for match_id in others}
+            Match.objects.filter(pk__in=[dispute.match, *others]).update(status=Match.Status.VOID)
         log_append(competition, [decision], by)
         refolded = corrections.folded_now(competition)
         # A place a void match held is free again: the players of a match not begun follow.
-        knockout = corrections.knockout_matches(competition.pk)
-        headers = {match_id: corrections.header_keys(m) for match_id, m in knockout.items()}
+        fed = corrections.fed_matches(competition)
+        headers = {match_id: corrections.header_keys(m) for match_id, m in fed.items()}
         found = consequences(championship, refolded, headers, ranking=False)
         cause = {"type": DISPUTE_DECIDED, "slot": dispute.slot, "match": dispute.match}
         for move in found.moves:
-            corrections.move(knockout[move.match], move.players, cause, by)
+            corrections.move(fed[move.match], move.players, cause, by)
         if not keep:  # the hall shows the void and its replacement
             transaction.on_commit(
                 lambda: tables_changed.send_robust(sender=Match, competition_id=competition.pk)
@@ -101,6 +106,17 @@ def dispute_decide(
         created = settle(competition, refolded)
         made = next((m for m in created if m.pk == decision.get("replacement")), None)
     return {**decision, "made": made.pk if made is not None else None}
+
+
+def _begun(championship: Championship, slot: str) -> list[str]:
+    """Return the matches begun, and counting, of a place in a group drawn from another
+    stage's (none for a knockout's slot)."""
+    begun = []
+    for match_id, _ in championship.position_matches(slot):
+        played = championship.played_of(match_id)
+        if played is not None and played.started and played.status != "void":
+            begun.append(match_id)
+    return begun
 
 
 def _referee_check(referee: Any, keep: bool) -> None:

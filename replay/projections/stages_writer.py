@@ -156,7 +156,7 @@ _MATCH = {
     field.name: connection.ops.quote_name(field.column) for field in Match._meta.concrete_fields
 }
 PLAYED_SQL = (
-    f"SELECT m.{_MATCH['id']}, m.{_MATCH['players']}, m.{_MATCH['group']}, "
+    f"SELECT m.{_MATCH['id']}, m.{_MATCH['players']}, "
     f"m.{_MATCH['status']}, s.status, s.winner, s.result, s.shown_event_id "
     f"FROM {Match._meta.db_table} m "
     f"LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.{_MATCH['id']} "
@@ -167,12 +167,12 @@ PLAYED_SQL = (
 @dataclass
 class StageMatches:
     """What each stage match of a competition counts for, from its summary; the newest
-    event that changed what they show; and the players each knockout match made (and not
-    void) names now, by key."""
+    event that changed what they show; and the players each match made (and not void)
+    names now, by key: those a correction may move."""
 
     played: dict[str, Played]
     newest: int
-    knockout: dict[str, tuple[str, str]]
+    headers: dict[str, tuple[str, str]]
 
 
 def played_of(
@@ -197,14 +197,14 @@ def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     found = StageMatches({}, 0, {})
-    for match_id, players, group, made, status, winner, result, shown in rows:
+    for match_id, players, made, status, winner, result, shown in rows:
         row = (players, status, winner, result, shown)
         # SQLite gives JSON as text: the same row's text is read once per process.
         played = _played_text(*row) if isinstance(players, str) else _played(*row)
         found.played[match_id] = played
         found.newest = max(found.newest, played.changed)
-        if not group and made != Match.Status.VOID:
-            found.knockout[match_id] = (
+        if made != Match.Status.VOID:
+            found.headers[match_id] = (
                 str(played.result.players[0]),
                 str(played.result.players[1]),
             )

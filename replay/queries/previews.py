@@ -78,7 +78,7 @@ def _consequences(
     folded_after = Championship(
         competition.pk, stages, book, {**played, match.pk: now}, folded_before
     )
-    found = consequences(folded_before, folded_after, summarised.knockout)
+    found = consequences(folded_before, folded_after, summarised.headers)
     return found, (folded_before, folded_after)
 
 
@@ -93,8 +93,11 @@ def _views(found: Consequences, folded: tuple[Championship, Championship]) -> di
     }
 
     def round_of(place: str) -> dict[str, int]:
+        """Return a knockout place's round and the rounds of its stage (a group: none)."""
         stage_id, _, numbers = place.partition("-")
-        return {"round": int(numbers.split("-")[0]), "rounds": rounds.get(stage_id, 0)}
+        if stage_id not in rounds:
+            return {}
+        return {"round": int(numbers.split("-")[0]), "rounds": rounds[stage_id]}
 
     def name(key: str | None) -> str | None:
         return names.get(key, key) if key is not None else None
