@@ -1197,7 +1197,7 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
     """Return the slots a stage draws from, best seeded first, or refuse while unsettled.
 
     From the entries: every entrant not withdrawn, but those a later stage takes
-    directly. From a groups stage: its `direct` seeds, then the qualifiers.
+    directly. From a groups stage: its `direct` seeds, then the qualifiers who are there.
     """
     book = championship.book
     stages = championship.stages
@@ -1220,7 +1220,8 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
         f"{source.id}:{group}{place}"
         for group, place in qualifiers(groups, source.advance or 1, size)
     ]
-    return direct + advancing
+    # A place no one holds (its group left short by a withdrawal) sends no one on.
+    return direct + [slot for slot in advancing if championship.holder(slot).settled]
 
 
 def draw_event(championship: Championship, stage: Stage) -> dict[str, Any]:
