@@ -127,7 +127,6 @@ def step(rng: random.Random, competition: str, stages: list[dict[str, Any]], tra
         shapes.refused_sensibly(refused, STATS)
 
 
-@pytest.mark.xfail(strict=False, reason="the championship's known bugs are being fixed")
 @settings(
     max_examples=examples(),
     deadline=None,
