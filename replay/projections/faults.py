@@ -109,6 +109,15 @@ def fault_of(competition_id: str, part: str) -> ReadModelFault | None:
     return ReadModelFault.objects.filter(competition_id=competition_id, part=part).first()
 
 
+def faults_in_words(**_: object) -> list[str]:
+    """Return a line for each fault, as `verify_archive` names it (its `archive_verifying`)."""
+    return [
+        f"competition {fault.competition_id}: its {fault.part} stopped at event {fault.event}: "
+        f"{fault.error}: {fault.message}"
+        for fault in ReadModelFault.objects.order_by("competition", "part")
+    ]
+
+
 def forget_faults() -> None:
     """Delete every fault (a rebuild: it writes them again from the log)."""
     ReadModelFault.objects.all().delete()

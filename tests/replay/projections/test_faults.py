@@ -3,9 +3,11 @@ last good state and its fault, and every other competition and the cursor go on.
 
 from __future__ import annotations
 
+import io
 import logging
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import OperationalError
 
 from matches import services
@@ -191,3 +193,23 @@ def test_standings_that_cannot_be_written_keep_their_version_and_the_others_go_o
 
     assert faults() == []
     assert Standings.objects.get(pk="cup").version == projector.position()
+
+
+def test_verify_archive_names_each_competition_in_error_and_fails(two):
+    broken = wedge("euro")
+    projector.catch_up()
+    out, err = io.StringIO(), io.StringIO()
+
+    with pytest.raises(CommandError, match="1 fault"):
+        call_command("verify_archive", stdout=out, stderr=err)
+
+    assert err.getvalue().splitlines() == [
+        f"competition euro: its stages stopped at event {broken}: KeyError: ''"
+    ]
+    assert "1 read model(s) in error" in out.getvalue()
+
+    unwedge("euro")
+    projector.catch_up()
+    out, err = io.StringIO(), io.StringIO()
+    call_command("verify_archive", stdout=out, stderr=err)
+    assert err.getvalue() == "" and "read model" not in out.getvalue()
