@@ -251,6 +251,11 @@ def competition_event_ids(competition_id: str) -> list[tuple[str, int]]:
     return [(match_id, event_id) for match_id, event_id in rows.values_list("match_id", "id")]
 
 
+def recorded_at(event_id: int) -> datetime | None:
+    """Return when an event (a global id) was recorded, None when there is none."""
+    return Event.objects.filter(pk=event_id).values_list("recorded_at", flat=True).first()
+
+
 def last_recorded(match_ids: Collection[str]) -> dict[str, datetime]:
     """Return when the last event of each of these matches was recorded.
 

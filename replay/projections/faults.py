@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import datetime
 from typing import TypeVar
 
 from django.db import InterfaceError, OperationalError, transaction
 
-from matches.models import Event
+from matches import store
 from replay.models import ReadModelFault
 
 logger = logging.getLogger(__name__)
@@ -86,17 +85,13 @@ def fault_keep(part: str, competition_id: str, event_id: int, error: Exception) 
             event_id,
             name,
         )
-    at = Event.objects.filter(pk=event_id).values_list("recorded_at", flat=True).get()
+    at = store.recorded_at(event_id)
+    assert at is not None  # an event of the batch
     fields = {"event": event_id, "at": at, "error": name, "message": message}
     if kept is None:
         ReadModelFault.objects.create(competition_id=competition_id, part=part, **fields)
     else:
         ReadModelFault.objects.filter(pk=kept.pk).update(**fields)
-
-
-def event_time(event_id: int) -> datetime | None:
-    """Return when an event was recorded (None for no event: 0)."""
-    return Event.objects.filter(pk=event_id).values_list("recorded_at", flat=True).first()
 
 
 def fault_clear(part: str, competition_id: str) -> None:

@@ -38,7 +38,7 @@ from matches.selectors import assigned_username, competition_get
 from matches.services.championships import championship_at, stage_shapes
 from matches.services.competition_log import log_read
 from replay.models import ReadModelFault, StagesView
-from replay.projections.faults import described, event_time, fault_of
+from replay.projections.faults import described, fault_of
 
 logger = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def _unfolded(competition_id: str, at: int | None, raised: Exception) -> dict[st
         message,
         exc_info=raised,
     )
-    return fold_error(ReadModelFault.STAGES, event, event_time(event), name, message)
+    return fold_error(ReadModelFault.STAGES, event, store.recorded_at(event), name, message)
 
 
 def fold_error(
