@@ -23,7 +23,6 @@ __all__ = [
     "DrawUnfolded",
     "disputes_open",
     "draw_history",
-    "fold_error",
     "ranking_get",
     "stage_shapes",
     "stages_and_ranking",
