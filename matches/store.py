@@ -234,19 +234,26 @@ def log_head() -> int:
     return Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
 
 
-def competition_newest(competition_id: str) -> int:
-    """Return the id of the newest event of a competition's log or its stage matches' logs."""
-    own = Event.objects.filter(competition_id=competition_id).aggregate(newest=Max("id"))
-    staged = Event.objects.filter(
-        match__competition_id=competition_id, match__stage_id__gt=""
-    ).aggregate(newest=Max("id"))
-    return max(own["newest"] or 0, staged["newest"] or 0)
+def competition_newest(competition_id: str, upto: int | None = None) -> int:
+    """Return the id of the newest event of a competition's log or its stage matches' logs
+    (of those with an id up to `upto`, when given)."""
+    own = Event.objects.filter(competition_id=competition_id)
+    staged = Event.objects.filter(match__competition_id=competition_id, match__stage_id__gt="")
+    if upto is not None:
+        own, staged = own.filter(id__lte=upto), staged.filter(id__lte=upto)
+    newest = [found.aggregate(newest=Max("id"))["newest"] or 0 for found in (own, staged)]
+    return max(newest)
 
 
 def competition_event_ids(competition_id: str) -> list[tuple[str, int]]:
     """Return (match, global id) of every event of a competition's matches, by match and seq."""
     rows = Event.objects.filter(match__competition_id=competition_id).order_by("match_id", "seq")
     return [(match_id, event_id) for match_id, event_id in rows.values_list("match_id", "id")]
+
+
+def recorded_at(event_id: int) -> datetime | None:
+    """Return when an event (a global id) was recorded, None when there is none."""
+    return Event.objects.filter(pk=event_id).values_list("recorded_at", flat=True).first()
 
 
 def last_recorded(match_ids: Collection[str]) -> dict[str, datetime]:

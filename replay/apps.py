@@ -7,10 +7,11 @@ class ReplayConfig(AppConfig):
     verbose_name = "Replay (read side)"
 
     def ready(self) -> None:
-        from matches.signals import events_appended, tables_changed
+        from matches.signals import archive_verifying, events_appended, tables_changed
         from replay import tasks
         from replay.live.announce import committed, hall_changed
         from replay.live.standings_announce import announced
+        from replay.projections.faults import faults_in_words
         from replay.projections.signals import standings_committed
 
         # The live push follows the committed log (the event log is the
@@ -23,3 +24,5 @@ class ReplayConfig(AppConfig):
         # And a new version of standings reaches its viewers: the projector, below the live
         # push, sends a signal rather than calling up.
         standings_committed.connect(announced, dispatch_uid="replay.live.standings")
+        # verify_archive names each competition whose read model the projector could not write.
+        archive_verifying.connect(faults_in_words, dispatch_uid="replay.faults")

@@ -164,6 +164,41 @@ class StagesView(models.Model):
         return f"{self.competition_id} stages v{self.version}"
 
 
+class ReadModelFault(models.Model):
+    """A read model of a competition the projector could not write: what raised, and at
+    which event (`replay.projections.faults`).
+
+    The projector goes on with every other competition and moves its cursor; this
+    competition's read model keeps its last good state until an event lets it be written
+    again, which deletes the row. A fold of the log like the rest: `event` is the newest
+    event of the competition the projector tried to take in, `at` when that event was
+    recorded (not when the projector met it), so a rebuild writes the same row.
+    """
+
+    STAGES = "stages"
+    STANDINGS = "standings"
+    PARTS = [(STAGES, "stages and ranking"), (STANDINGS, "standings")]
+
+    competition = models.ForeignKey(
+        Competition, on_delete=models.CASCADE, related_name="read_model_faults"
+    )
+    part = models.CharField(max_length=12, choices=PARTS)
+    event = models.BigIntegerField()  # the global id of the event it stopped at
+    at = models.DateTimeField()  # when that event was recorded
+    # The exception's class, its module named unless a builtin: KeyError, matches.errors.Refused.
+    error = models.CharField(max_length=200)
+    message = models.TextField(blank=True)  # what it said, cut to MESSAGE_LENGTH
+
+    class Meta:
+        ordering = ["competition", "part"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "part"], name="read_model_fault_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition_id} {self.part} stopped at {self.event}: {self.error}"
+
+
 class StandingsChange(models.Model):
     """What one new version of a competition's standings changed, and which event did it."""
 

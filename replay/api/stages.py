@@ -122,12 +122,32 @@ class StageView(serializers.Serializer[dict[str, Any]]):
     rounds = serializers.ListField(child=StageMatch(many=True), required=False)
 
 
+class ReadError(serializers.Serializer[dict[str, Any]]):
+    part = serializers.ChoiceField(
+        choices=["stages", "standings"], help_text="the read model that stopped"
+    )
+    event = serializers.IntegerField(
+        help_text="the global id of the newest event of the competition its fold could not take"
+    )
+    at = serializers.CharField(allow_null=True, help_text="when that event was recorded")
+    exception = serializers.CharField(help_text="what the fold raised: KeyError, …")
+    message = serializers.CharField(allow_blank=True, help_text="what it said")
+
+
+READ_ERROR = (
+    "null, or why the answer stops at `version`: the competition's log holds what its fold "
+    "cannot take; the answer is the last good state (nothing, as of an earlier version) "
+    "until an event repairs it"
+)
+
+
 class StagesAnswer(serializers.Serializer[dict[str, Any]]):
     competition = serializers.CharField()
     version = serializers.IntegerField(
         help_text="the global id of the newest event that changed anything shown; it only grows"
     )
     stages = StageView(many=True)
+    error = ReadError(allow_null=True, help_text=READ_ERROR)
 
 
 class RankingRow(serializers.Serializer[dict[str, Any]]):
@@ -146,11 +166,13 @@ class RankingAnswer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     provisional = serializers.BooleanField()
     rows = RankingRow(many=True)
+    error = ReadError(allow_null=True, help_text=READ_ERROR)
 
 
 class DrawAnswer(serializers.Serializer[dict[str, Any]]):
-    stage = StageView()
+    stage = StageView(allow_null=True, help_text="null when the stages cannot be read (`error`)")
     matches = serializers.ListField(child=serializers.CharField(), help_text="the new matches")
+    error = ReadError(allow_null=True, help_text=READ_ERROR)
 
 
 # -- Views ------------------------------------------------------------------------------
@@ -202,8 +224,9 @@ class DrawView(APIView):
         created = services.stage_draw(
             competition_id=id, stage_id=stage, by=username(request), **body
         )
-        view = next(s for s in stages_get(id)["stages"] if s["id"] == stage)
-        answer = {"stage": view, "matches": [match.pk for match in created]}
+        read = stages_get(id)
+        view = next((s for s in read["stages"] if s["id"] == stage), None)
+        answer = {"stage": view, "matches": [match.pk for match in created], "error": read["error"]}
         return Response(answer, status=status.HTTP_201_CREATED)
 
     @extend_schema(

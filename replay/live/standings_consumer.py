@@ -1,8 +1,9 @@
 """`/ws/competitions/{id}/`: the standings on connect, then each new version.
 
 Every message is `{"type": "standings", "version": v, "standings": {...}}`; a competition
-in stages also has `{"type": "stages", "version": v, "stages": [...], "ranking": {...}}`
-(the shapes of `GET …/stages` and `…/ranking`) on connect and whenever its version grows. A new
+in stages also has `{"type": "stages", "version": v, "stages": [...], "ranking": {...},
+"error": null}` (the shapes of `GET …/stages` and `…/ranking`; `error` theirs: why the stages
+stop at `v`) on connect and whenever its version grows. A new
 version is announced through the channel layer after its commit (a group per
 competition); the socket then reads the latest from the read model, so a message
 the layer drops costs nothing but time: the socket also looks every
@@ -45,6 +46,7 @@ def stages_message(stages: dict[str, Any], ranking: dict[str, Any]) -> str:
             "version": stages["version"],
             "stages": stages["stages"],
             "ranking": ranking,
+            "error": stages.get("error"),
         },
         ensure_ascii=False,
     )

@@ -9,6 +9,8 @@
   transaction; `signals`: `standings_committed`, sent after it commits.
 - `stages_writer`: a competition in stages (its stages and final ranking), settled and
   written in the projector's transaction.
+- `faults`: a competition whose read model cannot be written, kept as its
+  `ReadModelFault` (each competition's work in a savepoint): the projector goes on.
 - `kept`: what a writer keeps between the projector's runs in this process, while the
   cursor says it is still true.
 - `plain_sql`: the few bulk statements the projector writes with.

@@ -11,6 +11,10 @@ Versions follow events, not runs: an event that changes a counted result (or the
 pending count) makes the version its global id, whether it is read alone or in a
 batch of thousands, so a rebuild from the log writes exactly the versions, rows and
 changes the incremental path wrote.
+
+A competition whose read model cannot be written (its fold, settling or writing raises)
+never stops the projector: its work is rolled back to a savepoint, the error is kept as
+its `ReadModelFault` (`faults`), and every other competition and the cursor go on.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from matches.state import MatchState
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
 from replay.projections import plain_sql
+from replay.projections.faults import forget_faults
 from replay.projections.log import Change, Stamp, voided_match
 from replay.projections.ratings_writer import (
     counts,
@@ -136,6 +141,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         StandingsChange.objects.all().delete()
         Standings.objects.all().delete()
         StagesView.objects.all().delete()
+        forget_faults()
         MatchSummary.objects.all().delete()
         forget_ratings()
         _move(Cursor(0, _stored_time(timezone.now())))

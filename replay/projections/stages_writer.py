@@ -6,6 +6,8 @@ counts for, read from the summaries the batch has just written (no match is fold
 again); the matches its settled slots make playable are created (`services.settle`), and
 its stages and final ranking written. A rebuild writes the same, since both are the fold
 of the same events up to the same position. Reading is `replay.queries.championships`'s.
+A competition whose fold, settling or writing raises is rolled back to its savepoint and
+keeps its last good state, the error kept as its fault (`faults`): the others go on.
 
 Between runs, this process keeps each competition's folded log, what its matches count
 for and its last fold (`KeptByCursor`): a batch of its matches' events then reads those
@@ -31,8 +33,9 @@ from matches.services import settle
 from matches.services.competition_log import log_read, stages_of
 from matches.stages import Stage
 from matches.store import LoggedEvent
-from replay.models import MatchSummary, StagesView
+from replay.models import MatchSummary, ReadModelFault, StagesView
 from replay.projections import plain_sql
+from replay.projections.faults import contained, fault_clear
 from replay.projections.kept import KeptByCursor
 from replay.projections.log import Stamp
 
@@ -61,32 +64,60 @@ def stages_write(rows: Sequence[LoggedEvent], before: Stamp, after: Stamp) -> di
     version of each one whose version grew.
 
     `before` is the projector's cursor (position and time) before these events, `after`
-    once they are in.
+    once they are in. Each competition is written in a savepoint of its own: one whose
+    fold, settling or writing raises keeps its last good state and the error as its
+    fault (`faults.contained`), and the others go on.
     """
     own = {row.competition_id for row in rows if row.competition_id is not None}
     touched = {row.match_id for row in rows if row.match_id is not None}
     matches: dict[str, set[str]] = {}
+    competition_of: dict[str, str] = {}
     for match_id, competition_id in (
         Match.objects.filter(pk__in=touched)
         .exclude(stage_id="")
         .values_list("pk", "competition_id")
     ):
         matches.setdefault(competition_id, set()).add(match_id)
+        competition_of[match_id] = competition_id
+    newest: dict[str, int] = {}  # each competition's newest event in these rows
+    for row in rows:
+        owner = row.competition_id or competition_of.get(row.match_id or "")
+        if owner is not None:
+            newest[owner] = row.id
     versions = {}
     for competition_id in sorted(own | set(matches)):
-        kept = None if competition_id in own else _kept.take(competition_id, before)
-        if kept is None:
-            kept = _read(competition_id)
-            if kept is None:
-                continue
-        else:
-            _refresh(kept, matches[competition_id])
-        version = _store(kept, after[0])
-        _kept.keep(competition_id, after, kept)
+        touching = matches.get(competition_id)
+        own_event = competition_id in own
+        work = functools.partial(_write, competition_id, own_event, touching, before, after)
+        version = contained(ReadModelFault.STAGES, competition_id, newest[competition_id], work)
         if version is not None:
             versions[competition_id] = version
     _kept.carry(before, after)
     return versions
+
+
+def _write(
+    competition_id: str,
+    own: bool,
+    match_ids: set[str] | None,
+    before: Stamp,
+    after: Stamp,
+) -> int | None:
+    """Settle and write one competition (`own`: an event of its own log is among the rows;
+    `match_ids`: its stage matches they touched); return its version if it grew."""
+    kept = None if own else _kept.take(competition_id, before)
+    read = kept is None
+    if kept is None:
+        kept = _read(competition_id)
+        if kept is None:
+            return None
+    else:
+        _refresh(kept, match_ids or ())
+    version = _store(kept, after[0])
+    if read:  # a competition with a fault is never kept: it is read again, and written
+        fault_clear(ReadModelFault.STAGES, competition_id)
+    _kept.keep(competition_id, after, kept)
+    return version
 
 
 def forget_stages() -> None:

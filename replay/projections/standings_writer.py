@@ -9,14 +9,16 @@ on the projector's `standings_committed` signal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from django.utils import timezone
 
 from matches.models import Player
 from matches.rules.ranking import Result, Table, moves
-from replay.models import MatchSummary, Standings, StandingsChange
+from replay.models import MatchSummary, ReadModelFault, Standings, StandingsChange
 from replay.projections import plain_sql
+from replay.projections.faults import contained, fault_clear
 from replay.projections.kept import KeptByCursor
 from replay.projections.log import Change, Stamp
 
@@ -31,14 +33,18 @@ def standings_write(changes: Sequence[Change], before: Stamp, after: Stamp) -> d
     """Write a version per change newer than a competition's standings; return the newest.
 
     `before` is the projector's cursor (position and time) before these changes, `after`
-    once they are in.
+    once they are in. Each competition is written in a savepoint of its own: one that
+    raises keeps its last good version and the error as its fault (`faults.contained`),
+    and the others go on.
     """
     by_competition: dict[str, list[Change]] = {}
     for change in changes:
         by_competition.setdefault(change.competition_id, []).append(change)
     versions = {}
     for competition_id, own in by_competition.items():
-        version = _write(competition_id, own, before, after)
+        work = partial(_write, competition_id, own, before, after)
+        newest = own[-1].event.id
+        version = contained(ReadModelFault.STANDINGS, competition_id, newest, work)
         if version is not None:
             versions[competition_id] = version
     _tables.carry(before, after)
@@ -47,8 +53,9 @@ def standings_write(changes: Sequence[Change], before: Stamp, after: Stamp) -> d
 
 def _write(competition_id: str, changes: list[Change], before: Stamp, after: Stamp) -> int | None:
     kept = _tables.take(competition_id, before)
-    if kept is None:
+    if kept is None:  # a competition with a fault is never kept: it is read again
         kept = _read(competition_id)
+        fault_clear(ReadModelFault.STANDINGS, competition_id)  # undone if this raises
     version, table, names, rows = kept
     _name(names, table, changes)
     written = None

@@ -3,20 +3,31 @@
 The latest is the projector's read model (`replay.models.StagesView`) while no event of
 the competition is newer than the position it was written at; otherwise, and as of any
 earlier version, the competition's log and its stage matches are folded on the spot.
+
+Whatever the log holds, a read answers: when the fold cannot be made (the projector kept
+a fault at the newest event, or the fold on the spot raises), the last good state the
+read model keeps (nothing, as of an earlier version) with the error, `"error"` in every
+answer (null when none): `{"part", "event", "at", "exception", "message"}`.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from django.db import DatabaseError
+
 __all__ = [
+    "DrawUnfolded",
     "disputes_open",
     "draw_history",
     "ranking_get",
     "stage_shapes",
     "stages_and_ranking",
     "stages_get",
+    "standings_fault",
 ]
 
 from matches import store
@@ -25,26 +36,93 @@ from matches.models import Competition
 from matches.selectors import assigned_username, competition_get
 from matches.services.championships import championship_at, stage_shapes
 from matches.services.competition_log import log_read
-from replay.models import StagesView
+from replay.models import ReadModelFault, StagesView
+from replay.projections.faults import described, fault_of
+
+logger = logging.getLogger(__name__)
+
+
+class DrawUnfolded(Refused):
+    """A competition's draw that cannot be folded now (409): what needs it refuses, naming
+    the error, until an event repairs it."""
+
+    status = 409
 
 
 @dataclass(frozen=True)
 class Shown:
-    """A competition's stages and ranking rows at a version."""
+    """A competition's stages and ranking rows at a version, and why they stop there (the
+    error, None when the fold is whole)."""
 
     version: int
     stages: list[dict[str, Any]]
     ranking: list[dict[str, Any]]
+    error: dict[str, Any] | None = None
 
 
 def shown_at(competition: Competition, at: int | None = None) -> Shown:
-    """Return a competition's stages and ranking as of `at` (the latest when None)."""
+    """Return a competition's stages and ranking as of `at` (the latest when None).
+
+    A fold that cannot be made gives the read model's last good state (nothing, as of an
+    earlier version) with the error.
+    """
+    stored = None
     if at is None:
         stored = StagesView.objects.filter(competition=competition).first()
-        if stored is not None and stored.position >= store.competition_newest(competition.pk):
+        newest = store.competition_newest(competition.pk)
+        if stored is not None and stored.position >= newest:
             return Shown(stored.version, stored.stages, stored.ranking)
-    as_of = championship_at(competition, at)
-    return Shown(as_of.version, as_of.championship.views(), as_of.championship.ranking())
+        fault = fault_of(competition.pk, ReadModelFault.STAGES)
+        if fault is not None and fault.event >= newest:  # the projector could not: no fold
+            error = fold_error(fault.part, fault.event, fault.at, fault.error, fault.message)
+            return _last_good(stored, error)
+    try:
+        as_of = championship_at(competition, at)
+        return Shown(as_of.version, as_of.championship.views(), as_of.championship.ranking())
+    except DatabaseError:
+        raise  # the database's trouble, not the log's
+    except Exception as raised:
+        return _last_good(stored, _unfolded(competition.pk, at, raised))
+
+
+def _last_good(stored: StagesView | None, error: dict[str, Any]) -> Shown:
+    if stored is None:
+        return Shown(0, [], [], error)
+    return Shown(stored.version, stored.stages, stored.ranking, error)
+
+
+def _unfolded(competition_id: str, at: int | None, raised: Exception) -> dict[str, Any]:
+    """Return the error of a fold on the spot that raised, at the competition's newest
+    event (up to `at`), and log it."""
+    event = store.competition_newest(competition_id, at)
+    name, message = described(raised)
+    logger.warning(
+        "the stages of competition %s cannot be folded at event %s: %s: %s",
+        competition_id,
+        event,
+        name,
+        message,
+        exc_info=raised,
+    )
+    return fold_error(ReadModelFault.STAGES, event, store.recorded_at(event), name, message)
+
+
+def fold_error(
+    part: str, event: int, at: datetime | None, exception: str, message: str
+) -> dict[str, Any]:
+    """Return a read model's error as every answer shows it."""
+    when = None
+    if at is not None:  # as the log writes a time
+        when = at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return {"part": part, "event": event, "at": when, "exception": exception, "message": message}
+
+
+def standings_fault(competition_id: str) -> dict[str, Any] | None:
+    """Return the error of a competition's standings the projector could not write."""
+    fault = fault_of(competition_id, ReadModelFault.STANDINGS)
+    if fault is None:
+        return None
+    return fold_error(fault.part, fault.event, fault.at, fault.error, fault.message)
 
 
 def _staged(competition_id: Any) -> Competition:
@@ -61,7 +139,7 @@ def stages_get(competition_id: Any, at: int | None = None) -> dict[str, Any]:
     """
     found = competition_get(competition_id)
     if found.stages is None:  # one round robin, as before stages: no stage is listed
-        return {"competition": found.pk, "version": 0, "stages": []}
+        return {"competition": found.pk, "version": 0, "stages": [], "error": None}
     return _stages(found.pk, shown_at(found, at))
 
 
@@ -83,7 +161,12 @@ def stages_and_ranking(
 
 
 def _stages(competition_id: str, shown: Shown) -> dict[str, Any]:
-    return {"competition": competition_id, "version": shown.version, "stages": shown.stages}
+    return {
+        "competition": competition_id,
+        "version": shown.version,
+        "stages": shown.stages,
+        "error": shown.error,
+    }
 
 
 def _ranking(competition_id: str, shown: Shown) -> dict[str, Any]:
@@ -92,6 +175,7 @@ def _ranking(competition_id: str, shown: Shown) -> dict[str, Any]:
         "version": shown.version,
         "provisional": any(row["provisional"] for row in shown.ranking),
         "rows": shown.ranking,
+        "error": shown.error,
     }
 
 
@@ -125,4 +209,9 @@ def disputes_open(competition_id: Any) -> dict[str, Any]:
                             "referee": assigned_username(dispute["match"]),
                         }
                     )
-    return {"competition": competition.pk, "version": shown.version, "disputes": found}
+    return {
+        "competition": competition.pk,
+        "version": shown.version,
+        "disputes": found,
+        "error": shown.error,
+    }

@@ -8,12 +8,17 @@ the match as it stands and one with the event folded in: the group's places, the
 holders, the matches whose players would move or that would be disputed, the ranking.
 Nothing is kept between previews: each is folded from what is stored when it is asked, so
 the same request gives the same answer, and recording the event then gives what it said.
+A draw that cannot be folded (its log holds what the fold cannot take) refuses the
+preview with a 409 naming `competition` and the error, never a traceback.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.db import DatabaseError
 
 from matches import services
 from matches.championship import Championship, Played, book_of, place_id
@@ -23,7 +28,11 @@ from matches.render import ruling_of, status
 from matches.services.competition_log import log_read, stages_of
 from matches.services.corrections import played_of
 from matches.state import MatchState
+from replay.projections.faults import described
 from replay.projections.stages_writer import stage_matches
+from replay.queries.championships import DrawUnfolded
+
+logger = logging.getLogger(__name__)
 
 
 def preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -40,9 +49,25 @@ def preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any]) -> di
         players = [match.players["A"]["name"], match.players["B"]["name"]]
         answer["match"] = {"before": was, "after": now, "players": players}
     if match.stage_id and match.competition.stages is not None:
-        found, folded = _consequences(match, played_of(match, before), played_of(match, after))
-        answer.update(_views(found, folded))
+        try:
+            found, folded = _consequences(match, played_of(match, before), played_of(match, after))
+            answer.update(_views(found, folded))
+        except DatabaseError:
+            raise  # the database's trouble, not the log's
+        except Exception as raised:
+            raise _unfolded(match, raised) from raised
     return answer
+
+
+def _unfolded(match: Match, raised: Exception) -> DrawUnfolded:
+    """Return the refusal of a preview whose draw cannot be folded (409), naming why."""
+    name, message = described(raised)
+    logger.warning("no preview of %s: its draw cannot be folded: %s: %s", match.pk, name, message)
+    return DrawUnfolded(
+        f"the draw of competition {match.competition_id} cannot be folded now ({name}: "
+        f"{message}): no consequence can be previewed until an event repairs it",
+        "competition",
+    )
 
 
 def _ruling(

@@ -31,6 +31,7 @@ from replay.queries.championships import (
     draw_history,
     stage_shapes,
     stages_and_ranking,
+    standings_fault,
 )
 from replay.queries.competitions import (
     competition_entrants,
@@ -65,8 +66,11 @@ def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
     standings = standings_get(competition.pk)
     matches = competition_matches(competition)
     stages = _stages(competition, request)
+    # What the projector could not write, said above the last good state the page shows.
+    stopped = [stages.get("stages_error"), standings_fault(competition.pk)]
     context = {
         **stages,
+        "read_errors": [error for error in stopped if error is not None],
         "competition": competition,
         "ruleset": Ruleset.from_overrides(competition.ruleset).as_dict(),
         "standings": standings,
@@ -107,6 +111,7 @@ def _stages(competition: Competition, request: HttpRequest) -> dict[str, Any]:
             for stage in stages["stages"]
         ],
         "stages_version": stages["version"],
+        "stages_error": stages["error"],
         "at": at,
         "ranking": ranking,
         "ranking_rows": [
@@ -176,6 +181,7 @@ def competition_disputes(request: HttpRequest, competition_id: str) -> HttpRespo
         "competition": competition,
         "version": found["version"],
         "disputes": disputes,
+        "read_errors": [found["error"]] if found["error"] is not None else [],
         "draw_history": [
             line for line in _draw_history(competition) if line["kind"] in DRAW_CHANGES
         ],

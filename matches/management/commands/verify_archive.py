@@ -1,6 +1,8 @@
-"""python manage.py verify_archive [ID...]: check every match's hash chain."""
+"""python manage.py verify_archive [ID...]: check every match's hash chain, and name what
+else is known to be wrong (`matches.signals.archive_verifying`: a competition whose read
+model the projector could not write)."""
 
-from typing import Any
+from typing import Any, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -11,6 +13,7 @@ from matches.errors import Refused
 from matches.immutability import faults_in_words, trigger_faults
 from matches.notation import load_json
 from matches.records import archive_verify
+from matches.signals import archive_verifying
 
 
 class Command(BaseCommand):
@@ -46,10 +49,24 @@ class Command(BaseCommand):
         self.stdout.write(f"{len(results)} {events} checked, {failing} failing")
         if options["anchor"]:
             failing += self.against_anchor(options["anchor"])
+        beyond = self.beyond_the_chains()
         if failing:
             raise CommandError(f"{failing} match(es) fail verification")
+        if beyond:
+            raise CommandError(f"{beyond} fault(s) beyond the hash chains: see above")
         if faults:
             raise CommandError(f"the archive is not protected: run `{REPAIR}`")
+
+    def beyond_the_chains(self) -> int:
+        """Report each fault the read side knows of (a competition whose read model the
+        projector could not write); return how many."""
+        answers = archive_verifying.send(sender=Command)
+        found = [line for _, lines in answers for line in cast("list[str]", lines or [])]
+        for line in found:
+            self.stderr.write(line)
+        if found:
+            self.stdout.write(f"{len(found)} read model(s) in error")
+        return len(found)
 
     def against_anchor(self, path: str) -> int:
         """Report each anchored match the archive no longer extends; return how many."""

@@ -128,6 +128,7 @@ async def viewer_follows_the_stages() -> None:
         first = await stages_message(viewer)
         assert [stage["id"] for stage in first["stages"]] == ["groups", "ko"]
         assert first["ranking"]["version"] == first["version"]
+        assert first["error"] is None  # the fold is whole
         group = first["stages"][0]["groups"][0]
         assert [row["played"] for row in group["standings"]] == [0, 0, 0, 0]
 

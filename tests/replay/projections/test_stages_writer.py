@@ -60,6 +60,7 @@ def test_the_read_model_serves_the_latest_and_the_fold_what_it_has_not_reached(d
         "competition": "euro",
         "version": fresh["version"],
         "stages": stored()[1],
+        "error": None,
     }
     assert ranking_get("euro")["rows"] == stored()[2]
 
