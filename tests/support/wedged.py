@@ -1,8 +1,8 @@
 """A competition whose draw its fold cannot take, as the projector's safety net meets it.
 
-`wedge` appends to a competition's own log a draw of its groups that names a seed no
-one holds (the write path never would: the fold raises a KeyError on it); `unwedge`
-undoes that draw, and the competition folds again.
+`wedge` appends to a competition's own log a draw of its knockout without its size (the
+write path never would: the fold raises a KeyError on it); `unwedge` undoes that draw,
+and the competition folds again.
 """
 
 from __future__ import annotations
@@ -15,11 +15,7 @@ from matches.models import Competition
 from matches.services.competition_log import log_append
 from replay.models import ReadModelFault
 
-BROKEN_DRAW = {
-    "type": "stage_drawn",
-    "stage": "groups",
-    "groups": {"A": ["groups:S1", "groups:S99"], "B": ["groups:S2", "groups:S3"]},
-}
+BROKEN_DRAW = {"type": "stage_drawn", "stage": "ko", "seeds": ["groups:A1", "groups:B1"]}
 
 
 def _append(competition: str, event: dict[str, Any]) -> int:
@@ -34,7 +30,7 @@ def wedge(competition: str = "euro") -> int:
 
 def unwedge(competition: str = "euro") -> int:
     """Undo that draw; return the undoing's global id."""
-    return _append(competition, {"type": "draw_undone", "stage": "groups"})
+    return _append(competition, {"type": "draw_undone", "stage": "ko"})
 
 
 def faults() -> list[tuple[str, str, int, str, str, Any]]:

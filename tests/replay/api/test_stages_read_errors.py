@@ -41,7 +41,7 @@ def stopped_at(event: int) -> dict:
         "event": event,
         "at": Event.objects.get(pk=event).at,
         "exception": "KeyError",
-        "message": "''",
+        "message": "'size'",
     }
 
 
@@ -104,7 +104,7 @@ def test_the_error_is_null_when_none_and_once_an_event_repairs_the_fold(drawn):
 
     stages = read("stages")
     assert (stages["version"], stages["error"]) == (repaired, None)
-    assert not stages["stages"][0]["drawn"]
+    assert not stages["stages"][1]["drawn"]  # the broken knockout draw undone
 
 
 def test_a_round_robin_s_stages_answer_no_error(db):

@@ -49,7 +49,7 @@ def test_a_competition_that_cannot_be_folded_stops_neither_the_others_nor_the_cu
     assert view("euro") == before  # its last good state, nothing half-written
     fault = ReadModelFault.objects.get()
     assert (fault.competition_id, fault.part, fault.event) == ("euro", "stages", broken)
-    assert (fault.error, fault.message) == ("KeyError", "''")
+    assert (fault.error, fault.message) == ("KeyError", "'size'")
 
 
 def test_the_fault_is_logged_with_its_traceback(two, caplog):
@@ -204,7 +204,7 @@ def test_verify_archive_names_each_competition_in_error_and_fails(two):
         call_command("verify_archive", stdout=out, stderr=err)
 
     assert err.getvalue().splitlines() == [
-        f"competition euro: its stages stopped at event {broken}: KeyError: ''"
+        f"competition euro: its stages stopped at event {broken}: KeyError: 'size'"
     ]
     assert "1 read model(s) in error" in out.getvalue()
 

@@ -68,7 +68,7 @@ def test_the_competition_page_says_where_the_draw_stopped_and_shows_the_state_be
     uk = page("/competitions/euro/", language="uk")
 
     assert f"The draw's read models stopped at event {broken}:" in html
-    assert "<code>KeyError: &#x27;&#x27;</code>" in html
+    assert "<code>KeyError: &#x27;size&#x27;</code>" in html
     assert "Staff have been told; the pages show the state before it." in html
     assert 'data-group="A"' in html  # the groups as last written
     assert f"Показ жеребкування зупинився на події {broken}:" in uk
