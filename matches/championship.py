@@ -982,7 +982,9 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
     """Return the slots a stage draws from, best seeded first, or refuse while unsettled.
 
     From the entries: every entrant not withdrawn, but those a later stage takes
-    directly. From a groups stage: its `direct` seeds, then the qualifiers.
+    directly. From a groups stage: its `direct` seeds, then the qualifiers, ordered to
+    keep one group's players apart (into a knockout, in two halves) wherever the count
+    allows.
     """
     book = championship.book
     stages = championship.stages
@@ -1000,12 +1002,13 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
         raise Refused(f"stage {source.id} is not settled yet: its groups are still open", "stage")
     direct = [f"{stage.id}:S{entrant.seed}" for entrant in book.by_seed()[: stage.direct]]
     groups = len(book.draws[source.id]["groups"])
-    size = stage.size if stage.kind == KNOCKOUT and not direct else None
-    advancing = [
-        f"{source.id}:{group}{place}"
-        for group, place in qualifiers(groups, source.advance or 1, size)
-    ]
-    return direct + advancing
+    advance = source.advance or 1
+    if stage.kind == KNOCKOUT:
+        # The size is the draw's to check, naming the stage's field.
+        order = qualifiers(groups, advance, direct=len(direct))
+    else:
+        order = qualifiers(groups, advance)
+    return direct + [f"{source.id}:{group}{place}" for group, place in order]
 
 
 def draw_event(championship: Championship, stage: Stage) -> dict[str, Any]:

@@ -16,7 +16,10 @@ STAGES = [
     {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
     {"id": "ko", "kind": "knockout", "from": "groups", "third_place": True},
 ]
-NAMES = ["Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"]
+NAMES = [
+    *("Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"),
+    *("Sato", "Weber"),
+]
 
 
 def championship(competition: str = "euro", stages: list | None = None, players: int = 8) -> None:
@@ -190,6 +193,24 @@ def test_a_knockout_from_the_entries_gives_the_top_seeds_their_byes(db):
     caught_up()
     semi = Match.objects.get(pk="euro-ko-2-1")
     assert [semi.players["A"]["name"], semi.players["B"]["name"]] == ["Rossi", "Petrenko"]
+
+
+def test_a_direct_entry_takes_seed_1_and_no_group_s_winner_meets_its_own_runner_up(db):
+    three_groups = {"id": "groups", "kind": "groups", "groups": 3, "advance": 2}
+    direct = {"id": "ko", "kind": "knockout", "from": "groups", "direct": 1}
+    championship(stages=[three_groups, direct], players=10)
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    play_groups()
+
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+
+    first = stages()["ko"]["rounds"][0]
+    assert [m["slots"] for m in first] == [
+        ["ko:S1", "BYE"],
+        ["groups:C1", "groups:B2"],
+        ["groups:A1", "groups:C2"],
+        ["groups:B1", "groups:A2"],
+    ]
 
 
 def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):
