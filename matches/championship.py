@@ -20,6 +20,7 @@ from matches.draws import (
     Planned,
     group_names,
     group_plan,
+    groups_from_groups,
     knockout_plan,
     knockout_size,
     qualifiers,
@@ -983,8 +984,8 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
 
     From the entries: every entrant not withdrawn, but those a later stage takes
     directly. From a groups stage: its `direct` seeds, then the qualifiers, ordered to
-    keep one group's players apart (into a knockout, in two halves) wherever the count
-    allows.
+    keep one group's players apart (into a knockout, in two halves; into groups, in two
+    groups) wherever the count allows.
     """
     book = championship.book
     stages = championship.stages
@@ -1007,7 +1008,7 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
         # The size is the draw's to check, naming the stage's field.
         order = qualifiers(groups, advance, direct=len(direct))
     else:
-        order = qualifiers(groups, advance)
+        order = groups_from_groups(groups, advance, stage.groups, len(direct))
     return direct + [f"{source.id}:{group}{place}" for group, place in order]
 
 

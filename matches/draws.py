@@ -5,8 +5,10 @@ a round robin whose rounds come by the circle method; a knockout's places in the
 bracket order, its byes to the top seeds; and the qualifiers of a groups stage seeded
 into a knockout after its direct entries, A1, B1, C1, ..., A2, B2, ..., two players of
 one group kept apart (opposite halves, then quarters, ...) where the count allows
-(swapped within their rank, `matches.apart`). Seeds count from 1, groups are named A,
-B, C, ...; a knockout's plan names each place's two slots.
+(swapped within their rank, `matches.apart`); and in the same order into groups drawn
+from groups, two of one earlier group kept in two groups where the count allows. Seeds
+count from 1, groups are named A, B, C, ...; a knockout's plan names each place's two
+slots.
 """
 
 from __future__ import annotations
@@ -159,6 +161,25 @@ def qualifiers(
         tuple(leaf[seed] >> (rounds - depth) for depth in range(1, rounds))
         for seed in range(direct + 1, direct + groups * advance + 1)
     ]
+    return _named(groups, apart(groups, advance, parts))
+
+
+def groups_from_groups(
+    groups: int, advance: int, into: int, direct: int = 0
+) -> list[tuple[str, int]]:
+    """Return the qualifiers of a groups stage in seed order for a groups stage drawn from it.
+
+    The `direct` entries hold seeds 1 to N; A1, B1, C1, ..., A2, B2, ... take the next
+    seeds, as into a knockout, and all are drawn by snake into `into` groups; players of
+    one rank swap seeds so that two players of one earlier group land in two groups
+    wherever the count allows (4 groups advancing 2 into 2: A1, D1, B2, C2 and B1, C1,
+    A2, D2).
+    """
+    group_names(groups)
+    players = direct + groups * check_advance(advance)
+    drawn = snake(range(1, players + 1), into)
+    group_of = {seed: index for index, seeds in enumerate(drawn) for seed in seeds}
+    parts = [(group_of[seed],) for seed in range(direct + 1, players + 1)]
     return _named(groups, apart(groups, advance, parts))
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from matches import services
 from matches.errors import NotFound, Refused
-from matches.models import Event, Match
+from matches.models import Competition, Event, Match
 from matches.services.championships import StateClash, championship_at
 from matches.services.competition_log import verify_log
 from replay.projections import projector
@@ -18,7 +18,7 @@ STAGES = [
 ]
 NAMES = [
     *("Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"),
-    *("Sato", "Weber"),
+    *("Sato", "Weber", "Horvat", "Lindqvist"),
 ]
 
 
@@ -211,6 +211,23 @@ def test_a_direct_entry_takes_seed_1_and_no_group_s_winner_meets_its_own_runner_
         ["groups:A1", "groups:C2"],
         ["groups:B1", "groups:A2"],
     ]
+
+
+def test_groups_drawn_from_groups_part_two_qualifiers_of_one_earlier_group(db):
+    four_groups = {"id": "groups", "kind": "groups", "groups": 4, "advance": 2}
+    final = {"id": "final", "kind": "groups", "groups": 3, "from": "groups"}
+    championship(stages=[four_groups, final], players=12)
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    play_groups()
+
+    services.stage_draw(competition_id="euro", stage_id="final", by="director")
+
+    book = championship_at(Competition.objects.get(pk="euro")).championship.book
+    assert book.draws["final"]["groups"] == {
+        "A": ["groups:A1", "groups:B2", "groups:C2"],
+        "B": ["groups:B1", "groups:A2", "groups:D2"],
+        "C": ["groups:C1", "groups:D1"],
+    }
 
 
 def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):

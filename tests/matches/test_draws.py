@@ -14,6 +14,7 @@ from matches.draws import (
     first_round,
     group_names,
     group_plan,
+    groups_from_groups,
     knockout_plan,
     knockout_size,
     pairings,
@@ -287,6 +288,75 @@ def test_one_group_s_players_meet_as_late_as_any_order_within_ranks_lets_them(
     )
 
     assert meeting_rounds(seeded, direct, places) == best
+
+
+# -- Groups from groups: one earlier group's players in different groups -------------
+
+
+def shared_groups(seeded, direct, into):
+    """Count the pairs of one earlier group's qualifiers whom the snake puts in one group."""
+    drawn = snake([("direct", 0)] * direct + list(seeded), into)
+    return sum(1 for group in drawn for a, b in combinations(group, 2) if a[0] == b[0] != "direct")
+
+
+def test_four_groups_advancing_two_into_two_groups_split_every_earlier_group():
+    seeded = groups_from_groups(4, 2, 2)
+
+    assert snake(seeded, 2) == [
+        [("A", 1), ("D", 1), ("B", 2), ("C", 2)],
+        [("B", 1), ("C", 1), ("A", 2), ("D", 2)],
+    ]
+
+
+def test_three_groups_advancing_two_into_three_groups_never_meet_their_own_again():
+    seeded = groups_from_groups(3, 2, 3)
+
+    assert snake(seeded, 3) == [
+        [("A", 1), ("C", 2)],
+        [("B", 1), ("A", 2)],
+        [("C", 1), ("B", 2)],
+    ]
+
+
+@pytest.mark.parametrize("groups", range(2, 9))
+@pytest.mark.parametrize("advance", range(1, 5))
+@pytest.mark.parametrize("direct", range(0, 5))
+def test_no_two_of_one_earlier_group_share_a_group_when_the_count_lets_them_part(
+    groups, advance, direct
+):
+    players = direct + groups * advance
+    for into in range(1, min(players // 2, 26) + 1):
+        seeded = groups_from_groups(groups, advance, into, direct)
+
+        assert sorted(seeded) == sorted(
+            (name, place) for name in group_names(groups) for place in range(1, advance + 1)
+        )
+        assert [place for _, place in seeded] == sorted(place for _, place in seeded)
+        shared = shared_groups(seeded, direct, into)
+        assert all(
+            shared <= shared_groups(other, direct, into)
+            for other in swapped_within_ranks(seeded, groups)
+        )
+        drawn = snake(list(range(1, players + 1)), into)
+        seats = [sum(1 for seed in group if seed > direct) for group in drawn]
+        assert shared == fewest_shared(seats, groups)
+
+
+@pytest.mark.parametrize(
+    ("groups", "advance"), [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3)]
+)
+@pytest.mark.parametrize("direct", range(0, 5))
+def test_one_earlier_group_s_players_share_groups_as_little_as_any_order_within_ranks(
+    groups, advance, direct
+):
+    for into in range(2, (direct + groups * advance) // 2 + 1):
+        seeded = groups_from_groups(groups, advance, into, direct)
+
+        best = min(
+            shared_groups(order, direct, into) for order in every_order_by_rank(groups, advance)
+        )
+
+        assert shared_groups(seeded, direct, into) == best
 
 
 # -- A knockout's plan -------------------------------------------------------------------
