@@ -106,8 +106,52 @@ def knockout_size(players: int, size: int | None = None, field: str = "size") ->
         return 1 << (players - 1).bit_length()
     check_places(size, field)
     if not players <= size < 2 * players:
-        raise Refused(f"must be at least {players} and less than {2 * players}", field)
+        raise Refused(
+            f"must be at least {players} and less than {2 * players}: "
+            f"the knockout has {players} players",
+            field,
+        )
     return size
+
+
+def check_knockout_fits(players: int, size: int | None, third_place: bool, where: str) -> int:
+    """Return the places of a knockout of `players`, or refuse naming the stage's field.
+
+    `where` names the stage (`stages[1]`): too many players for the largest knockout, a
+    `size` they do not fit, a third-place match with fewer than 4 players.
+    """
+    if players > LARGEST_KNOCKOUT:
+        raise Refused(
+            f"a knockout has at most {LARGEST_KNOCKOUT} places; the stage has {players} players",
+            where,
+        )
+    places = knockout_size(players, size, f"{where}.size")
+    if third_place and players < 4:
+        raise Refused(
+            f"a third-place match needs at least 4 players; the stage has {players}",
+            f"{where}.third_place",
+        )
+    return places
+
+
+def check_groups_fit(groups: int, advance: int | None, players: int, where: str) -> None:
+    """Refuse groups that `players` cannot fill, naming the stage's field (`stages[0].groups`).
+
+    Each group needs two players, and more than `advance`: a group from which everyone goes
+    on decides nothing, and a player who withdraws must leave his place to someone.
+    """
+    if players < 2 * groups:
+        raise Refused(
+            f"{groups} groups need at least {2 * groups} players; the stage has {players}",
+            f"{where}.groups",
+        )
+    smallest = players // groups
+    if advance is not None and advance >= smallest:
+        raise Refused(
+            f"must be less than {smallest}, the players of the smallest of {groups} groups "
+            f"of {players}: someone in each group must be out",
+            f"{where}.advance",
+        )
 
 
 def check_places(size: object, field: str) -> int:
