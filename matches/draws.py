@@ -148,8 +148,8 @@ def check_groups_fit(groups: int, advance: int | None, players: int, where: str)
     smallest = players // groups
     if advance is not None and advance >= smallest:
         raise Refused(
-            f"must be less than {smallest}, the players of the smallest of {groups} groups "
-            f"of {players}: someone in each group must be out",
+            f"must be less than {smallest}: {players} players in {groups} groups leave "
+            f"{smallest} in the smallest, and someone in each group must be out",
             f"{where}.advance",
         )
 

@@ -89,7 +89,9 @@ def test_an_unknown_stage_is_not_found(drawn):
 
 
 def test_seeds_are_required_and_unique_and_entries_close_at_the_first_draw(db):
-    services.competition_create(id="euro", name="Euro", stages=STAGES)
+    services.competition_create(
+        id="euro", name="Euro", stages=[{"id": "groups", "kind": "groups", "groups": 2}]
+    )
     with pytest.raises(Refused) as missing:
         services.player_enter(competition_id="euro", player={"name": "Rossi"}, by="director")
     assert missing.value.field == "seed"
@@ -228,6 +230,28 @@ def test_groups_drawn_from_groups_part_two_qualifiers_of_one_earlier_group(db):
         "B": ["groups:B1", "groups:A2", "groups:D2"],
         "C": ["groups:C1", "groups:D1"],
     }
+
+
+@pytest.mark.parametrize(
+    ("stage", "players", "field"),
+    [
+        # Two groups of three: advancing 3 would leave no one out.
+        ({"id": "groups", "kind": "groups", "groups": 2, "advance": 3}, 6, "stages[0].advance"),
+        ({"id": "groups", "kind": "groups", "groups": 2}, 3, "stages[0].groups"),
+        ({"id": "ko", "kind": "knockout", "size": 8}, 3, "stages[0].size"),
+        ({"id": "ko", "kind": "knockout", "third_place": True}, 3, "stages[0].third_place"),
+    ],
+)
+def test_a_stage_of_the_entries_they_cannot_fill_is_refused_at_its_draw_naming_its_field(
+    db, stage, players, field
+):
+    championship(stages=[stage], players=players)
+
+    with pytest.raises(Refused) as refused:
+        services.stage_draw(competition_id="euro", stage_id=stage["id"], by="director")
+
+    assert refused.value.field == field
+    assert not Match.objects.filter(competition_id="euro").exists()
 
 
 def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):

@@ -135,6 +135,24 @@ def test_a_stage_its_players_cannot_fill_is_a_422_at_creation_naming_its_field(
     assert api().get("/api/competitions/euro/stages").status_code == 404
 
 
+def test_a_group_from_which_everyone_would_go_on_is_a_422_at_the_draw_naming_advance(staff):
+    client = api(staff.key)
+    stages = [{**GROUPS, "advance": 3}, CHAMPIONSHIP["stages"][1]]
+    assert (
+        client.post(
+            "/api/competitions/", {**CHAMPIONSHIP, "stages": stages}, format="json"
+        ).status_code
+        == 201
+    )
+    for seed, name in enumerate(NAMES[:6], start=1):
+        client.post("/api/competitions/euro/players", {"name": name, "seed": seed}, format="json")
+
+    drawn = client.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+
+    assert (drawn.status_code, drawn.json()["field"]) == (422, "stages[0].advance")
+    assert "less than 3" in drawn.json()["error"]
+
+
 def test_the_ranking_reads_as_of_any_version(entered):
     entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
     drawn_at = api().get("/api/competitions/euro/stages").json()["version"]
