@@ -19,10 +19,12 @@ from typing import Any, TypeVar
 from matches.draws import (
     BYE,
     Planned,
+    check_groups_fit,
+    check_knockout_fits,
     group_names,
     group_plan,
+    groups_from_groups,
     knockout_plan,
-    knockout_size,
     qualifiers,
     snake,
 )
@@ -1182,14 +1184,13 @@ def place_id(stage_id: str, planned: Planned) -> str:
 # -- The draws ---------------------------------------------------------------------------
 
 
-def groups_draw(stage: Stage, entrants: Sequence[str]) -> dict[str, list[str]]:
-    """Return a groups stage's draw: each group's slots, by snake order of `entrants`."""
-    if len(entrants) < 2 * stage.groups:
-        raise Refused(
-            f"{stage.groups} groups need at least {2 * stage.groups} players; "
-            f"the stage has {len(entrants)}",
-            "stage",
-        )
+def groups_draw(stage: Stage, entrants: Sequence[str], where: str) -> dict[str, list[str]]:
+    """Return a groups stage's draw: each group's slots, by snake order of `entrants`.
+
+    `where` names the stage (`stages[0]`) in a refusal: too few players for its groups,
+    or a group from which all would go on.
+    """
+    check_groups_fit(stage.groups, stage.advance, len(entrants), where)
     return dict(zip(group_names(stage.groups), snake(list(entrants), stage.groups), strict=True))
 
 
@@ -1197,7 +1198,9 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
     """Return the slots a stage draws from, best seeded first, or refuse while unsettled.
 
     From the entries: every entrant not withdrawn, but those a later stage takes
-    directly. From a groups stage: its `direct` seeds, then the qualifiers who are there.
+    directly. From a groups stage: its `direct` seeds, then the qualifiers who are there, ordered to
+    keep one group's players apart (into a knockout, in two halves; into groups, in two
+    groups) wherever the count allows.
     """
     book = championship.book
     stages = championship.stages
@@ -1215,21 +1218,31 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
         raise Refused(f"stage {source.id} is not settled yet: its groups are still open", "stage")
     direct = [f"{stage.id}:S{entrant.seed}" for entrant in book.by_seed()[: stage.direct]]
     groups = len(book.draws[source.id]["groups"])
-    size = stage.size if stage.kind == KNOCKOUT and not direct else None
-    advancing = [
-        f"{source.id}:{group}{place}"
-        for group, place in qualifiers(groups, source.advance or 1, size)
-    ]
+    advance = source.advance or 1
+    if stage.kind == KNOCKOUT:
+        # The size is the draw's to check, naming the stage's field.
+        order = qualifiers(groups, advance, direct=len(direct))
+    else:
+        order = groups_from_groups(groups, advance, stage.groups, len(direct))
     # A place no one holds (its group left short by a withdrawal) sends no one on.
+    advancing = [f"{source.id}:{group}{place}" for group, place in order]
     return direct + [slot for slot in advancing if championship.holder(slot).settled]
 
 
 def draw_event(championship: Championship, stage: Stage) -> dict[str, Any]:
-    """Return the `stage_drawn` event of a stage, or refuse (naming the field)."""
+    """Return the `stage_drawn` event of a stage, or refuse naming the stage's field."""
     slots = stage_entrants(championship, stage)
+    where = stage_field(championship.stages, stage)
     if stage.kind == GROUPS:
-        return {"type": "stage_drawn", "stage": stage.id, "groups": groups_draw(stage, slots)}
-    size = knockout_size(len(slots), stage.size, "size")
-    if stage.third_place and len(slots) < 4:
-        raise Refused("a third-place match needs at least 4 players", "third_place")
+        return {
+            "type": "stage_drawn",
+            "stage": stage.id,
+            "groups": groups_draw(stage, slots, where),
+        }
+    size = check_knockout_fits(len(slots), stage.size, stage.third_place, where)
     return {"type": "stage_drawn", "stage": stage.id, "seeds": slots, "size": size}
+
+
+def stage_field(stages: Sequence[Stage], stage: Stage) -> str:
+    """Return how a refusal names a stage: its place in the competition's `stages`."""
+    return f"stages[{[each.id for each in stages].index(stage.id)}]"

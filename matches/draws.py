@@ -3,9 +3,12 @@
 As the README settles them: entries drawn into groups in snake order, each group
 a round robin whose rounds come by the circle method; a knockout's places in the standard
 bracket order, its byes to the top seeds; and the qualifiers of a groups stage seeded
-into a knockout A1, B1, C1, ..., A2, B2, ..., two players of one group kept in opposite
-halves where the group count allows (swapped within their rank). Seeds count from 1,
-groups are named A, B, C, ...; a knockout's plan names each place's two slots.
+into a knockout after its direct entries, A1, B1, C1, ..., A2, B2, ..., two players of
+one group kept apart (opposite halves, then quarters, ...) where the count allows
+(swapped within their rank, `matches.apart`); and in the same order into groups drawn
+from groups, two of one earlier group kept in two groups where the count allows. Seeds
+count from 1, groups are named A, B, C, ...; a knockout's plan names each place's two
+slots.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from matches.apart import apart
 from matches.errors import Refused
 from matches.notation import expect_whole
 
@@ -102,8 +106,52 @@ def knockout_size(players: int, size: int | None = None, field: str = "size") ->
         return 1 << (players - 1).bit_length()
     check_places(size, field)
     if not players <= size < 2 * players:
-        raise Refused(f"must be at least {players} and less than {2 * players}", field)
+        raise Refused(
+            f"must be at least {players} and less than {2 * players}: "
+            f"the knockout has {players} players",
+            field,
+        )
     return size
+
+
+def check_knockout_fits(players: int, size: int | None, third_place: bool, where: str) -> int:
+    """Return the places of a knockout of `players`, or refuse naming the stage's field.
+
+    `where` names the stage (`stages[1]`): too many players for the largest knockout, a
+    `size` they do not fit, a third-place match with fewer than 4 players.
+    """
+    if players > LARGEST_KNOCKOUT:
+        raise Refused(
+            f"a knockout has at most {LARGEST_KNOCKOUT} places; the stage has {players} players",
+            where,
+        )
+    places = knockout_size(players, size, f"{where}.size")
+    if third_place and players < 4:
+        raise Refused(
+            f"a third-place match needs at least 4 players; the stage has {players}",
+            f"{where}.third_place",
+        )
+    return places
+
+
+def check_groups_fit(groups: int, advance: int | None, players: int, where: str) -> None:
+    """Refuse groups that `players` cannot fill, naming the stage's field (`stages[0].groups`).
+
+    Each group needs two players, and at least `advance`: a place no one can hold sends no
+    one on. (A place a withdrawal leaves empty later sends no one on either.)
+    """
+    if players < 2 * groups:
+        raise Refused(
+            f"{groups} groups need at least {2 * groups} players; the stage has {players}",
+            f"{where}.groups",
+        )
+    smallest = players // groups
+    if advance is not None and advance > smallest:
+        raise Refused(
+            f"must be at most {smallest}: {players} players in {groups} groups leave "
+            f"{smallest} in the smallest",
+            f"{where}.advance",
+        )
 
 
 def check_places(size: object, field: str) -> int:
@@ -136,44 +184,60 @@ def first_round(players: int, size: int | None = None) -> list[tuple[int, int | 
     return [(a, b if b <= players else None) for a, b in zip(order[::2], order[1::2], strict=True)]
 
 
-def qualifiers(groups: int, advance: int, size: int | None = None) -> list[tuple[str, int]]:
-    """Return the qualifiers of a groups stage as (group, place), seed 1 first.
+def qualifiers(
+    groups: int, advance: int, size: int | None = None, direct: int = 0
+) -> list[tuple[str, int]]:
+    """Return the qualifiers of a groups stage as (group, place), in the knockout's seed order.
 
-    A1, B1, C1, ..., A2, B2, ... take the seeds in that order, except that a player who
-    would share a half of the bracket with a player of his group seeded before him is
-    swapped with the first later player of his rank for whom the swap leaves fewer such
-    pairs (for 2 groups advancing 2: A1-B2, B1-A2; for 4: A1-C2, D1-B2, B1-D2, C1-A2).
+    The `direct` entries hold seeds 1 to N; A1, B1, C1, ..., A2, B2, ... take the next
+    seeds in that order, except that players of one rank swap seeds so that two players of
+    one group meet as late as the count allows: first in opposite halves, then in opposite
+    quarters, and so on down to round one (for 2 groups advancing 2: A1-B2, B1-A2; for 4:
+    A1-C2, D1-B2, B1-D2, C1-A2).
     """
-    names = group_names(groups)
+    group_names(groups)
+    places = knockout_size(direct + groups * check_advance(advance), size)
+    order = bracket_order(places)
+    leaf = {seed: index for index, seed in enumerate(order)}
+    rounds = places.bit_length() - 1
+    # A seed's half, quarter, ... down to its round-one match: the leaf's leading bits.
+    parts = [
+        tuple(leaf[seed] >> (rounds - depth) for depth in range(1, rounds))
+        for seed in range(direct + 1, direct + groups * advance + 1)
+    ]
+    return _named(groups, apart(groups, advance, parts))
+
+
+def groups_from_groups(
+    groups: int, advance: int, into: int, direct: int = 0
+) -> list[tuple[str, int]]:
+    """Return the qualifiers of a groups stage in seed order for a groups stage drawn from it.
+
+    The `direct` entries hold seeds 1 to N; A1, B1, C1, ..., A2, B2, ... take the next
+    seeds, as into a knockout, and all are drawn by snake into `into` groups; players of
+    one rank swap seeds so that two players of one earlier group land in two groups
+    wherever the count allows (4 groups advancing 2 into 2: A1, D1, B2, C2 and B1, C1,
+    A2, D2).
+    """
+    group_names(groups)
+    players = direct + groups * check_advance(advance)
+    drawn = snake(range(1, players + 1), into)
+    group_of = {seed: index for index, seeds in enumerate(drawn) for seed in seeds}
+    parts = [(group_of[seed],) for seed in range(direct + 1, players + 1)]
+    return _named(groups, apart(groups, advance, parts))
+
+
+def check_advance(advance: int) -> int:
+    """Return how many go on from each group, at least 1, or refuse."""
     if advance < 1:
         raise Refused("must be at least 1", "advance")
-    seeded = [(name, place) for place in range(1, advance + 1) for name in names]
-    places = knockout_size(len(seeded), size)
-    order = bracket_order(places)
-    top = set(order[: places // 2])
+    return advance
 
-    def shared(index: int, entry: tuple[str, int]) -> int:
-        """Count the players of this entry's group seeded in an earlier rank in its half."""
-        half = (index + 1) in top
-        return sum(
-            1
-            for earlier, (name, _) in enumerate(seeded[: (entry[1] - 1) * groups])
-            if name == entry[0] and ((earlier + 1) in top) == half
-        )
 
-    for rank in range(2, advance + 1):
-        start = (rank - 1) * groups
-        for index in range(start, start + groups):
-            mine = shared(index, seeded[index])
-            if not mine:
-                continue
-            for other in range(index + 1, start + groups):
-                before = mine + shared(other, seeded[other])
-                after = shared(index, seeded[other]) + shared(other, seeded[index])
-                if after < before:
-                    seeded[index], seeded[other] = seeded[other], seeded[index]
-                    break
-    return seeded
+def _named(groups: int, order: Sequence[int]) -> list[tuple[str, int]]:
+    """Return an order of the qualifiers' groups as (group, place), rank by rank."""
+    names = group_names(groups)
+    return [(names[group], index // groups + 1) for index, group in enumerate(order)]
 
 
 BYE = "BYE"

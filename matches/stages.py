@@ -8,8 +8,12 @@
 ]
 ```
 
-Each refusal names its field (`stages[1].from`). A stage's `ruleset` overrides the
-competition's key by key; the matches it creates are created with the result.
+Each refusal names its field (`stages[1].from`). What the shape alone decides is checked
+here: a stage fed by another knows its players (the source's groups times its `advance`,
+plus `direct`), so its `size`, `third_place`, `groups` and `advance` must fit them; a
+stage of the entries is checked at its draw, once its entries are known. A stage's
+`ruleset` overrides the competition's key by key; the matches it creates are created
+with the result.
 """
 
 from __future__ import annotations
@@ -19,7 +23,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.draws import GROUP_NAMES, check_places
+from matches.draws import (
+    GROUP_NAMES,
+    LARGEST_KNOCKOUT,
+    check_groups_fit,
+    check_knockout_fits,
+    check_places,
+)
 from matches.errors import Refused, excerpt
 from matches.notation import expect_list, expect_object, expect_whole
 from matches.rules.ruleset import Ruleset
@@ -63,7 +73,9 @@ def parse_stages(value: Any, competition_ruleset: Mapping[str, Any] | None = Non
         raise Refused(f"must list 1 to {MAX_STAGES} stages", "stages")
     stages: list[Stage] = []
     for index, entry in enumerate(written):
-        stages.append(_stage(entry, f"stages[{index}]", stages, competition_ruleset))
+        stage = _stage(entry, f"stages[{index}]", stages, competition_ruleset)
+        _check_counts(stage, f"stages[{index}]", stages)
+        stages.append(stage)
     return stages
 
 
@@ -114,6 +126,47 @@ def _stage(
     if not isinstance(third_place, bool):
         raise Refused("must be true or false", f"{where}.third_place")
     return Stage(stage_id, kind, ruleset, source, direct, size=size, third_place=third_place)
+
+
+def _check_counts(stage: Stage, where: str, before: list[Stage]) -> None:
+    """Refuse what the shape alone shows cannot be drawn, naming the field.
+
+    A stage fed by another knows its players before any entry: the source's groups times
+    its `advance`, plus `direct`. A stage of the entries learns them at its draw.
+    """
+    if stage.kind == "knockout" and stage.third_place and (stage.size or 4) < 4:
+        raise Refused(
+            f"a third-place match needs at least 4 players; a knockout of {stage.size} "
+            "places has at most 2",
+            f"{where}.third_place",
+        )
+    if stage.source is None:
+        return
+    source = next(earlier for earlier in before if earlier.id == stage.source)
+    if stage.direct and source.source is not None:
+        raise Refused(
+            f"only a stage fed by a stage of the entries takes entries directly; stage "
+            f"{source.id} is fed by stage {source.source}",
+            f"{where}.direct",
+        )
+    sent = source.groups * (source.advance or 0)
+    players = sent + stage.direct
+    if stage.kind == "groups":
+        check_groups_fit(stage.groups, stage.advance, players, where)
+        return
+    if players > LARGEST_KNOCKOUT and stage.direct and sent < LARGEST_KNOCKOUT:
+        raise Refused(
+            f"must be at most {LARGEST_KNOCKOUT - sent}: stage {source.id} sends {sent} "
+            f"players and a knockout has at most {LARGEST_KNOCKOUT} places",
+            f"{where}.direct",
+        )
+    if not 2 <= players <= LARGEST_KNOCKOUT:
+        raise Refused(
+            f"the knockout would have {players} players (stage {source.id} sends {sent}); "
+            f"a knockout takes from 2 to {LARGEST_KNOCKOUT}",
+            f"{where}.from",
+        )
+    check_knockout_fits(players, stage.size, stage.third_place, where)
 
 
 def _source(value: Any, where: str, before: list[Stage]) -> str | None:

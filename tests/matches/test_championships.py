@@ -6,7 +6,7 @@ import pytest
 
 from matches import services
 from matches.errors import NotFound, Refused
-from matches.models import Event, Match
+from matches.models import Competition, Event, Match
 from matches.services.championships import StateClash, championship_at
 from matches.services.competition_log import verify_log
 from replay.projections import projector
@@ -16,7 +16,10 @@ STAGES = [
     {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
     {"id": "ko", "kind": "knockout", "from": "groups", "third_place": True},
 ]
-NAMES = ["Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"]
+NAMES = [
+    *("Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"),
+    *("Sato", "Weber", "Horvat", "Lindqvist"),
+]
 
 
 def championship(competition: str = "euro", stages: list | None = None, players: int = 8) -> None:
@@ -86,7 +89,9 @@ def test_an_unknown_stage_is_not_found(drawn):
 
 
 def test_seeds_are_required_and_unique_and_entries_close_at_the_first_draw(db):
-    services.competition_create(id="euro", name="Euro", stages=STAGES)
+    services.competition_create(
+        id="euro", name="Euro", stages=[{"id": "groups", "kind": "groups", "groups": 2}]
+    )
     with pytest.raises(Refused) as missing:
         services.player_enter(competition_id="euro", player={"name": "Rossi"}, by="director")
     assert missing.value.field == "seed"
@@ -190,6 +195,63 @@ def test_a_knockout_from_the_entries_gives_the_top_seeds_their_byes(db):
     caught_up()
     semi = Match.objects.get(pk="euro-ko-2-1")
     assert [semi.players["A"]["name"], semi.players["B"]["name"]] == ["Rossi", "Petrenko"]
+
+
+def test_a_direct_entry_takes_seed_1_and_no_group_s_winner_meets_its_own_runner_up(db):
+    three_groups = {"id": "groups", "kind": "groups", "groups": 3, "advance": 2}
+    direct = {"id": "ko", "kind": "knockout", "from": "groups", "direct": 1}
+    championship(stages=[three_groups, direct], players=10)
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    play_groups()
+
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+
+    first = stages()["ko"]["rounds"][0]
+    assert [m["slots"] for m in first] == [
+        ["ko:S1", "BYE"],
+        ["groups:C1", "groups:B2"],
+        ["groups:A1", "groups:C2"],
+        ["groups:B1", "groups:A2"],
+    ]
+
+
+def test_groups_drawn_from_groups_part_two_qualifiers_of_one_earlier_group(db):
+    four_groups = {"id": "groups", "kind": "groups", "groups": 4, "advance": 2}
+    final = {"id": "final", "kind": "groups", "groups": 3, "from": "groups"}
+    championship(stages=[four_groups, final], players=12)
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    play_groups()
+
+    services.stage_draw(competition_id="euro", stage_id="final", by="director")
+
+    book = championship_at(Competition.objects.get(pk="euro")).championship.book
+    assert book.draws["final"]["groups"] == {
+        "A": ["groups:A1", "groups:B2", "groups:C2"],
+        "B": ["groups:B1", "groups:A2", "groups:D2"],
+        "C": ["groups:C1", "groups:D1"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("stage", "players", "field"),
+    [
+        # Two groups of three: no group has a fourth place to send on.
+        ({"id": "groups", "kind": "groups", "groups": 2, "advance": 4}, 6, "stages[0].advance"),
+        ({"id": "groups", "kind": "groups", "groups": 2}, 3, "stages[0].groups"),
+        ({"id": "ko", "kind": "knockout", "size": 8}, 3, "stages[0].size"),
+        ({"id": "ko", "kind": "knockout", "third_place": True}, 3, "stages[0].third_place"),
+    ],
+)
+def test_a_stage_of_the_entries_they_cannot_fill_is_refused_at_its_draw_naming_its_field(
+    db, stage, players, field
+):
+    championship(stages=[stage], players=players)
+
+    with pytest.raises(Refused) as refused:
+        services.stage_draw(competition_id="euro", stage_id=stage["id"], by="director")
+
+    assert refused.value.field == field
+    assert not Match.objects.filter(competition_id="euro").exists()
 
 
 def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):

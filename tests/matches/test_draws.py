@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations, product
 
 import pytest
 
@@ -14,6 +14,7 @@ from matches.draws import (
     first_round,
     group_names,
     group_plan,
+    groups_from_groups,
     knockout_plan,
     knockout_size,
     pairings,
@@ -179,6 +180,183 @@ def test_qualifiers_are_seeded_by_rank_and_a_group_split_over_the_halves(groups,
     if groups > 1:
         for a, b in meetings(groups, advance):
             assert b is None or a[0] != b[0]
+
+
+# -- Qualifiers after direct entries: one group's players as far apart as can be -----
+
+
+def shared_halves(seeded, direct, places):
+    """Count the pairs of one group's qualifiers who share a half of the bracket."""
+    top = set(bracket_order(places)[: places // 2])
+    sides = [((seed in top), name) for seed, (name, _) in enumerate(seeded, start=direct + 1)]
+    return sum(1 for a, b in combinations(sides, 2) if a == b)
+
+
+def fewest_shared(seats: list[int], groups: int) -> int:
+    """Return the fewest pairs of one group that `seats` places in one area can hold."""
+    pairs = 0
+    for seated in seats:
+        each, more = divmod(seated, groups)
+        pairs += more * (each + 1) * each // 2 + (groups - more) * each * (each - 1) // 2
+    return pairs
+
+
+def swapped_within_ranks(seeded, groups):
+    """Yield every order the qualifiers take by one swap of two players of one rank.
+
+    Group winners keep their seeds: swapping two of them renames two groups.
+    """
+    for start in range(groups, len(seeded), groups):
+        for i, j in combinations(range(start, start + groups), 2):
+            swapped = list(seeded)
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            yield swapped
+
+
+def test_direct_entries_take_the_first_seeds_and_one_group_s_qualifiers_still_cross():
+    seeded = qualifiers(2, 2, direct=2)
+    order = ["S1", "S2", *(f"{name}{place}" for name, place in seeded)]
+
+    round_one = [(order[a - 1], order[b - 1]) for a, b in first_round(6) if b is not None]
+
+    assert seeded == [("A", 1), ("B", 1), ("A", 2), ("B", 2)]
+    assert round_one == [("B1", "A2"), ("A1", "B2")]  # seeds 1 and 2 have byes
+
+
+@pytest.mark.parametrize("groups", range(2, 9))
+@pytest.mark.parametrize("advance", range(1, 5))
+@pytest.mark.parametrize("direct", range(0, 5))
+@pytest.mark.parametrize("told_size", [False, True])
+def test_no_two_of_one_group_share_a_half_when_a_swap_within_their_rank_avoids_it(
+    groups, advance, direct, told_size
+):
+    players = direct + groups * advance
+    if players > 256:
+        return
+    places = knockout_size(players)
+    seeded = qualifiers(groups, advance, places if told_size else None, direct)
+
+    assert sorted(seeded) == sorted(
+        (name, place) for name in group_names(groups) for place in range(1, advance + 1)
+    )
+    assert [place for _, place in seeded] == sorted(place for _, place in seeded)
+    shared = shared_halves(seeded, direct, places)
+    assert all(
+        shared <= shared_halves(other, direct, places)
+        for other in swapped_within_ranks(seeded, groups)
+    )
+    top = set(bracket_order(places)[: places // 2])
+    seats = range(direct + 1, players + 1)
+    in_top = sum(1 for seed in seats if seed in top)
+    assert shared == fewest_shared([in_top, groups * advance - in_top], groups)
+
+
+def meeting_rounds(seeded, direct, places):
+    """Count, for each round before the final from the semi-final down, the pairs of one
+    group's qualifiers who could meet in it or earlier."""
+    leaf = {seed: index for index, seed in enumerate(bracket_order(places))}
+    rounds = places.bit_length() - 1
+    met = [
+        (leaf[i + direct + 1] ^ leaf[j + direct + 1]).bit_length()
+        for (i, (a, _)), (j, (b, _)) in combinations(enumerate(seeded), 2)
+        if a == b
+    ]
+    return tuple(sum(1 for m in met if m <= last) for last in range(rounds - 1, 0, -1))
+
+
+def every_order_by_rank(groups, advance):
+    """Yield every order of the qualifiers that swaps within ranks alone, rank 1 as it is."""
+    names = group_names(groups)
+    for ranks in product(permutations(names), repeat=advance - 1):
+        yield [(name, 1) for name in names] + [
+            (name, rank) for rank, order in enumerate(ranks, start=2) for name in order
+        ]
+
+
+@pytest.mark.parametrize(
+    ("groups", "advance"), [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3)]
+)
+@pytest.mark.parametrize("direct", range(0, 5))
+def test_one_group_s_players_meet_as_late_as_any_order_within_ranks_lets_them(
+    groups, advance, direct
+):
+    places = knockout_size(direct + groups * advance)
+    seeded = qualifiers(groups, advance, direct=direct)
+
+    best = min(
+        meeting_rounds(order, direct, places) for order in every_order_by_rank(groups, advance)
+    )
+
+    assert meeting_rounds(seeded, direct, places) == best
+
+
+# -- Groups from groups: one earlier group's players in different groups -------------
+
+
+def shared_groups(seeded, direct, into):
+    """Count the pairs of one earlier group's qualifiers whom the snake puts in one group."""
+    drawn = snake([("direct", 0)] * direct + list(seeded), into)
+    return sum(1 for group in drawn for a, b in combinations(group, 2) if a[0] == b[0] != "direct")
+
+
+def test_four_groups_advancing_two_into_two_groups_split_every_earlier_group():
+    seeded = groups_from_groups(4, 2, 2)
+
+    assert snake(seeded, 2) == [
+        [("A", 1), ("D", 1), ("B", 2), ("C", 2)],
+        [("B", 1), ("C", 1), ("A", 2), ("D", 2)],
+    ]
+
+
+def test_three_groups_advancing_two_into_three_groups_never_meet_their_own_again():
+    seeded = groups_from_groups(3, 2, 3)
+
+    assert snake(seeded, 3) == [
+        [("A", 1), ("C", 2)],
+        [("B", 1), ("A", 2)],
+        [("C", 1), ("B", 2)],
+    ]
+
+
+@pytest.mark.parametrize("groups", range(2, 9))
+@pytest.mark.parametrize("advance", range(1, 5))
+@pytest.mark.parametrize("direct", range(0, 5))
+def test_no_two_of_one_earlier_group_share_a_group_when_the_count_lets_them_part(
+    groups, advance, direct
+):
+    players = direct + groups * advance
+    for into in range(1, min(players // 2, 26) + 1):
+        seeded = groups_from_groups(groups, advance, into, direct)
+
+        assert sorted(seeded) == sorted(
+            (name, place) for name in group_names(groups) for place in range(1, advance + 1)
+        )
+        assert [place for _, place in seeded] == sorted(place for _, place in seeded)
+        shared = shared_groups(seeded, direct, into)
+        assert all(
+            shared <= shared_groups(other, direct, into)
+            for other in swapped_within_ranks(seeded, groups)
+        )
+        drawn = snake(list(range(1, players + 1)), into)
+        seats = [sum(1 for seed in group if seed > direct) for group in drawn]
+        assert shared == fewest_shared(seats, groups)
+
+
+@pytest.mark.parametrize(
+    ("groups", "advance"), [(2, 2), (2, 3), (2, 4), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3)]
+)
+@pytest.mark.parametrize("direct", range(0, 5))
+def test_one_earlier_group_s_players_share_groups_as_little_as_any_order_within_ranks(
+    groups, advance, direct
+):
+    for into in range(2, (direct + groups * advance) // 2 + 1):
+        seeded = groups_from_groups(groups, advance, into, direct)
+
+        best = min(
+            shared_groups(order, direct, into) for order in every_order_by_rank(groups, advance)
+        )
+
+        assert shared_groups(seeded, direct, into) == best
 
 
 # -- A knockout's plan -------------------------------------------------------------------

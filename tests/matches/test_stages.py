@@ -77,3 +77,70 @@ def test_a_faulty_stage_is_refused_naming_its_field(stages, field):
         parse_stages(stages, {"target": 60, "best_of": 3})
 
     assert refused.value.field == field
+
+
+def groups(count: int, advance: int, stage_id: str = "groups", **more) -> dict:
+    return {"id": stage_id, "kind": "groups", "groups": count, "advance": advance, **more}
+
+
+def knockout(**more) -> dict:
+    return {"id": "ko", "kind": "knockout", "from": "groups", **more}
+
+
+@pytest.mark.parametrize(
+    "stages",
+    [
+        [groups(8, 2), knockout(size=16)],
+        [groups(8, 2), knockout(direct=16, size=32, third_place=True)],
+        [groups(3, 2), knockout(direct=1, size=8)],
+        [groups(2, 2), knockout(third_place=True)],
+        [groups(4, 2), groups(2, 3, "final", **{"from": "groups"})],
+        [groups(4, 2), groups(2, 1, "second", **{"from": "groups", "direct": 4})],
+        [
+            groups(4, 3),
+            groups(3, 1, "second", **{"from": "groups"}),
+            knockout(**{"from": "second"}),
+        ],
+        [{"id": "ko", "kind": "knockout", "size": 4, "third_place": True}],
+    ],
+)
+def test_a_shape_whose_counts_fit_is_accepted(stages):
+    assert len(parse_stages(stages)) == len(stages)
+
+
+@pytest.mark.parametrize(
+    ("stages", "field"),
+    [
+        # 16 qualifiers: the size must be from 16 to 16.
+        ([groups(8, 2), knockout(size=8)], "stages[1].size"),
+        ([groups(8, 2), knockout(size=32)], "stages[1].size"),
+        # 16 seeded entries join them: 32 players.
+        ([groups(8, 2), knockout(direct=16, size=16)], "stages[1].size"),
+        ([groups(8, 2), knockout(direct=16, size=64)], "stages[1].size"),
+        ([groups(1, 1), knockout()], "stages[1].from"),
+        ([groups(26, 10), knockout()], "stages[1].from"),
+        ([groups(8, 2), knockout(direct=241)], "stages[1].direct"),
+        ([groups(1, 3), knockout(third_place=True)], "stages[1].third_place"),
+        (
+            [{"id": "ko", "kind": "knockout", "size": 2, "third_place": True}],
+            "stages[0].third_place",
+        ),
+        # 4 qualifiers: 3 groups would leave one with a single player.
+        ([groups(2, 2), groups(3, 1, "final", **{"from": "groups"})], "stages[1].groups"),
+        # 8 qualifiers in 2 groups of 4: no group has a fifth place to send on.
+        ([groups(4, 2), groups(2, 5, "final", **{"from": "groups"})], "stages[1].advance"),
+        (
+            [
+                groups(4, 2),
+                groups(2, 2, "final", **{"from": "groups", "direct": 1}),
+                knockout(**{"from": "final"}, direct=1),
+            ],
+            "stages[2].direct",
+        ),
+    ],
+)
+def test_a_shape_whose_counts_cannot_fit_is_refused_at_creation_naming_the_field(stages, field):
+    with pytest.raises(Refused) as refused:
+        parse_stages(stages)
+
+    assert refused.value.field == field

@@ -15,11 +15,10 @@ from tests.store.test_corrections import amend, names
 from tests.support.cast import BY
 from tests.support.league import win
 
-# Three groups (A: Rossi, Bianchi, Dubois; B: Kovalenko, Petrenko, Novak; C: Fernández,
-# Marchetti), two of each into a knockout of 8: group A's and B's firsts get the byes.
-# Round one: A1 bye, Marchetti (C2) v Novak (B2), B1 bye, Fernández (C1) v A2.
+# Two groups (A: Rossi, Marchetti, Petrenko, Novak; B: Kovalenko, Fernández, Bianchi,
+# Dubois), three of each into a knockout of 8: the groups' firsts get the byes.
 STAGES = [
-    {"id": "groups", "kind": "groups", "groups": 3, "advance": 2},
+    {"id": "groups", "kind": "groups", "groups": 2, "advance": 3},
     {"id": "ko", "kind": "knockout", "from": "groups"},
 ]
 
@@ -48,17 +47,17 @@ def knockout_match_of(name: str, round_number: int = 1) -> Match:
 
 @pytest.fixture
 def byes_drawn(db) -> Match:
-    """The groups played, Bianchi first of group A by beating Rossi (side B of their match,
+    """The groups played, Marchetti first of group A by beating Rossi (side B of their match,
     which an amendment can give Rossi), the knockout drawn; return that match."""
     championship(stages=STAGES)
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    flip = group_a_match("Rossi", "Bianchi")
-    winner_side = "A" if flip.players["A"]["name"] == "Bianchi" else "B"
+    flip = group_a_match("Rossi", "Marchetti")
+    winner_side = "A" if flip.players["A"]["name"] == "Marchetti" else "B"
     for match in Match.objects.filter(competition_id="euro", stage_id="groups"):
         if match.pk == flip.pk:
             win(match.pk, winner_side)
-        else:  # Dubois, Petrenko and Marchetti lose every match they can
-            losers = {"Dubois", "Novak", "Petrenko", "Marchetti"}
+        else:  # Petrenko and Novak lose to group A's first two; side A wins the rest
+            losers = {"Novak", "Petrenko"}
             win(match.pk, "B" if match.players["A"]["name"] in losers else "A")
     services.stage_draw(competition_id="euro", stage_id="ko", by="director")
     projector.catch_up()
@@ -66,18 +65,18 @@ def byes_drawn(db) -> Match:
 
 
 def flip_group_a(flip: Match, staff: bool = False) -> None:
-    """Amend the Rossi v Bianchi match: Rossi first of group A now, Bianchi second."""
-    assert names(flip.pk) == ("Rossi", "Bianchi")  # B won: the amendment gives it to A
+    """Amend the Rossi v Marchetti match: Rossi first of group A now, Marchetti second."""
+    assert names(flip.pk) == ("Rossi", "Marchetti")  # B won: the amendment gives it to A
     amend(flip.pk, staff=staff)
 
 
 def test_the_match_a_bye_s_player_goes_on_to_follows_a_correction_before_it_begins(byes_drawn):
     bye_match = folded().views()[1]["rounds"][1][0]  # round two's first: group A's first on
     assert bye_match["slots"][0] == "W:ko-1-1"
-    opponent = knockout_match_of("Marchetti")  # the round-one match beside the bye
+    opponent = Match.objects.get(pk="euro-ko-1-2")  # the round-one match beside the bye
     win(opponent.pk, "A")
     projector.catch_up()
-    assert names("euro-ko-2-1")[0] == "Bianchi"
+    assert names("euro-ko-2-1")[0] == "Marchetti"
 
     flip_group_a(byes_drawn)
 
@@ -88,10 +87,10 @@ def test_the_match_a_bye_s_player_goes_on_to_follows_a_correction_before_it_begi
 def test_a_void_decision_never_puts_the_bye_s_player_into_a_replacement_of_round_one(
     byes_drawn,
 ):
-    opponent = knockout_match_of("Marchetti")
+    opponent = Match.objects.get(pk="euro-ko-1-2")
     win(opponent.pk, "A")
     projector.catch_up()
-    begin("euro-ko-2-1")  # Bianchi plays on from the bye
+    begin("euro-ko-2-1")  # Marchetti plays on from the bye
     rossi = knockout_match_of("Rossi")  # group A's second plays round one
     begin(rossi.pk)
     flip_group_a(byes_drawn, staff=True)
@@ -103,14 +102,14 @@ def test_a_void_decision_never_puts_the_bye_s_player_into_a_replacement_of_round
     )
     projector.catch_up()
 
-    # Bianchi, group A's second as amended, still plays on from the bye: the replay waits.
+    # Marchetti, group A's second as amended, still plays on from the bye: the replay waits.
     assert not Match.objects.filter(pk=f"{rossi.pk}-r2").exists()
     services.dispute_decide(
         competition_id="euro", slot="W:ko-1-1", keep=True, reason="it stands", by="chief"
     )
     projector.catch_up()
     replay = Match.objects.get(pk=f"{rossi.pk}-r2")
-    assert "Rossi" in names(replay.pk) and "Bianchi" not in names(replay.pk)
+    assert "Rossi" in names(replay.pk) and "Marchetti" not in names(replay.pk)
     for stage in folded().views():
         for games in stage.get("rounds") or []:
             playing = [p for game in games for p in game["players"] or [] if p]

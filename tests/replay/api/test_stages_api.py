@@ -96,6 +96,63 @@ def test_a_bad_stage_is_refused_naming_its_field_and_nothing_is_stored(staff):
     assert api().get("/api/competitions/euro/stages").status_code == 404
 
 
+GROUPS = CHAMPIONSHIP["stages"][0]  # 2 groups advancing 2: 4 qualifiers
+
+
+@pytest.mark.parametrize(
+    ("stages", "field"),
+    [
+        ([GROUPS, {"id": "ko", "kind": "knockout", "from": "groups", "size": 8}], "stages[1].size"),
+        (
+            [GROUPS, {"id": "ko", "kind": "knockout", "from": "groups", "direct": 1, "size": 4}],
+            "stages[1].size",
+        ),
+        (
+            [{**GROUPS, "groups": 1, "advance": 3}, CHAMPIONSHIP["stages"][1]],
+            "stages[1].third_place",
+        ),
+        (
+            [GROUPS, {"id": "final", "kind": "groups", "from": "groups", "groups": 3}],
+            "stages[1].groups",
+        ),
+        (
+            [
+                GROUPS,
+                {"id": "final", "kind": "groups", "from": "groups", "groups": 2, "advance": 3},
+            ],
+            "stages[1].advance",
+        ),
+    ],
+)
+def test_a_stage_its_players_cannot_fill_is_a_422_at_creation_naming_its_field(
+    staff, stages, field
+):
+    answer = api(staff.key).post(
+        "/api/competitions/", {**CHAMPIONSHIP, "stages": stages}, format="json"
+    )
+
+    assert (answer.status_code, answer.json()["field"]) == (422, field)
+    assert api().get("/api/competitions/euro/stages").status_code == 404
+
+
+def test_a_group_with_fewer_players_than_go_on_is_a_422_at_the_draw_naming_advance(staff):
+    client = api(staff.key)
+    stages = [{**GROUPS, "advance": 4}, CHAMPIONSHIP["stages"][1]]
+    assert (
+        client.post(
+            "/api/competitions/", {**CHAMPIONSHIP, "stages": stages}, format="json"
+        ).status_code
+        == 201
+    )
+    for seed, name in enumerate(NAMES[:6], start=1):
+        client.post("/api/competitions/euro/players", {"name": name, "seed": seed}, format="json")
+
+    drawn = client.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+
+    assert (drawn.status_code, drawn.json()["field"]) == (422, "stages[0].advance")
+    assert "at most 3" in drawn.json()["error"]
+
+
 def test_the_ranking_reads_as_of_any_version(entered):
     entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
     drawn_at = api().get("/api/competitions/euro/stages").json()["version"]
