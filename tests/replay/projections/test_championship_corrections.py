@@ -325,3 +325,26 @@ def test_a_place_left_empty_by_a_withdrawal_sends_no_one_on(db, projector_forgot
     entries = shapes.fold("open").views()[1]["groups"][0]["entries"]
     assert sorted(entries) == ["Fernández", "Kovalenko", "Rossi"]
     assert shapes.checked("open", 4, {}) is False
+
+
+def test_a_knockout_is_not_settled_while_a_match_a_correction_reopened_is_played(
+    db, projector_forgotten
+):
+    shapes.entered("open", [{"id": "ko", "kind": "knockout"}], 4)
+    shapes.draw("open", "ko")
+    win("open-ko-1-1", "A")
+    win("open-ko-1-2", "A")
+    projector.catch_up()
+    win("open-ko-2-1", "A")
+    # The semi-final's winning carom was a miss: its game goes on, the final is disputed.
+    shapes.amend("open-ko-1-1", {**A_CAROM_FIRST, "facts": QUIET})
+    for slot in shapes.disputed_slots("open"):
+        shapes.decide("open", slot, keep=True)  # the final stands
+
+    folded = shapes.fold("open")
+    assert not folded.settled(folded.stage("ko"))
+    rows = {row["player"]: row for row in folded.ranking()}
+    finalist, other = players_of("open-ko-1-1")
+    assert (rows[finalist]["place"], rows[finalist]["provisional"]) == (1, False)  # kept
+    assert rows[other]["provisional"]  # his semi-final is being played again
+    assert shapes.checked("open", 4, {}) is False
