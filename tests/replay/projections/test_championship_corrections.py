@@ -259,19 +259,23 @@ def test_a_void_decision_never_puts_a_player_with_a_bye_into_the_replacement(
     assert replacement is None or "Rossi" not in shapes.names(replacement)
 
 
-def second_stage_begun_then_group_b_flipped() -> tuple[str, str, list[str]]:
-    """Groups into one group of four; the first match of group B's runner-up begun, then
-    group B's two places swapped by staff: return the runner-up as played and as amended,
-    and the runner-up's matches."""
+def second_stage_begun_then_group_b_flipped(
+    winner_begun: bool = False,
+) -> tuple[str, str, list[str]]:
+    """Groups into one group of four; the first match of group B's runner-up begun (and,
+    `winner_begun`, one of its winner's without him), then group B's two places swapped by
+    staff: return the runner-up as played and as amended, and the runner-up's matches."""
     shapes.entered("open", GROUPS_INTO_GROUPS, 4)
     shapes.draw("open", "groups")
     win("open-groups-A1", "B")
-    last = win("open-groups-B1", "B")
+    win("open-groups-B1", "B")
     shapes.draw("open", "second")
     runner_up = [match_id for match_id, _ in shapes.fold("open").position_matches("groups:B2")]
     shapes.start(runner_up[0])
+    if winner_begun:
+        winner = [match_id for match_id, _ in shapes.fold("open").position_matches("groups:B1")]
+        shapes.start(next(match_id for match_id in winner if match_id not in runner_up))
     as_played = shapes.fold("open").holder("groups:B2").key
-    assert last  # the group's last shot is the one amended
     shapes.amend("open-groups-B1", A_CAROM_FIRST)
     as_amended = shapes.fold("open").amended_holder("groups:B2").key
     assert as_played and as_amended and as_played != as_amended
