@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.championship import Championship, place_id, replacement_id
+from matches.championship import Championship, Dispute, place_id, replacement_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match
@@ -77,7 +77,7 @@ def dispute_decide(
             "as_played": dispute.as_played,
             "as_amended": dispute.as_amended,
             # What the history names the match by: its place and its players.
-            "place": place_id(*placed) if (placed := championship.place_of(dispute.match)) else "",
+            "place": _place_of(championship, dispute),
             "players": [disputed.players["A"]["name"], disputed.players["B"]["name"]],
         }
         if not keep:
@@ -106,6 +106,19 @@ def dispute_decide(
         created = settle(competition, refolded)
         made = next((m for m in created if m.pk == decision.get("replacement")), None)
     return {**decision, "made": made.pk if made is not None else None}
+
+
+def _place_of(championship: Championship, dispute: Dispute) -> str:
+    """Return what the history names a disputed match's place by: a knockout's `ko-1-3`, a
+    group's of a stage drawn from another's `second-B`."""
+    placed = championship.place_of(dispute.match)
+    if placed is not None:
+        return place_id(*placed)
+    for stage in championship.stages:
+        for group, slots in championship.book.draws.get(stage.id, {}).get("groups", {}).items():
+            if stage.source and dispute.slot in slots:
+                return f"{stage.id}-{group}"
+    return ""
 
 
 def _begun(championship: Championship, slot: str) -> list[str]:

@@ -75,11 +75,21 @@ def third_place(where: str) -> bool:
 
 
 def move_sentence(
-    before: list[Any], after: list[Any], round_number: int, rounds: int, third: bool = False
+    before: list[Any],
+    after: list[Any],
+    round_number: int,
+    rounds: int,
+    third: bool = False,
+    group: str = "",
 ) -> str:
     """Return who meets whom instead of whom: "Rossi, not Fernández, meets Kovalenko in the
-    quarter-final" (or both sides, when both change)."""
-    at = in_round(round_number, rounds, third)
+    quarter-final" (or both sides, when both change); `group`, a match of that group of a
+    stage drawn from another's: "… in group B"."""
+    at = (
+        _("in group %(group)s") % {"group": group}
+        if group
+        else in_round(round_number, rounds, third)
+    )
     changed = [side for side in (0, 1) if before[side] != after[side]]
     if len(changed) == 1:
         side = changed[0]
@@ -112,10 +122,15 @@ def in_round(round_number: int, rounds: int, third: bool = False) -> str:
     return _("in round %(number)d") % {"number": round_number}
 
 
-def match_words(players: list[Any], round_number: int, rounds: int, third: bool = False) -> str:
+def match_words(
+    players: list[Any], round_number: int, rounds: int, third: bool = False, group: str = ""
+) -> str:
     """Return a knockout match by its round and players: "the quarter-final Kovalenko v
-    Fernández"; `third`, the third-place match (in the final's round)."""
+    Fernández"; `third`, the third-place match (in the final's round); `group`, a match of
+    that group: "the group B match Kovalenko v Fernández"."""
     versus = _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]} if len(players) == 2 else ""
+    if group:
+        return _("the group %(group)s match %(match)s") % {"group": group, "match": versus}
     if third:
         return _("the third-place match %(match)s") % {"match": versus}
     from_the_end = rounds - round_number if rounds else -1
@@ -168,14 +183,16 @@ def _moved(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
     cause = event.get("cause") or {}
     was = [event["was"][side]["name"] for side in "AB"]
     now = [event["now"][side]["name"] for side in "AB"]
-    round_text = (event.get("slot") or "0-0").split("-")[0]
+    slot = event.get("slot") or "0-0"
+    round_text = slot.split("-")[0]
     rounds = next((t.rounds for t in terms.values() if t.kind == "knockout"), 0)
     moved = move_sentence(
         was,
         now,
         int(round_text) if round_text.isdigit() else rounds,
         rounds,
-        third_place(event.get("slot") or ""),
+        third_place(slot),
+        group=slot[0] if slot[0].isalpha() and slot != "3rd" else "",
     )
     return _("%(cause)s: %(moved)s") % {"cause": cause_words(cause), "moved": moved}
 
@@ -209,6 +226,7 @@ def _decided(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
         int(round_text) if round_text.isdigit() else 0,
         found.rounds if found else 0,
         third_place(event.get("place") or ""),
+        group=numbers if numbers.isalpha() else "",
     )
     words = {"match": match, "reason": event.get("reason", "")}
     if event["keep"]:

@@ -195,6 +195,21 @@ def disputes_open(competition_id: Any) -> dict[str, Any]:
     shown = shown_at(competition)
     found = []
     for stage in shown.stages:
+        for group in stage.get("groups") or []:  # a stage drawn from another's
+            for match in group["matches"]:
+                for dispute in match.get("disputes") or []:
+                    if dispute["match"] == match["match"]:  # the place's first begun
+                        found.append(
+                            {
+                                **dispute,
+                                "stage": stage["id"],
+                                "group": group["name"],
+                                "round": match["round"],
+                                "rounds": 0,
+                                "players": match["players"],
+                                "referee": assigned_username(dispute["match"]),
+                            }
+                        )
         for number, matches in enumerate(stage.get("rounds") or [], start=1):
             for match in matches:
                 for dispute in match.get("disputes") or []:

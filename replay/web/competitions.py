@@ -172,6 +172,7 @@ def competition_disputes(request: HttpRequest, competition_id: str) -> HttpRespo
                 dispute["round"],
                 dispute["rounds"],
                 third_place(dispute["match"]),
+                group=dispute.get("group", ""),
             ),
             "slot_words": slot_words(dispute["slot"], dispute["rounds"]),
         }

@@ -4,12 +4,15 @@ players is listed without a link."""
 
 from __future__ import annotations
 
+from django.test import Client
+
 from matches.models import Match
 from replay.projections import projector
 from tests.replay.projections.test_championship_corrections import (
     second_stage_begun_then_group_b_flipped,
 )
 from tests.support import championship_shapes as shapes
+from tests.support.browser import make_user
 
 
 def test_a_later_group_s_disputed_place_is_shown_beside_its_matches(
@@ -50,3 +53,30 @@ def test_a_later_group_s_replacement_waiting_for_its_player_is_listed_without_a_
     assert page.status_code == 200
     assert f"/matches/{runner_up[0]}-r2/" not in page.content.decode()
     assert "waiting for its players" in page.content.decode()
+
+
+def test_staff_decide_a_later_group_s_dispute_from_the_disputes_page(db, projector_forgotten):
+    second_stage_begun_then_group_b_flipped()
+    projector.catch_up()
+    client = Client()
+    client.force_login(make_user("chief", staff=True))
+
+    page = client.get("/competitions/open/disputes/")
+    history = client.get("/competitions/open/history/")
+
+    assert page.status_code == 200 and 'data-slot="groups:B2"' in page.content.decode()
+    assert "The group A match" in page.content.decode()
+    assert history.status_code == 200
+
+
+def test_the_history_says_a_later_group_s_moves_and_its_decision_in_group_words(
+    client, db, projector_forgotten
+):
+    second_stage_begun_then_group_b_flipped()
+    shapes.decide("open", "groups:B2", keep=False)
+    projector.catch_up()
+
+    html = client.get("/competitions/open/history/").content.decode()
+
+    assert "in group A" in html
+    assert "Decision on the group A match" in html
