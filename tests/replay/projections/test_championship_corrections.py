@@ -35,6 +35,17 @@ A_CAROM_FIRST = {
 }
 
 
+def second_stage_drawn(stages: list[dict]) -> int:
+    """Four players in two groups, each group's match won by side B, the second stage
+    drawn from them; return the seq of group B's last shot."""
+    shapes.entered("open", stages, 4)
+    shapes.draw("open", "groups")
+    win("open-groups-A1", "B")
+    last = win("open-groups-B1", "B")
+    shapes.draw("open", "second")
+    return last
+
+
 def players_of(match_id: str) -> tuple[str, str]:
     return shapes.names(Match.objects.get(pk=match_id))
 
@@ -42,11 +53,7 @@ def players_of(match_id: str) -> tuple[str, str]:
 def test_a_first_stage_correction_disputes_the_second_groups_stage_s_started_matches(
     db, projector_forgotten
 ):
-    shapes.entered("open", INTO_TWO_GROUPS, 4)
-    shapes.draw("open", "groups")
-    win("open-groups-A1", "B")
-    last = win("open-groups-B1", "B")
-    shapes.draw("open", "second")
+    last = second_stage_drawn(INTO_TWO_GROUPS)
     win("open-second-A1", "A")
     started = players_of("open-second-A1")
     with pytest.raises(Forbidden):  # it disputes a started match: staff's alone
@@ -60,11 +67,7 @@ def test_a_first_stage_correction_disputes_the_second_groups_stage_s_started_mat
 def test_a_first_stage_correction_moves_the_second_groups_stage_s_unbegun_matches(
     db, projector_forgotten
 ):
-    shapes.entered("open", INTO_TWO_GROUPS, 4)
-    shapes.draw("open", "groups")
-    win("open-groups-A1", "B")
-    last = win("open-groups-B1", "B")
-    shapes.draw("open", "second")
+    last = second_stage_drawn(INTO_TWO_GROUPS)
     flip("open-groups-B1", last)  # B's winner and runner-up change places
     assert shapes.checked("open", 4, {}) is False  # the stages name the matches' players
 
@@ -72,11 +75,7 @@ def test_a_first_stage_correction_moves_the_second_groups_stage_s_unbegun_matche
 def test_a_first_stage_result_retracted_while_the_second_groups_stage_is_played_keeps_it_served(
     db, projector_forgotten
 ):
-    shapes.entered("open", GROUPS_INTO_GROUPS, 4)
-    shapes.draw("open", "groups")
-    win("open-groups-A1", "B")
-    last = win("open-groups-B1", "B")
-    shapes.draw("open", "second")
+    last = second_stage_drawn(GROUPS_INTO_GROUPS)
     win("open-second-A1", "A")
     started = {m.pk: shapes.names(m) for m in shapes.live("open") if shapes.seq_of(m.pk)}
     shapes.amend(
@@ -265,11 +264,7 @@ def second_stage_begun_then_group_b_flipped(
     """Groups into one group of four; the first match of group B's runner-up begun (and,
     `winner_begun`, one of its winner's without him), then group B's two places swapped by
     staff: return the runner-up as played and as amended, and the runner-up's matches."""
-    shapes.entered("open", GROUPS_INTO_GROUPS, 4)
-    shapes.draw("open", "groups")
-    win("open-groups-A1", "B")
-    win("open-groups-B1", "B")
-    shapes.draw("open", "second")
+    second_stage_drawn(GROUPS_INTO_GROUPS)
     runner_up = [match_id for match_id, _ in shapes.fold("open").position_matches("groups:B2")]
     shapes.start(runner_up[0])
     if winner_begun:

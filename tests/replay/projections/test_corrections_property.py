@@ -17,56 +17,18 @@ from hypothesis import strategies as st
 from matches import services
 from matches.championship import player_key
 from matches.errors import Refused
-from matches.fold import state_after
 from matches.models import Event, Match
-from matches.render import board, status
-from matches.store import load_facts
 from replay.projections import projector
 from replay.queries.previews import preview
 from tests.matches.test_championships import championship
 from tests.replay.projections.test_stages_writer import folded, open_slots_hold_no_one_twice, stored
 from tests.support.caches import answered_alike, forget_every_cache
 from tests.support.cast import BY, CAROM_A, QUIET
+from tests.support.championship_shapes import correction, play_on, seq_of
 from tests.support.league import CAROM_B, win
 
 EXAMPLES = itertools.count()
 STATS: Counter[str] = Counter()
-CAROM = {"A": CAROM_A, "B": CAROM_B}
-
-
-def state_of(match: Match) -> Any:
-    return state_after(match.header(), load_facts(match))
-
-
-def seq_of(match_id: str) -> int:
-    return Event.objects.filter(match_id=match_id).count()
-
-
-def correction(rng: random.Random, match: Match) -> dict[str, Any] | None:
-    """A correction of a group match: its first shot made a carom of A's or a miss, or its
-    last shot retracted."""
-    state = state_of(match)
-    if not state.shots:
-        return None
-    if rng.random() < 0.3:
-        last = state.shots[-1]["seq"]
-        if last != state.seq:
-            return None  # a retraction names the latest event, a shot
-        return {"type": "shot_retracted", "shot": last, "reason": "entered twice"}
-    facts = rng.choice([CAROM_A, QUIET])
-    return {"type": "shot_amended", "shot": 4, "facts": facts, "reason": "video review"}
-
-
-def play_on(match: Match) -> None:
-    """Record a carom for whoever is due, until the match is decided."""
-    for _ in range(4):
-        state = state_of(match)
-        if status(state) in ("finished", "review") or state.seq < 3:
-            return
-        due = (board(state)["next"] or {}).get("player")
-        if due is None:
-            return
-        services.shot_record(match_id=match.pk, expected_seq=state.seq, by=BY, facts=CAROM[due])
 
 
 def checked_preview(match: Match, event: dict[str, Any]) -> None:
