@@ -415,34 +415,38 @@ class Championship:
         return found
 
     def _as_played_on(self, place: str, outcome: Outcome) -> Outcome:
-        """Return a decided place's winner and loser as the draw goes on: its loser as
-        amended who plays on from it (the match its winner feeds began with him, and waits
-        for a decision or was kept) is its winner here, so that no one holds two places."""
-        fed = self._winner_feeds().get(f"W:{place}")
-        if fed is None:
-            return outcome
-        planned, side = fed
-        assert planned.id is not None
-        played = self.played_of(self.current(planned.id))
-        if played is None or not played.started or played.status == "void":
-            return outcome
-        if str(played.result.players[side]) == outcome.loser.key:
-            return Outcome(outcome.loser, outcome.winner)
+        """Return a decided place's winner and loser as the draw goes on: when a match it
+        feeds began with the other of its two players (its loser as amended in the match its
+        winner feeds, or its winner as amended in the third-place match), waiting for a
+        decision or kept, the place goes on as played, so that no one holds two places."""
+        for fed_slot, expected in ((f"W:{place}", outcome.winner), (f"L:{place}", outcome.loser)):
+            fed = self._outcome_feeds().get(fed_slot)
+            if fed is None:
+                continue
+            planned, side = fed
+            assert planned.id is not None
+            played = self.played_of(self.current(planned.id))
+            if played is None or not played.started or played.status == "void":
+                continue
+            other = outcome.loser if expected is outcome.winner else outcome.winner
+            if str(played.result.players[side]) == other.key:
+                return Outcome(outcome.loser, outcome.winner)
         return outcome
 
-    def _winner_feeds(self) -> dict[str, tuple[Planned, int]]:
-        """Return the place and side each knockout winner's slot (`W:ko-1-3`) feeds."""
-        if "winner feeds" not in self._memo:
-            self._memo["winner feeds"] = {
+    def _outcome_feeds(self) -> dict[str, tuple[Planned, int]]:
+        """Return the place and side each knockout winner's or loser's slot (`W:ko-1-3`,
+        `L:ko-2-1`) feeds."""
+        if "outcome feeds" not in self._memo:
+            self._memo["outcome feeds"] = {
                 slot: (planned, side)
                 for stage in self.stages
                 if stage.kind == KNOCKOUT and stage.id in self.book.draws
                 for planned in self._plan(stage.id)
                 if planned.id is not None
                 for side, slot in enumerate(planned.slots)
-                if slot[:2] == "W:"
+                if slot[:2] in ("W:", "L:")
             }
-        found: dict[str, tuple[Planned, int]] = self._memo["winner feeds"]
+        found: dict[str, tuple[Planned, int]] = self._memo["outcome feeds"]
         return found
 
     def reached(self, slots: Iterable[str]) -> set[str]:

@@ -101,6 +101,25 @@ def test_a_semi_final_corrected_after_the_final_began_never_puts_its_player_into
     assert players_of("open-ko-3rd") == ("Marchetti", "Kovalenko")
 
 
+def test_a_semi_final_corrected_after_third_place_began_never_puts_its_player_into_the_final(
+    db, projector_forgotten
+):
+    shapes.entered("open", [{"id": "ko", "kind": "knockout", "third_place": True}], 4)
+    shapes.draw("open", "ko")
+    win("open-ko-1-1", "B")  # the fourth seed beats Rossi
+    win("open-ko-1-2", "A")
+    projector.catch_up()
+    loser = players_of("open-ko-1-1")[0]
+    shapes.start("open-ko-3rd")  # the semi-finals' losers, begun
+    final = players_of("open-ko-2-1")
+
+    shapes.amend("open-ko-1-1", A_CAROM_FIRST)  # the first semi-final's A won after all
+
+    assert players_of("open-ko-2-1") == final  # its loser as amended plays third place
+    assert loser in players_of("open-ko-3rd")
+    assert shapes.checked("open", 4, {}) is False
+
+
 def test_a_group_short_of_qualifiers_by_a_withdrawal_still_lets_the_next_stage_be_drawn(
     db, projector_forgotten
 ):
