@@ -862,12 +862,10 @@ class Championship:
             return all(self.group_places(stage.id, group) is not None for group in draw["groups"])
         plan = self._plan(stage.id)
         final_round = max(planned.round for planned in plan)
-        if any(
-            not finished
-            for places in self._playing_in(stage.id).values()
-            for _, _, finished in places
-        ):
-            return False  # a match begun and not decided (reopened by a correction, say)
+        for planned in plan:  # a match made and not decided: reopened, or a replay to come
+            played = self.played_of(self.current(planned.id)) if planned.id else None
+            if played is not None and played.status != "void" and not played.decided:
+                return False
         return all(
             self._outcome(place_id(stage.id, planned)) is not None
             for planned in plan

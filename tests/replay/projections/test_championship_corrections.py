@@ -366,3 +366,25 @@ def test_a_knockout_is_not_settled_while_a_match_a_correction_reopened_is_played
     assert (rows[finalist]["place"], rows[finalist]["provisional"]) == (1, False)  # kept
     assert rows[other]["provisional"]  # his semi-final is being played again
     assert shapes.checked("open", 4, {}) is False
+
+
+def test_a_knockout_is_not_settled_while_a_replay_ordered_under_a_kept_final_waits(
+    db, projector_forgotten
+):
+    shapes.entered("open", [{"id": "ko", "kind": "knockout", "size": 8}], 6)
+    shapes.draw("open", "ko")
+    win("open-ko-1-4", "A")
+    win("open-ko-1-2", "B")
+    projector.catch_up()
+    win("open-ko-2-1", "A")
+    shapes.amend("open-ko-1-2", A_CAROM_FIRST)  # round one's other player won after all
+    win("open-ko-2-2", "A")
+    projector.catch_up()
+    win("open-ko-3-1", "B")
+    shapes.decide("open", "W:ko-1-2", keep=False)  # the semi-final is to be replayed
+    shapes.decide("open", "W:ko-2-1", keep=True)  # and the final stands
+
+    folded = shapes.fold("open")
+    assert Match.objects.filter(pk="open-ko-2-1-r2").exists()
+    assert not folded.settled(folded.stage("ko"))
+    assert shapes.checked("open", 6, {}) is False
