@@ -2,7 +2,9 @@
 
 The sockets carry no login: a heartbeat is read with the session of the browser that
 sent it (its cookie, read only for a heartbeat), and counts only from a login that
-may record the match. It is kept at most once per HEARTBEAT_SECONDS per socket. A
+may record the match. It is kept at most once per KEPT_SECONDS per socket (half the
+console's beat: a beat that comes a moment early is still kept, so a void reaches the
+console within one beat, not two). A
 heartbeat of a match a decision has voided is answered `{"type": "void", "replacement":
 id or null}`: the console refuses taps from then on, before any Confirm.
 """
@@ -24,7 +26,8 @@ from matches.selectors import replacement_of
 from replay.projections.activity import activity_note
 from replay.queries.access import may_record
 
-HEARTBEAT_SECONDS = 15.0
+HEARTBEAT_SECONDS = 15.0  # the console's beat
+KEPT_SECONDS = HEARTBEAT_SECONDS / 2
 
 
 def is_heartbeat(text: str | None) -> bool:

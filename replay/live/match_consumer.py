@@ -11,7 +11,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from matches.errors import NotFound, Refused
 from replay.live.announce import hall_changed
 from replay.live.heartbeat import (
-    HEARTBEAT_SECONDS,
+    KEPT_SECONDS,
     console_heard,
     cookie_of,
     is_heartbeat,
@@ -79,9 +79,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def heartbeat(self) -> None:
         """Keep that the match's console is there (from a login that may record it), at most
-        once per HEARTBEAT_SECONDS; the competition's hall is told."""
+        once per KEPT_SECONDS; the competition's hall is told."""
         now = time.monotonic()
-        if self.heard_at is not None and now - self.heard_at < HEARTBEAT_SECONDS:
+        if self.heard_at is not None and now - self.heard_at < KEPT_SECONDS:
             return
         self.heard_at = now
         match_id = self.scope["url_route"]["kwargs"]["match_id"]

@@ -197,7 +197,7 @@ def test_an_open_console_refuses_taps_once_its_match_is_voided_and_links_to_its_
             and d.find_element(By.ID, "void-notice")
         ),
         "the console told of the void",
-        timeout=40,
+        timeout=25,  # within one beat of the console (15 s), never two
     )
     assert "voided by a decision" in notice.text
     assert Match.objects.get(pk="euro-ko-1-1-r2").players["B"]["name"] in notice.text
