@@ -29,8 +29,14 @@ run: migrate
 	DJANGO_DEBUG=1 exec $(BIN)/python manage.py run_demo --host $(HOST) --port $(PORT)
 
 # The whole suite, in one process per core (pytest-xdist), browser, Redis and worker tests
-# included wherever Chromium and redis-server are installed.
+# included wherever Chromium and redis-server are installed. The few long journeys marked
+# `journey` are left to CI (CI=true) and to `make test-all`.
+JOURNEYS = $(if $(filter true,$(CI)),,-m "not journey")
 test: venv
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist worksteal $(JOURNEYS)
+
+# The whole suite with the long journeys, as CI runs it.
+test-all: venv
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist worksteal
 
 # The pure core alone (rules, notation, the fold, the simulator): no server, no browser.

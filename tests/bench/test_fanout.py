@@ -49,6 +49,7 @@ def test_percentiles_are_the_nearest_rank(percent, expected):
 
 
 @pytest.mark.slow
+@pytest.mark.journey  # a whole bench run
 def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disordered(tmp_path):
     results_file = tmp_path / "results.json"
     environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}

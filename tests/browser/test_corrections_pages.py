@@ -4,6 +4,7 @@ page."""
 
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from matches import services
@@ -175,6 +176,7 @@ def test_staff_void_a_match_naming_its_replacement_s_referee_from_the_dispute_pa
     assert assigned_referee(Match.objects.get(pk="euro-ko-1-1-r2")).username == "novak"
 
 
+@pytest.mark.journey  # it waits for the console's next beat
 def test_an_open_console_refuses_taps_once_its_match_is_voided_and_links_to_its_replacement(
     served, chromium
 ):

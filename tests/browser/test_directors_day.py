@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import urllib.request
 
+import pytest
 from pypdf import PdfReader
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -167,6 +168,7 @@ def record_the_called_match(page, console: str) -> None:
     wait_until(page, lambda d: Match.objects.get(pk=CALLED).status == "finished", "won")
 
 
+@pytest.mark.journey  # a whole day's work
 def test_a_director_runs_a_championship_day_from_the_pages_alone(served, browsers):
     page = screen(browsers, DESKTOP)
     director = make_user("director", staff=True)

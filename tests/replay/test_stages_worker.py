@@ -89,6 +89,7 @@ def test_with_redis_stopped_a_semi_final_ends_and_its_final_is_made_when_redis_i
     assert_made_once_with_the_winners(slots)
 
 
+@pytest.mark.journey  # a worker started, killed and started again
 def test_a_worker_killed_while_settling_a_semi_final_leaves_its_final_to_the_next(
     last_semi_final, redis_url, tmp_path
 ):

@@ -99,6 +99,7 @@ def test_with_redis_stopped_an_amendment_is_stored_and_the_standings_catch_up_af
     assert after["rows"][0]["player"] != standings_get("cup")["rows"][-1]["player"]
 
 
+@pytest.mark.journey  # a worker started, killed and started again
 def test_a_worker_killed_in_the_middle_of_a_recompute_leaves_it_to_the_next(
     amendable_league, redis_url, tmp_path
 ):
