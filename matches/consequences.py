@@ -138,12 +138,25 @@ def _place(
             found.slots.append(
                 SlotChange(slot, place, side, match_id if made else None, started, held, holds)
             )
-    a, b = holders
-    if made and not started and a is not None and b is not None and headers[match_id] != (a, b):
+    if made and not started:
+        _move(found, match_id, place, headers[match_id], (holders[0], holders[1]), after)
+
+
+def _move(
+    found: Consequences,
+    match_id: str,
+    place: str,
+    header: tuple[str, str],
+    holders: tuple[str | None, str | None],
+    after: Championship,
+) -> None:
+    """Add a move of a match not started whose header is not its holders: each side to its
+    holder, a side whose slot holds no one now (open again) keeping its player as made, so
+    that a side that changed never leaves its new player named in two matches."""
+    a, b = (holder or made for holder, made in zip(holders, header, strict=True))
+    if (a, b) != header and a != b:
         entrants = after.book.entrants
-        found.moves.append(
-            Move(match_id, place, headers[match_id], (a, b), (entrants[a], entrants[b]))
-        )
+        found.moves.append(Move(match_id, place, header, (a, b), (entrants[a], entrants[b])))
 
 
 def _group_moves(
@@ -157,18 +170,8 @@ def _group_moves(
     whose players, as its entries now stand, are not its header's."""
     for match_id, a, b, _ in after.group_matches(stage_id, group):
         played = after.played_of(match_id)
-        started = played is not None and played.started
-        if match_id in headers and not started and a and b and headers[match_id] != (a, b):
-            entrants = after.book.entrants
-            found.moves.append(
-                Move(
-                    match_id,
-                    f"{stage_id}-{group}",
-                    headers[match_id],
-                    (a, b),
-                    (entrants[a], entrants[b]),
-                )
-            )
+        if match_id in headers and not (played is not None and played.started):
+            _move(found, match_id, f"{stage_id}-{group}", headers[match_id], (a, b), after)
 
 
 def _disputes(championship: Championship, slots: Collection[str] | None) -> list[Dispute]:

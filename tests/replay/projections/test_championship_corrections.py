@@ -388,3 +388,34 @@ def test_a_knockout_is_not_settled_while_a_replay_ordered_under_a_kept_final_wai
     assert Match.objects.filter(pk="open-ko-2-1-r2").exists()
     assert not folded.settled(folded.stage("ko"))
     assert shapes.checked("open", 6, {}) is False
+
+
+def test_a_side_that_follows_a_correction_moves_though_the_other_side_is_open_again(
+    db, projector_forgotten
+):
+    """Three seeds join the knockout directly: round one is A1 v B1, S2 v B2, S3 v A2."""
+    shapes.entered(
+        "open",
+        [
+            {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
+            {"id": "ko", "kind": "knockout", "from": "groups", "size": 8, "direct": 3},
+        ],
+        9,
+    )
+    shapes.draw("open", "groups")
+    for match in shapes.live("open"):
+        win(match.pk, "B" if match.pk == "open-groups-B1" else "A")
+    shapes.draw("open", "ko")
+    assert (players_of("open-ko-1-2"), players_of("open-ko-1-3")[1]) == (
+        ("Marchetti", "Horvat"),  # A1 v B1
+        "Petrenko",  # B2
+    )
+    shapes.amend("open-groups-A1", {**A_CAROM_FIRST, "facts": QUIET})  # group A open again
+
+    shapes.amend("open-groups-B1", A_CAROM_FIRST)  # group B's first two change places
+
+    b1, b2 = (shapes.fold("open").holder(f"groups:B{n}").key for n in (1, 2))
+    assert b1 != "name:Horvat"
+    assert players_of("open-ko-1-2") == ("Marchetti", b1.removeprefix("name:"))  # A1 stays
+    assert players_of("open-ko-1-3")[1] == b2.removeprefix("name:")
+    assert shapes.checked("open", 9, {}) is False
