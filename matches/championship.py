@@ -350,8 +350,7 @@ class Championship:
                 planned, side, feeding = fed
                 assert planned.id is not None
                 match_id = self.current(planned.id)
-                played = self.played_of(match_id)
-                if played is not None and played.started and played.status != "void":
+                if (played := self.begun(match_id)) is not None:
                     playing[number] = (str(played.result.players[side]), match_id, feeding)
             elif (begun := self.position_begun(slot)) is not None:
                 key, match_id, _ = begun
@@ -390,8 +389,7 @@ class Championship:
         """Return who plays a slot of a groups stage drawn from another's, once one of its
         matches has begun and counts: his key, that match (the first), and his side."""
         for match_id, side in self.position_matches(slot):
-            played = self.played_of(match_id)
-            if played is not None and played.started and played.status != "void":
+            if (played := self.begun(match_id)) is not None:
                 return str(played.result.players[side]), match_id, side
         return None
 
@@ -425,8 +423,8 @@ class Championship:
                 continue
             planned, side = fed
             assert planned.id is not None
-            played = self.played_of(self.current(planned.id))
-            if played is None or not played.started or played.status == "void":
+            played = self.begun(self.current(planned.id))
+            if played is None:
                 continue
             other = outcome.loser if expected is outcome.winner else outcome.winner
             if str(played.result.players[side]) == other.key:
@@ -596,8 +594,8 @@ class Championship:
         if memo not in self._memo:
             held: dict[str, list[Planned]] = {}
             for planned in self._plan(stage_id):
-                played = self.played_of(self.current(planned.id)) if planned.id else None
-                if played is not None and played.started and played.status != "void":
+                played = self.begun(self.current(planned.id)) if planned.id else None
+                if played is not None:
                     keys = [str(key) for key in played.result.players]
                 else:
                     keys = [key for slot in planned.slots if (key := self.holder(slot).key)]
@@ -676,6 +674,13 @@ class Championship:
         played = self.played.get(match_id)
         if played is not None and match_id in self.book.replaced:
             return played.voided()
+        return played
+
+    def begun(self, match_id: str) -> Played | None:
+        """Return what a match counts for once it has begun and is not void, else None."""
+        played = self.played_of(match_id)
+        if played is None or not played.started or played.status == "void":
+            return None
         return played
 
     # -- Disputes ----------------------------------------------------------------------
@@ -827,8 +832,8 @@ class Championship:
             for planned in self._plan(stage_id):
                 if planned.id is None:
                     continue
-                played = self.played_of(self.current(planned.id))
-                if played is None or not played.started or played.status == "void":
+                played = self.begun(self.current(planned.id))
+                if played is None:
                     continue
                 for side, key in enumerate(map(str, played.result.players)):
                     playing.setdefault(key, []).append(

@@ -124,12 +124,11 @@ def _place_of(championship: Championship, dispute: Dispute) -> str:
 def _begun(championship: Championship, slot: str) -> list[str]:
     """Return the matches begun, and counting, of a place in a group drawn from another
     stage's (none for a knockout's slot)."""
-    begun = []
-    for match_id, _ in championship.position_matches(slot):
-        played = championship.played_of(match_id)
-        if played is not None and played.started and played.status != "void":
-            begun.append(match_id)
-    return begun
+    return [
+        match_id
+        for match_id, _ in championship.position_matches(slot)
+        if championship.begun(match_id) is not None
+    ]
 
 
 def _referee_check(referee: Any, keep: bool) -> None:
