@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from channels.layers import channel_layers
 from django.core.cache import cache
 from django.db import connection
 
@@ -49,6 +50,20 @@ def _throttles_forget(monkeypatch):
     cache.clear()
     monkeypatch.setattr(throttle, "REFUSAL_PAUSE_S", 0)
     yield
+
+
+@pytest.fixture(autouse=True)
+def _channel_layers_forget() -> Iterator[None]:
+    """Every test starts with channel layers of its own.
+
+    A layer is made for the one event loop of a server process; each `async_to_sync` of a
+    test runs a new loop. The Redis layer keeps a lock per channel, bound to the loop that
+    first waited on it and left held by a clean-up that a closing loop never ran: shared
+    with a later test, it refused or held that test's sockets.
+    """
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 # -- The database and Redis ---------------------------------------------------------------
