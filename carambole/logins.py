@@ -69,7 +69,7 @@ class ThrottledModelBackend(ModelBackend):
             username = kwargs.get(users.USERNAME_FIELD)
         if username is None or password is None:
             return None
-        counted = throttle.attempt(*_subjects(request, username))  # past a limit: raises
+        counted = throttle.attempt_or_pass(*_subjects(request, username))  # past a limit: raises
         user = _checked(users, username, password)
         if user is None or not self.user_can_authenticate(user):
             # Refused here for every backend: Django's own, after this one, is there for the

@@ -77,7 +77,7 @@ class ConfirmationsView(APIView):
             player = match_get(id).players[body["role"]]
             subject = str(player.get("federation_id") or player["name"])
             try:
-                counted = throttle.attempt(
+                counted = throttle.attempt_or_pass(
                     (throttle.PIN_PLAYER, subject),
                     (throttle.PIN_ADDRESS, throttle.address_of(request)),
                 )
