@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from time import sleep
 from typing import Any
@@ -63,6 +64,7 @@ LOGIN_ADDRESS = Limit("login-address", "LOGIN_FAILURES_PER_ADDRESS")
 TOKEN_ADDRESS = Limit("token-address", "TOKEN_FAILURES_PER_ADDRESS")
 PIN_PLAYER = Limit("pin-player", "PIN_FAILURES_PER_PLAYER")
 PIN_ADDRESS = Limit("pin-address", "PIN_FAILURES_PER_ADDRESS")
+PREVIEW_ADDRESS = Limit("preview-address", "PREVIEWS_PER_MINUTE", MINUTE)
 
 
 class TooManyAttempts(Exception):
@@ -108,7 +110,21 @@ def address_of(request: Any) -> str:
 
 def attempt(*subjects: tuple[Limit, str]) -> Counted:
     """Count one attempt of each subject, or raise TooManyAttempts (counting none) past a
-    limit, or CountingAway (counting none) while Redis does not answer."""
+    limit, a second after it came, or CountingAway (counting none) while Redis is away."""
+    try:
+        return _counted(subjects)
+    except TooManyAttempts:
+        sleep(REFUSAL_PAUSE_S)
+        raise
+
+
+def rate(limit: Limit, subject: str) -> None:
+    """Count one request of a subject, or raise TooManyAttempts past its rate, at once, or
+    CountingAway while Redis is away: a request that is not a failure, never taken back."""
+    _counted([(limit, subject)])
+
+
+def _counted(subjects: Sequence[tuple[Limit, str]]) -> Counted:
     tallies = [
         counts.Tally(_key(limit, subject), limit.attempts, limit.window)
         for limit, subject in subjects
@@ -116,12 +132,10 @@ def attempt(*subjects: tuple[Limit, str]) -> Counted:
     try:
         return Counted(counts.add(tallies, time.time()))
     except counts.Full as full:
-        refused = TooManyAttempts(full.retry_after)
+        raise TooManyAttempts(full.retry_after) from None
     except counts.Away as error:
-        log.warning("throttle: Redis did not answer (%s); the attempt is refused", error)
+        log.warning("throttle: Redis did not answer (%s); nothing is counted", error)
         raise CountingAway from None
-    sleep(REFUSAL_PAUSE_S)
-    raise refused
 
 
 def attempt_or_pass(*subjects: tuple[Limit, str]) -> Counted:

@@ -3,60 +3,25 @@ in Redis; an attempt against two counts goes to both or neither; a Redis away is
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.test import override_settings
 
 from carambole import counts
 from carambole.counts import Counted, Tally
-
-MEMORY = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "counts"}
-
-
-def redis_cache(url: str) -> dict:
-    return {
-        "BACKEND": counts.REDIS_CACHE,
-        "LOCATION": url,
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-    }
-
-
-@pytest.fixture(params=["memory", "redis"])
-def store(request) -> Iterator[str]:
-    """Each test on both stores: this process's memory, and a real Redis."""
-    config = (
-        MEMORY if request.param == "memory" else redis_cache(request.getfixturevalue("redis_url"))
-    )
-    with override_settings(CACHES={"default": config}):
-        yield request.param
+from tests.support.counting import MEMORY, at_once, redis_cache
 
 
 def fresh(name: str = "burst") -> str:
     return f"test-{name}-{uuid.uuid4().hex}"  # a key no other test (nor a Redis kept) has
 
 
-def at_once(callers: int, call: Callable[[], object]) -> list[object]:
-    """Run `call` on that many threads released together; return each one's answer or error."""
-    start = threading.Barrier(callers)
-
-    def one() -> object:
-        start.wait()
-        try:
-            return call()
-        except (counts.Full, counts.Away) as error:
-            return error
-
-    with ThreadPoolExecutor(max_workers=callers) as pool:
-        return list(pool.map(lambda _: one(), range(callers)))
-
-
 @pytest.mark.parametrize("callers, most", [(20, 5), (100, 60), (300, 60)])
-def test_a_burst_of_simultaneous_attempts_is_counted_exactly_to_the_most(store, callers, most):
+def test_a_burst_of_simultaneous_attempts_is_counted_exactly_to_the_most(
+    counting_store, callers, most
+):
     tally = Tally(fresh(), most, 60)
 
     answers = at_once(callers, lambda: counts.add([tally], time.time()))
@@ -67,7 +32,7 @@ def test_a_burst_of_simultaneous_attempts_is_counted_exactly_to_the_most(store, 
     assert all(1 <= a.retry_after <= 60 for a in refused)
 
 
-def test_an_attempt_against_two_counts_is_counted_in_both_or_in_neither(store):
+def test_an_attempt_against_two_counts_is_counted_in_both_or_in_neither(counting_store):
     account, address = Tally(fresh("account"), 2, 60), Tally(fresh("address"), 5, 60)
     now = time.time()
     counts.add([account], now)
@@ -82,7 +47,7 @@ def test_an_attempt_against_two_counts_is_counted_in_both_or_in_neither(store):
         counts.add([address], now)
 
 
-def test_an_attempt_taken_back_frees_its_place_and_a_full_count_says_when_it_ends(store):
+def test_an_attempt_taken_back_frees_its_place_and_a_full_count_says_when_it_ends(counting_store):
     tally = Tally(fresh(), 1, 30)
     counted = counts.add([tally], time.time())
     counts.take_back(counted)
