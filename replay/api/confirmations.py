@@ -20,6 +20,7 @@ from matches.state import CONFIRMING_ROLES
 from replay.api import schema
 from replay.api.permissions import MayRecord
 from replay.api.serializers import Body, Choice, Whole
+from replay.api.throttles import CountingAway
 from replay.api.views import IDEMPOTENCY_HEADER, checked, username
 
 
@@ -63,7 +64,10 @@ class ConfirmationsView(APIView):
         tags=["events"],
         parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY, schema.REPLAYED],
         request=ConfirmationBody,
-        responses={201: schema.Recorded, **schema.errors(400, 401, 403, 404, 409, 413, 422, 429)},
+        responses={
+            201: schema.Recorded,
+            **schema.errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
+        },
     )
     def post(self, request: Request, id: str) -> Response:
         try:
@@ -77,12 +81,14 @@ class ConfirmationsView(APIView):
             player = match_get(id).players[body["role"]]
             subject = str(player.get("federation_id") or player["name"])
             try:
-                counted = throttle.attempt_or_pass(
+                counted = throttle.attempt(
                     (throttle.PIN_PLAYER, subject),
                     (throttle.PIN_ADDRESS, throttle.address_of(request)),
                 )
             except throttle.TooManyAttempts as refused:
                 raise TooManyPins(refused.retry_after) from None
+            except throttle.CountingAway:  # a PIN unthrottled is a million guesses an hour
+                raise CountingAway from None
         try:
             recorded = services.result_confirm(
                 match_id=id,

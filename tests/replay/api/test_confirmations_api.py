@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.db import connection
 from django.test import override_settings
 
 from matches.models import Event, Match
 from matches.services.pins import player_pin
+from tests.support.counting import at_once
 from tests.support.league import league, win
-from tests.support.logins import api
+from tests.support.logins import api, login
 
 
 def body(match_id: str, role: str, **extra):
@@ -15,6 +17,11 @@ def body(match_id: str, role: str, **extra):
     seq = Event.objects.filter(match=match).count()
     state = api().get(f"/api/matches/{match_id}/state").json()
     return {"expected_seq": seq, "role": role, "confirms": state["confirmed"]["head"], **extra}
+
+
+def wrong_for(match_id: str, role: str) -> str:
+    right = player_pin(Match.objects.get(pk=match_id).players[role])
+    return "000000" if right != "000000" else "111111"
 
 
 def test_staff_record_the_referee_s_and_the_players_confirmations(staff):
@@ -60,3 +67,43 @@ def test_a_stranger_may_not_confirm_and_a_pin_is_no_referee_s(staff, stranger):
 
     assert by_stranger.status_code == 403
     assert referee_pin.status_code == 422 and referee_pin.json()["field"] == "pin"
+
+
+def test_wrong_pins_sent_at_once_are_counted_exactly(event_db, counting_store):
+    """Thirty wrong PINs for one player sent together: the limit's five are checked (403),
+    the other twenty-five refused unchecked (429), in memory as in Redis."""
+    first, *_ = league()
+    win(first, "A")
+    key = login("federation", staff=True).key
+    url = f"/api/matches/{first}/confirmations"
+    sent = body(first, "A", pin=wrong_for(first, "A"))
+
+    def one_wrong_pin() -> int:
+        try:
+            return api(key).post(url, sent, format="json").status_code
+        finally:
+            connection.close()
+
+    with override_settings(PIN_FAILURES_PER_PLAYER=5, PIN_FAILURES_PER_ADDRESS=100):
+        statuses = at_once(30, one_wrong_pin)
+
+    assert (statuses.count(403), statuses.count(429)) == (5, 25)
+
+
+def test_while_redis_is_stopped_a_pin_is_refused_with_503_and_a_referee_still_confirms(
+    staff, counting_redis_stops
+):
+    first, *_ = league()
+    win(first, "A")
+    client = api(staff.key)
+    url = f"/api/matches/{first}/confirmations"
+    right = player_pin(Match.objects.get(pk=first).players["A"])
+    counting_redis_stops()
+
+    refused = client.post(url, body(first, "A", pin=right), format="json")
+    by_referee = client.post(url, body(first, "referee"), format="json")
+
+    assert refused.status_code == 503 and int(refused["Retry-After"]) > 0
+    assert by_referee.status_code == 201
+    confirmed = api().get(f"/api/matches/{first}/state").json()["confirmed"]
+    assert confirmed["by"] == ["referee"]
