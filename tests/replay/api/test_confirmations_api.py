@@ -107,3 +107,53 @@ def test_while_redis_is_stopped_a_pin_is_refused_with_503_and_a_referee_still_co
     assert by_referee.status_code == 201
     confirmed = api().get(f"/api/matches/{first}/state").json()["confirmed"]
     assert confirmed["by"] == ["referee"]
+
+
+def a_player_in_two_finished_matches() -> tuple[dict, list[tuple[str, str]]]:
+    """Return a player of the league and (match, role) of two matches they won."""
+    first, *others = league()
+    player = Match.objects.get(pk=first).players["A"]
+    second = next(m for m in others if player in Match.objects.get(pk=m).players.values())
+    role = next(r for r, p in Match.objects.get(pk=second).players.items() if p == player)
+    win(first, "A")
+    win(second, role)
+    return player, [(first, "A"), (second, role)]
+
+
+def confirm(client, match_id: str, role: str, pin: str):
+    url = f"/api/matches/{match_id}/confirmations"
+    return client.post(url, body(match_id, role, pin=pin), format="json")
+
+
+def test_a_stranger_s_wrong_pins_never_refuse_the_right_pin_on_the_player_s_own_tablet(staff):
+    """The tablet on which a player confirmed before keeps a cookie saying so, and is held
+    to the player's limit on its own: five wrong PINs from elsewhere lock out strangers."""
+    player, [(first, role_first), (second, role)] = a_player_in_two_finished_matches()
+    tablet, stranger = api(staff.key), api(staff.key)
+    right = player_pin(player)
+    own = confirm(tablet, first, role_first, right)
+    assert own.status_code == 201 and own.cookies["carambole_pins"]["httponly"]
+
+    with override_settings(PIN_FAILURES_PER_PLAYER=5):
+        guesses = [confirm(stranger, second, role, wrong_for(second, role)) for _ in range(6)]
+        by_stranger = confirm(stranger, second, role, right)
+        stranger.cookies["carambole_pins"] = tablet.cookies["carambole_pins"].value[:-2] + "xx"
+        forged = confirm(stranger, second, role, right)
+        on_own_tablet = confirm(tablet, second, role, right)
+
+    assert [g.status_code for g in guesses] == [403] * 5 + [429]
+    assert (by_stranger.status_code, forged.status_code) == (429, 429)
+    assert on_own_tablet.status_code == 201
+
+
+def test_wrong_pins_on_the_player_s_own_tablet_are_counted_there_all_the_same(staff):
+    player, [(first, role_first), (second, role)] = a_player_in_two_finished_matches()
+    tablet = api(staff.key)
+    assert confirm(tablet, first, role_first, player_pin(player)).status_code == 201
+
+    with override_settings(PIN_FAILURES_PER_PLAYER=2):
+        answers = [confirm(tablet, second, role, wrong_for(second, role)) for _ in range(3)]
+        elsewhere = confirm(api(staff.key), second, role, player_pin(player))
+
+    assert [a.status_code for a in answers] == [403, 403, 429]
+    assert elsewhere.status_code == 201  # the tablet's failures were its own
