@@ -65,6 +65,7 @@ TOKEN_ADDRESS = Limit("token-address", "TOKEN_FAILURES_PER_ADDRESS")
 PIN_PLAYER = Limit("pin-player", "PIN_FAILURES_PER_PLAYER")
 PIN_ADDRESS = Limit("pin-address", "PIN_FAILURES_PER_ADDRESS")
 PREVIEW_ADDRESS = Limit("preview-address", "PREVIEWS_PER_MINUTE", MINUTE)
+COSTLY_READ_ADDRESS = Limit("costly-read-address", "COSTLY_READS_PER_MINUTE", MINUTE)
 
 
 class TooManyAttempts(Exception):

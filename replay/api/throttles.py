@@ -1,5 +1,9 @@
 """Rates per address on the API's costly answers, counted by carambole.throttle: 429 past
-the rate, 503 while the counts cannot be kept; both with Retry-After."""
+the rate, 503 while the counts cannot be kept; both with Retry-After.
+
+- `PreviewRate`: every preview of an event's consequences.
+- `AsOfRate`: an anonymous read as of a version (`?at=`); a login's is not counted.
+"""
 
 from __future__ import annotations
 
@@ -55,3 +59,16 @@ class PreviewRate(AddressRate):
 
     limit = throttle.PREVIEW_ADDRESS
     what = "previews"
+
+
+class AsOfRate(AddressRate):
+    """Anonymous reads as of a version (`?at=`) per address (`COSTLY_READS_PER_MINUTE`,
+    with the match sheets): each folds the competition's log up to the version."""
+
+    limit = throttle.COSTLY_READ_ADDRESS
+    what = "costly reads"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if "at" not in request.query_params or request.user.is_authenticated:
+            return True
+        return super().allow_request(request, view)
