@@ -7,9 +7,9 @@ on `PASSWORD_CHECKS_AT_ONCE` threads of the process's own, at the lowest CPU pri
 so six clients sending wrong passwords share what the recording of matches leaves
 over instead of taking it from it.
 
-A browser that logged in to an account before keeps a signed cookie saying so, and is
-held to that account's limit on its own: a stranger who fails for a referee's account,
-or from the hall's own network, locks out other strangers, not the referee's tablet.
+A browser that logged in to an account before is held to that account's limit on its
+own (`carambole.browsers`): a stranger who fails for a referee's account, or from the
+hall's own network, locks out other strangers, not the referee's tablet.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.hashers import make_password, verify_password
-from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -36,15 +35,11 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext, ngettext
 
-from carambole import throttle
+from carambole import browsers, throttle
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-KNOWN_COOKIE = "carambole_logins"
-KNOWN_SALT = "carambole.logins.known"
-KNOWN_AGE = 365 * 24 * 3600
-KNOWN_MOST = 8  # accounts a browser remembers (a tablet shared by a hall's referees)
 _SUCCEEDED = "_carambole_login_succeeded"
 
 
@@ -69,7 +64,7 @@ class ThrottledModelBackend(ModelBackend):
             username = kwargs.get(users.USERNAME_FIELD)
         if username is None or password is None:
             return None
-        counted = throttle.attempt(*_subjects(request, username))  # past a limit: raises
+        counted = throttle.attempt_or_pass(*_subjects(request, username))  # past a limit: raises
         user = _checked(users, username, password)
         if user is None or not self.user_can_authenticate(user):
             # Refused here for every backend: Django's own, after this one, is there for the
@@ -100,8 +95,9 @@ def _subjects(request: HttpRequest | None, username: str) -> list[tuple[throttle
     """
     if request is None:
         return [(throttle.LOGIN_ACCOUNT, username)]
-    if username in known_logins(request):
-        return [(throttle.LOGIN_ACCOUNT, f"{username}\n{request.COOKIES[KNOWN_COOKIE]}")]
+    known = browsers.LOGINS.subject(request, username)
+    if known is not None:
+        return [(throttle.LOGIN_ACCOUNT, known)]
     return [
         (throttle.LOGIN_ADDRESS, throttle.address_of(request)),
         (throttle.LOGIN_ACCOUNT, username),
@@ -168,33 +164,6 @@ def _yield_the_cpu() -> None:
         log.warning("password checks keep their priority: %s", error)
 
 
-# -- Browsers that logged in before ---------------------------------------------------------
-
-
-def known_logins(request: HttpRequest) -> list[str]:
-    """Return the accounts this browser logged in to before (its signed cookie), newest first."""
-    value = request.COOKIES.get(KNOWN_COOKIE)
-    if not value:
-        return []
-    try:
-        names = signing.loads(value, salt=KNOWN_SALT, max_age=KNOWN_AGE)
-    except signing.BadSignature:
-        return []
-    return [name for name in names if isinstance(name, str)] if isinstance(names, list) else []
-
-
-def _remember(request: HttpRequest, response: HttpResponse, username: str) -> None:
-    names = [username, *(name for name in known_logins(request) if name != username)]
-    response.set_cookie(
-        KNOWN_COOKIE,
-        signing.dumps(names[:KNOWN_MOST], salt=KNOWN_SALT),
-        max_age=KNOWN_AGE,
-        secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True,
-        samesite="Lax",
-    )
-
-
 # -- Answers --------------------------------------------------------------------------------
 
 
@@ -208,7 +177,7 @@ class Refusals:
         response = self.get_response(request)
         username = getattr(request, _SUCCEEDED, None)
         if username is not None and response.status_code < 400:
-            _remember(request, response, username)
+            browsers.LOGINS.remember(request, response, username)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:

@@ -301,6 +301,10 @@ LOGIN_FAILURES_PER_ADDRESS = envcount("LOGIN_FAILURES_PER_ADDRESS", "30")
 # Previews of an event's consequences (POST …/events/preview) one address may ask a minute:
 # each folds a competition's draw twice from its read models.
 PREVIEWS_PER_MINUTE = envcount("PREVIEWS_PER_MINUTE", "60")
+# Costly reads an anonymous address may ask within a minute of its first, together: a
+# competition's stages or ranking as of a version (`?at=`, a fold of its log up to it) and
+# a match's sheet (a PDF of every event). Logins are not limited.
+COSTLY_READS_PER_MINUTE = envcount("COSTLY_READS_PER_MINUTE", "20")
 TOKEN_FAILURES_PER_ADDRESS = envcount("TOKEN_FAILURES_PER_ADDRESS", "30")
 # Where export_open_data writes the archive's open-data zips, and /open-data/ finds them.
 OPEN_DATA_DIR = Path(os.getenv("OPEN_DATA_DIR") or BASE_DIR / "open-data")

@@ -301,13 +301,17 @@ class Event(models.Model):
 class PinShown(models.Model):
     """A player's PIN shown to staff (a page or the command line): who saw it and when.
 
-    The PIN itself is stored nowhere (`services.pins`); each showing is kept, so a PIN
-    that confirmed a result falsely can be traced to whoever was shown it.
+    Each new PIN is made at random and shown once (`services.pins`); only its keyed
+    digest is kept, and the player's newest is their PIN. A row without one is a showing
+    of the PIN worked out from the secret key, as PINs were before they were issued. Each
+    showing is kept, so a PIN that confirmed a result falsely can be traced to whoever
+    was shown it.
     """
 
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="pins_shown")
     shown_to = models.CharField(max_length=USERNAME_LENGTH)
     shown_at = models.DateTimeField(default=timezone.now)
+    digest = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         ordering = ["player", "shown_at", "id"]

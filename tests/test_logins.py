@@ -20,7 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
 import carambole.settings
-from carambole import logins, throttle
+from carambole import browsers, logins, throttle
 from tests.support.demo_pages import inline_code
 
 PASSWORD = "a long enough password"
@@ -192,8 +192,8 @@ def test_a_browser_that_logged_in_before_is_held_to_its_own_count_only(
 
     assert stranger.status_code == 429
     assert own.status_code == 302 and own["Location"] == "/"
-    forged = tablet.cookies[logins.KNOWN_COOKIE].value[:-2] + "xx"
-    client.cookies[logins.KNOWN_COOKIE] = forged
+    forged = tablet.cookies[browsers.LOGINS.cookie].value[:-2] + "xx"
+    client.cookies[browsers.LOGINS.cookie] = forged
     assert client.post("/login/", {"username": "petrenko", "password": PASSWORD}).status_code == 429
     tablet.post("/logout/")
     for _ in range(3):

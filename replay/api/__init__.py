@@ -9,7 +9,9 @@ the services, the one write path.
 - `serializers`: what a request body may hold, each error naming the field;
   `parsers` and `negotiation`: JSON in, JSON out, bounded.
 - `schema` and `examples`: the OpenAPI document and its examples.
-- `permissions`, `authentication` and `tokens`: who may do what, the API tokens.
+- `permissions`, `authentication` and `tokens`: who may do what, the API tokens;
+  `throttles`: the rates per address of the costly answers (previews, reads as of a
+  version).
 - `errors`: every error as JSON `{"error", "field"}`.
 - `tables`: a competition's tables and hall; a match called to a table, or moved.
 - `ratings`: the ratings as of a day, and a championship seeded by them.

@@ -37,7 +37,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
             try:
-                throttle.attempt((throttle.TOKEN_ADDRESS, throttle.address_of(request)))
+                throttle.attempt_or_pass((throttle.TOKEN_ADDRESS, throttle.address_of(request)))
             except throttle.TooManyAttempts as refused:
                 raise TooManyTokenFailures(refused.retry_after) from None
             raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -11,8 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from carambole import throttle
+from carambole import browsers, throttle
 from matches import services
+from matches.championship import player_key
 from matches.notation import MAX_EVENTS
 from matches.selectors import match_get
 from matches.services.pins import WrongPin
@@ -20,6 +23,7 @@ from matches.state import CONFIRMING_ROLES
 from replay.api import schema
 from replay.api.permissions import MayRecord
 from replay.api.serializers import Body, Choice, Whole
+from replay.api.throttles import CountingAway
 from replay.api.views import IDEMPOTENCY_HEADER, checked, username
 
 
@@ -63,7 +67,10 @@ class ConfirmationsView(APIView):
         tags=["events"],
         parameters=[schema.MATCH_ID, schema.IDEMPOTENCY_KEY, schema.REPLAYED],
         request=ConfirmationBody,
-        responses={201: schema.Recorded, **schema.errors(400, 401, 403, 404, 409, 413, 422, 429)},
+        responses={
+            201: schema.Recorded,
+            **schema.errors(400, 401, 403, 404, 409, 413, 422, 429, 503),
+        },
     )
     def post(self, request: Request, id: str) -> Response:
         try:
@@ -73,16 +80,10 @@ class ConfirmationsView(APIView):
             raise
         body: dict[str, Any] = checked(ConfirmationBody, request.data)
         counted = throttle.Counted()
+        holder = None
         if body["role"] != "referee":
-            player = match_get(id).players[body["role"]]
-            subject = str(player.get("federation_id") or player["name"])
-            try:
-                counted = throttle.attempt(
-                    (throttle.PIN_PLAYER, subject),
-                    (throttle.PIN_ADDRESS, throttle.address_of(request)),
-                )
-            except throttle.TooManyAttempts as refused:
-                raise TooManyPins(refused.retry_after) from None
+            holder = pin_holder(match_get(id).players[body["role"]])
+            counted = pin_attempt(request, holder)
         try:
             recorded = services.result_confirm(
                 match_id=id,
@@ -97,8 +98,39 @@ class ConfirmationsView(APIView):
             raise
         counted.take_back()
         headers = {"Idempotent-Replayed": "true"} if recorded.replayed else None
-        return Response(
+        response = Response(
             {"seq": recorded.seq, "at": recorded.at, "state": recorded.state},
             status=status.HTTP_201_CREATED,
             headers=headers,
         )
+        if holder is not None:  # the player's right PIN, typed on this browser
+            browsers.PINS.remember(request, response, holder)
+        return response
+
+
+def pin_holder(player: Mapping[str, Any]) -> str:
+    """Return how the throttle and a browser's cookie name a player: a digest of their key."""
+    return hashlib.sha256(player_key(player).encode()).hexdigest()[:16]
+
+
+def pin_attempt(request: Request, holder: str) -> throttle.Counted:
+    """Count a PIN's attempt against its player and address, or raise the API's 429 or 503.
+
+    A browser on which the player confirmed before is held to the player's limit on its
+    own: a stranger's wrong PINs for the player, or from the hall's network, never refuse
+    the player's right PIN there.
+    """
+    known = browsers.PINS.subject(request, holder)
+    if known is not None:
+        subjects = [(throttle.PIN_PLAYER, known)]
+    else:
+        subjects = [
+            (throttle.PIN_PLAYER, holder),
+            (throttle.PIN_ADDRESS, throttle.address_of(request)),
+        ]
+    try:
+        return throttle.attempt(*subjects)
+    except throttle.TooManyAttempts as refused:
+        raise TooManyPins(refused.retry_after) from None
+    except throttle.CountingAway:  # a PIN unthrottled is a million guesses an hour
+        raise CountingAway from None

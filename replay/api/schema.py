@@ -272,6 +272,8 @@ WHY = {
     413: "the body is larger than the limit (API_MAX_BODY_BYTES, 64 KiB unless set)",
     422: "well-formed, but the rules or the match refuse it; field (and seq) name why",
     429: "too many requests from this address: Retry-After says how many seconds to wait",
+    503: "the counts of the throttle cannot be kept just now (Redis does not answer): "
+    "Retry-After says how many seconds to wait",
 }
 
 

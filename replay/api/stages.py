@@ -17,6 +17,7 @@ from replay.api import schema
 from replay.api.competitions import COMPETITION_ID, RoundRobinBody
 from replay.api.permissions import IsStaff
 from replay.api.serializers import Body, Digits, Text
+from replay.api.throttles import AsOfRate
 from replay.api.views import checked, username
 from replay.queries.championships import ranking_get, stages_get
 
@@ -180,13 +181,14 @@ class DrawAnswer(serializers.Serializer[dict[str, Any]]):
 
 class StagesView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [AsOfRate]
 
     @extend_schema(
         operation_id="stages_read",
         summary="A competition's stages: groups with tables, rounds with slots",
         tags=["competitions"],
         parameters=[COMPETITION_ID, AtQuery],
-        responses={200: StagesAnswer, **schema.errors(400, 401, 404, 422)},
+        responses={200: StagesAnswer, **schema.errors(400, 401, 404, 422, 429, 503)},
     )
     def get(self, request: Request, id: str) -> Response:
         query = checked(AtQuery, request.query_params.dict())
@@ -195,13 +197,14 @@ class StagesView(APIView):
 
 class RankingView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [AsOfRate]
 
     @extend_schema(
         operation_id="ranking_read",
         summary="A competition's final ranking: every entry placed",
         tags=["competitions"],
         parameters=[COMPETITION_ID, AtQuery],
-        responses={200: RankingAnswer, **schema.errors(400, 401, 404, 422)},
+        responses={200: RankingAnswer, **schema.errors(400, 401, 404, 422, 429, 503)},
     )
     def get(self, request: Request, id: str) -> Response:
         query = checked(AtQuery, request.query_params.dict())

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -13,10 +12,8 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from carambole.throttle import address_of
 from matches import services
 from matches.records import record_export, record_header
 from matches.selectors import competition_get, events_after, match_get, shot_preview
@@ -33,6 +30,7 @@ from replay.api.serializers import (
     StateQuery,
     TokensQuery,
 )
+from replay.api.throttles import PreviewRate
 from replay.api.tokens import token_revoke, tokens_of
 from replay.presentation.consequence_words import consequence_sentences
 from replay.projections.states import match_state
@@ -192,21 +190,9 @@ class EventsView(APIView):
         )
 
 
-class PreviewThrottle(SimpleRateThrottle):
-    """Previews per address (`PREVIEWS_PER_MINUTE`): each folds a competition's draw twice."""
-
-    scope = "preview"
-
-    def get_rate(self) -> str:
-        return f"{settings.PREVIEWS_PER_MINUTE}/min"
-
-    def get_cache_key(self, request: Request, view: APIView) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": address_of(request)}
-
-
 class PreviewView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [PreviewThrottle]
+    throttle_classes = [PreviewRate]
 
     @extend_schema(
         operation_id="event_preview",
@@ -217,11 +203,15 @@ class PreviewView(APIView):
         "where it does not; `slots` also lists the matches whose players would move and the "
         "started matches that would be disputed; `said` says it in sentences, in the "
         "request's language. Anyone may preview; only who may record may record. "
-        "Throttled per address (429 with Retry-After).",
+        "Throttled per address (429 with Retry-After; 503 with Retry-After while the "
+        "throttle's counts cannot be kept).",
         tags=["events"],
         parameters=[schema.MATCH_ID],
         request=EventBody,
-        responses={200: schema.Consequences, **schema.errors(400, 401, 404, 409, 413, 422, 429)},
+        responses={
+            200: schema.Consequences,
+            **schema.errors(400, 401, 404, 409, 413, 422, 429, 503),
+        },
     )
     def post(self, request: Request, id: str) -> Response:
         body = checked(EventBody, request.data)

@@ -9,6 +9,7 @@
 - `ratings`: the ratings page; `open_data`: the open-data exports to download.
 - `lookups`: the one place a page gets its match or competition, and answers 404 or
   "cannot be shown" when it cannot.
+- `rates`: the costly pages (the sheet) limited per address for anonymous visitors.
 
 May import: `queries`, `presentation`, `projections`, `matches`. Not `api` or `live`
 (beside it). Paths are in `replay.urls` and `replay.console_urls`.

@@ -15,6 +15,7 @@ from matches.models import Match
 from replay.presentation.sheet import NotFinished, is_finished, match_sheet
 from replay.presentation.sheet_pdf import sheet_pdf
 from replay.web.lookups import match_or_404, match_unreadable, stage_label
+from replay.web.rates import costly_read
 
 LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 
@@ -27,6 +28,7 @@ def sheet_language(request: HttpRequest) -> str | None:
     return asked if asked in LANGUAGES else None
 
 
+@costly_read
 def match_sheet_pdf(request: HttpRequest, match_id: str) -> HttpResponse:
     """Serve a finished match's sheet (`?lang=uk|en`), refusing a match still being played."""
     match = match_or_404(match_id)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from matches.services.pins import pin_show
+from matches.services.pins import pin_issue
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES
 from replay.queries.pins import pin_showings
@@ -82,13 +82,14 @@ SHOWINGS = 10
 @never_cache  # a PIN on no cache's disk, in no browser's back button
 @require_POST
 def player_pin_page(request: HttpRequest, key: str) -> HttpResponse:
-    """Show staff a player's PIN, keeping who saw it and when; list its last showings."""
+    """Issue a player a new PIN and show it to staff this once, keeping who saw it and when;
+    list the last showings."""
     player = player_or_404(key)
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("replay:player", args=[key]))
     if not request.user.is_staff:
         raise PermissionDenied(_("Only staff see a player's PIN."))
-    pin = pin_show(player=player, by=request.user.get_username())
+    pin = pin_issue(player=player, by=request.user.get_username())
     context = {
         "player": player,
         "key": player_key(player.federation_id, player.pk),

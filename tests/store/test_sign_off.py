@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -10,8 +11,8 @@ from django.core.management import CommandError, call_command
 from matches import services, store
 from matches.errors import Refused
 from matches.fold import state_after
-from matches.models import Event, Match
-from matches.services.pins import WrongPin, player_pin
+from matches.models import Event, Match, PinShown, Player
+from matches.services.pins import WrongPin, pin_issue, pin_matches, player_pin
 from tests.support.cast import BY, QUIET, open_game, play
 from tests.support.league import flip, league, win
 
@@ -138,15 +139,50 @@ def test_a_confirmation_moves_no_score(finished):
     assert (after.winner, after.games_won()) == (before.winner, before.games_won())
 
 
-def test_the_player_pin_command_prints_the_pin_the_console_checks(finished):
+def test_the_player_pin_command_prints_a_new_pin_the_console_checks(finished):
     out = io.StringIO()
     players = Match.objects.get(pk=finished).players
+    before = pin_of(finished, "A")
 
     call_command("player_pin", players["A"]["federation_id"], stdout=out)
 
-    assert out.getvalue().strip().endswith(f"PIN {pin_of(finished, 'A')}")
+    issued = re.search(r"new PIN (\d{6})", out.getvalue()).group(1)
+    if issued != before:  # one in a million draws the PIN it replaces
+        with pytest.raises(WrongPin):
+            confirm(finished, "A", before)
+    confirm(finished, "A", issued)
     with pytest.raises(CommandError):
         call_command("player_pin", "XX-000")
+
+
+def test_a_pin_issued_again_refuses_the_one_before_and_is_kept_only_as_a_digest(finished):
+    player = Player.objects.get(
+        federation_id=Match.objects.get(pk=finished).players["A"]["federation_id"]
+    )
+    first = pin_issue(player=player, by="director")
+    second = pin_issue(player=player, by="secretary")
+    while second == first:  # one in a million: draw again
+        second = pin_issue(player=player, by="secretary")
+
+    with pytest.raises(WrongPin):
+        confirm(finished, "A", first)
+    confirm(finished, "A", second)
+    kept = list(PinShown.objects.filter(player=player).values_list("shown_to", "digest"))
+    assert [who for who, _ in kept] == ["director", "secretary"]
+    assert all(len(digest) == 64 and second not in digest for _, digest in kept)
+
+
+def test_a_player_known_by_name_alone_is_issued_a_pin_of_their_own(db):
+    anna = Player.objects.create(name="Anna Shevchenko")
+    namesake = Player.objects.create(name="Anna Shevchenko", federation_id="UA-900")
+    record = {"name": "Anna Shevchenko"}
+    old = player_pin(record)
+
+    pin = pin_issue(player=anna, by="director")
+
+    assert pin_matches(record, pin)
+    assert pin == old or not pin_matches(record, old)
+    assert not pin_matches(namesake.as_record(), pin) or pin == player_pin(namesake.as_record())
 
 
 def test_a_pin_of_any_text_is_a_wrong_pin_never_a_crash(finished):

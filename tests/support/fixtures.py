@@ -7,20 +7,21 @@ one test module needs stays in that module, under a name no other fixture has.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from channels.layers import channel_layers
 from django.core.cache import cache
 from django.db import connection
+from django.test import override_settings
 
-from bench.processes import free_port
+from bench.processes import free_port, stop
 from carambole import throttle
 from matches import services
 from matches.immutability import install_triggers, remove_triggers
 from matches.models import Match
 from replay.projections import projector
-from tests.support import cast
+from tests.support import cast, counting
 from tests.support.cast import new_match, open_game, play
 from tests.support.league import league
 from tests.support.logins import REFEREE, Login, login
@@ -94,6 +95,30 @@ def redis_url() -> Iterator[str]:
     port = free_port()
     with own_redis(port):
         yield f"redis://127.0.0.1:{port}/0"
+
+
+@pytest.fixture(params=["memory", "redis"])
+def counting_store(request) -> Iterator[str]:
+    """The throttle's counts in this process's memory, then (a second run) in a real Redis,
+    emptied before and after."""
+    if request.param == "memory":
+        config = counting.MEMORY
+    else:
+        config = counting.redis_cache(request.getfixturevalue("redis_url"))
+    with override_settings(CACHES={"default": config}):
+        counting.forget_counts(config)
+        yield request.param
+        counting.forget_counts(config)  # a served server counting in the same Redis starts clear
+
+
+@pytest.fixture
+def counting_redis_stops() -> Iterator[Callable[[], None]]:
+    """The throttle's counts in a Redis of this test's own; yield what stops that Redis."""
+    port = free_port()
+    with own_redis(port) as process:
+        url = f"redis://127.0.0.1:{port}/0"
+        with override_settings(CACHES={"default": counting.redis_cache(url)}):
+            yield lambda: stop(process)
 
 
 @pytest.fixture

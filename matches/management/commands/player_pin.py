@@ -1,4 +1,4 @@
-"""python manage.py player_pin FEDERATION_ID: the PIN a player confirms results with (staff)."""
+"""python manage.py player_pin FEDERATION_ID: a new PIN a player confirms results with (staff)."""
 
 import getpass
 from typing import Any
@@ -6,15 +6,16 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.models import Player
-from matches.services.pins import pin_show
+from matches.services.pins import pin_issue
 
 
 class Command(BaseCommand):
     help = (
-        "Print the PIN a player types on a referee's console to confirm a result: worked out "
-        "from the player and the server's SECRET_KEY, stored nowhere. Give it to the player "
-        "in person. Each showing is kept, with who ran the command and when; staff see it "
-        "too on the player's page."
+        "Issue a player a new PIN, the six digits they type on a referee's console to confirm "
+        "a result, and print it this once: made at random, kept only as a digest, the "
+        "player's previous PIN refused from now on. Give it to the player in person. Each "
+        "PIN issued is kept, with who ran the command and when; staff issue one on the "
+        "player's page too."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -31,8 +32,8 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"no player {wanted!r}: give a federation id or an exact name")
         who = f"{found.name} ({found.federation_id})" if found.federation_id else found.name
-        pin = pin_show(player=found, by=_shell_user())
-        self.stdout.write(f"{who}: PIN {pin}")
+        pin = pin_issue(player=found, by=_shell_user())
+        self.stdout.write(f"{who}: new PIN {pin} (the previous one is refused from now on)")
 
 
 def _shell_user() -> str:

@@ -24,9 +24,9 @@ CONFIG = SchemathesisConfig.from_dict(
 @pytest.fixture
 def one_transaction(db, settings):
     """Serve requests inside the test's transaction, as Django's own test client does; the
-    previews' rate and the wrong PINs' counts past what the fuzzer sends (their 429s are
-    tests of their own)."""
-    settings.PREVIEWS_PER_MINUTE = 10**9
+    previews' and costly reads' rates and the wrong PINs' counts past what the fuzzer sends
+    (their 429s are tests of their own)."""
+    settings.PREVIEWS_PER_MINUTE = settings.COSTLY_READS_PER_MINUTE = 10**9
     settings.PIN_FAILURES_PER_PLAYER = settings.PIN_FAILURES_PER_ADDRESS = 10**9
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)

@@ -1,5 +1,6 @@
 """The preview of an event: what it would change, from its ruling to the final ranking, in
-data and in sentences; nothing stored; 409 stale, 422 illegal, 429 past its rate."""
+data and in sentences; nothing stored; 409 stale, 422 illegal, 429 past its rate, counted
+exactly however many come at once, and 503 while the counts cannot be kept."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from replay.projections import projector
 from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.caches import answered_alike
 from tests.support.cast import BY
+from tests.support.counting import at_once
 from tests.support.league import CAROM_A, win
 from tests.support.logins import api
 
@@ -140,3 +142,30 @@ def test_a_preview_asked_twice_gives_the_same_answer_as_one_asked_with_nothing_c
     projector.catch_up()
     rounds = api().get("/api/competitions/euro/stages").json()["stages"][1]["rounds"]
     assert sorted(m["match"] for r in rounds for m in r if m["disputed"]) == disputed
+
+
+def test_previews_sent_at_once_from_one_address_are_throttled_exactly_at_the_limit(
+    counting_store,
+):
+    """A hundred sent together by threads, each counted before its body is read: as many
+    as the limit are read (their body refused here: 400), every other one is a 429.
+    (tests/test_counts.py bursts 20, 100 and 300 at the counts themselves.)"""
+    url = "/api/matches/any/events/preview"
+
+    with override_settings(PREVIEWS_PER_MINUTE=10):
+        answers = at_once(100, lambda: api().post(url, {}, format="json"))
+
+    statuses = [answer.status_code for answer in answers]
+    assert (statuses.count(400), statuses.count(429)) == (10, 90)
+
+
+def test_a_preview_while_redis_is_stopped_is_a_503_with_retry_after(
+    quarter_started, counting_redis_stops
+):
+    assert previewed(quarter_started).status_code == 200
+    counting_redis_stops()
+
+    answer = previewed(quarter_started)
+
+    assert answer.status_code == 503 and int(answer["Retry-After"]) > 0
+    assert "try again" in answer.json()["error"]
