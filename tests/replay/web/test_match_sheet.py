@@ -17,6 +17,7 @@ from matches.models import Event, Match
 from matches.records import record_import
 from matches.services.pins import player_pin
 from matches.simulator import simulate_match
+from replay.presentation.sheet_pdf import REPLACEMENT
 
 MATCH_ID = "sheet-1"
 REPLAY = f"http://testserver/matches/{MATCH_ID}/replay/"
@@ -91,7 +92,7 @@ def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(finished
     assert "Amendments and retractions" in text
     for event in corrections:
         assert event["reason"] in text
-    assert f"{corrections[0]['by']} event" in text
+    assert f"{corrections[0]['by']}, event" in text
     assert "retracted" in text and "amended" in text
 
 
@@ -125,7 +126,7 @@ def test_a_long_match_runs_over_pages_with_the_column_heads_on_each(db):
     for number, page in enumerate(pages, start=1):
         assert f"page {number} of {len(pages)}" in page
     for page in pages[1:-1]:
-        assert "No. Player Ruling A B" in page
+        assert "No. Player Ruling A B" in page or "Shot As recorded In force By, when" in page
         assert "sheet-long" in page
 
 
@@ -218,3 +219,30 @@ def test_the_ukrainian_sheet_names_its_signatures_in_ukrainian(finished):
     text = " ".join(text_of(sheet(Client(), lang="uk")))
 
     assert "Підписи" in text and "Гравець A" in text and "Гравець B" in text
+
+
+# -- Any text prints -------------------------------------------------------------------------
+
+
+def test_line_breaks_in_names_and_the_referees_print_as_spaces_and_rare_letters_visibly(db):
+    record = corrected_record("sheet-names")
+    record["match"]["players"]["A"]["name"] = "Olena\nKovalenko 🎱"
+    record["match"]["referee"]["name"] = "Stanislav\r\nBianchi"
+    record_import(record, by="importer")
+
+    text = " ".join(text_of(sheet(Client(), "sheet-names")))
+
+    assert f"Olena Kovalenko {REPLACEMENT}" in text
+    assert "Referee Stanislav Bianchi" in text
+
+
+def test_a_reason_of_a_thousand_characters_prints_whole(db):
+    record = corrected_record("sheet-reason")
+    reason = ("seen on video, " * 70)[:1000]
+    amended = next(e for e in record["events"] if e["type"] == "shot_amended")
+    amended["reason"] = reason
+    record_import(record, by="importer")
+
+    text = " ".join(text_of(sheet(Client(), "sheet-reason")))
+
+    assert f"Reason: {reason.strip()}" in text
