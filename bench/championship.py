@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from django.core.cache import caches
 from tqdm import tqdm
 
 from bench.amendment import unannounced
@@ -40,7 +41,9 @@ from matches.records import record_import
 from matches.services.championships import championship_at
 from matches.simulator import simulate_match
 from replay.projections import projector
+from replay.queries.championships import stages_get
 from replay.queries.previews import preview
+from replay.queries.read_cache import READS
 
 TARGET = 5.0  # incremental / folding the ended match
 COMPETITION = "bench-championship"
@@ -112,6 +115,8 @@ def _run(options: ChampionshipOptions, log: TextIO) -> dict[str, Any]:
         services.stage_draw(competition_id=COMPETITION, stage_id="ko", by=BY)
         knockout_timings = _play_knockout(qualifiers - 1, options, log)
         amended = _time_amendments(groups, options.rounds + 1)
+        projector.catch_up()
+        as_of = _time_as_of(events, options.rounds)
     finally:
         gc.unfreeze()
     final = Match.objects.filter(competition_id=COMPETITION, stage_id="ko")
@@ -128,6 +133,7 @@ def _run(options: ChampionshipOptions, log: TextIO) -> dict[str, Any]:
         **_summary("group", group_timings),
         **_summary("knockout", knockout_timings),
         **_amendment_summary(amended),
+        **as_of,
         "target": TARGET,
         "meets_target": statistics.median(group_timings["ratio"]) <= TARGET,
         "amendment_meets_target": max(
@@ -227,6 +233,29 @@ def _time_amendments(groups: list[Match], rounds: int) -> dict[str, list[float]]
         timings["ratio"].append(incremental / fold_one)
         timings["preview_ratio"].append(previewed / fold_one)
     return timings
+
+
+def _time_as_of(version: int, rounds: int) -> dict[str, Any]:
+    """Time the stages as of a version (`GET …/stages?at=V`'s read): folded on the spot with
+    the read cache emptied, then from the read cache; beside the latest, the read model's."""
+
+    def folded() -> None:
+        caches[READS].clear()
+        stages_get(COMPETITION, version)
+
+    timings: dict[str, list[float]] = {"latest": [], "folded": [], "cached": []}
+    for _ in range(rounds):
+        timings["latest"].append(_timed(lambda: stages_get(COMPETITION)))
+        timings["folded"].append(_timed(folded))
+        timings["cached"].append(_timed(lambda: stages_get(COMPETITION, version)))
+    latest, folded_ms, cached = (statistics.median(timings[name]) for name in timings)
+    return {
+        "as_of_version": version,
+        "as_of_latest_ms": _ms(latest),
+        "as_of_folded_ms": _ms(folded_ms),
+        "as_of_cached_ms": _ms(cached),
+        "as_of_ratio_cached_to_latest": round(cached / latest, 2),
+    }
 
 
 def _record_as_staff(match: Match, event: dict[str, Any], seq: int) -> None:
@@ -351,5 +380,14 @@ def championship_table(results: dict[str, Any], row: Callable[[str, str, str], s
         row("fold the amended match alone", f"{results['amendment_fold_one_ms']:.2f} ms", ""),
         row("ratio preview / fold one (median)", f"{previewed:.2f}", verdict(previewed)),
         row("ratio incremental / fold one (median)", f"{caught_up:.2f}", verdict(caught_up)),
+        f"  the stages as of version {results['as_of_version']:,} (GET …/stages?at=V's read):",
+        row("folded on the spot (read cache emptied)", f"{results['as_of_folded_ms']:.2f} ms", ""),
+        row("again: from the read cache", f"{results['as_of_cached_ms']:.2f} ms", ""),
+        row("the latest: the read model", f"{results['as_of_latest_ms']:.2f} ms", ""),
+        row(
+            "ratio cached / latest (median)",
+            f"{results['as_of_ratio_cached_to_latest']:.2f}",
+            "reported",
+        ),
     ]
     return lines

@@ -130,6 +130,29 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     }
 
 
+def reads_cache_from_url(url: str | None) -> dict[str, Any]:
+    """Return a CACHES["reads"] entry: answers costly to make (a match sheet, stages as of
+    a version), in Redis beside the throttles' counts for a URL, else in this process's
+    memory, a few hundred of them at most.
+
+    Apart from the default cache, so that however many answers are kept, none pushes out
+    a count, and on the embedded setup they hold tens of megabytes at most.
+    """
+    if not url:
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "carambole-reads",
+            "OPTIONS": {"MAX_ENTRIES": 200},
+        }
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "carambole-reads",
+        # A Redis that is down costs a read a second at most: the answer is then made again.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+
+
 def cache_from_url(url: str | None) -> dict[str, Any]:
     """Return a CACHES["default"] entry: Redis for a URL, this process's memory without one."""
     if not url:
@@ -224,7 +247,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = {"default": channel_layer_from_url(REDIS_URL)}
 # What the throttles count (carambole/throttle.py): in Redis, shared by every server
 # process, when there is one; in the one process that serves the embedded setup otherwise.
-CACHES = {"default": cache_from_url(REDIS_URL)}
+# "reads": the answers kept by what they depend on (replay/queries/read_cache.py).
+CACHES = {"default": cache_from_url(REDIS_URL), "reads": reads_cache_from_url(REDIS_URL)}
 # Live sockets: every this many seconds each server process reads the store for what a
 # lost notice would have pushed, and tells each viewer the head (the live protocol's default: 15).
 LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")

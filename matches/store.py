@@ -245,6 +245,12 @@ def competition_newest(competition_id: str, upto: int | None = None) -> int:
     return max(newest)
 
 
+def competition_log_newest(competition_id: str) -> int:
+    """Return the id of the newest event of a competition's own log (0 when it has none)."""
+    own = Event.objects.filter(competition_id=competition_id)
+    return own.aggregate(newest=Max("id"))["newest"] or 0
+
+
 def competition_event_ids(competition_id: str) -> list[tuple[str, int]]:
     """Return (match, global id) of every event of a competition's matches, by match and seq."""
     rows = Event.objects.filter(match__competition_id=competition_id).order_by("match_id", "seq")

@@ -21,11 +21,13 @@ django_settings.SECURE_SSL_REDIRECT = False
 # Hashing a password costs most of a second at Django's million iterations: the tests
 # hash theirs with a thousand, and still check any hash the real settings made.
 django_settings.PASSWORD_HASHERS = ["tests.support.hashers.QuickPBKDF2PasswordHasher"]
-# The throttles' counts (carambole/throttle.py) in this process's memory, emptied before
-# each test (below): what one test failed never refuses another's login. The servers the
+# The throttles' counts (carambole/throttle.py) and the read cache's answers in this
+# process's memory, emptied before each test (tests/support/fixtures.py): what one test
+# failed never refuses another's login, nor what it read answers another. The servers the
 # tests start count in Redis when they are given one.
 django_settings.CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"},
+    "reads": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "reads"},
 }
 
 # Property tests take their number of examples from the profile: few while developing, many

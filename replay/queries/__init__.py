@@ -18,6 +18,8 @@
 - `ratings`: the ratings as of a day, a player's over time, seeds by the rating.
 - `open_data`: the whole archive as one dated zip, and its import.
 - `pins`: who has been shown a player's PIN, and when.
+- `read_cache`: answers costly to make (a match sheet, stages as of a version), kept in
+  Django's cache "reads" by everything they depend on.
 
 May import: `matches`, `replay.models`, `replay.projections`. Not `presentation`
 (beside it), nor a layer above.

@@ -2,7 +2,9 @@
 
 The latest is the projector's read model (`replay.models.StagesView`) while no event of
 the competition is newer than the position it was written at; otherwise, and as of any
-earlier version, the competition's log and its stage matches are folded on the spot.
+earlier version, the competition's log and its stage matches are folded on the spot. A
+fold as of a version is kept in the read cache (`read_cache`) by what it depends on: the
+same version asked again folds nothing.
 
 Whatever the log holds, a read answers: when the fold cannot be made (the projector kept
 a fault at the newest event, or the fold on the spot raises), the last good state the
@@ -32,14 +34,18 @@ __all__ = [
 
 from matches import store
 from matches.errors import Refused
-from matches.models import Competition
+from matches.models import Competition, Match
 from matches.selectors import assigned_username, competition_get
 from matches.services.championships import championship_at, stage_shapes
 from matches.services.competition_log import log_read
 from replay.models import ReadModelFault, StagesView
 from replay.projections.faults import described, fault_of
+from replay.queries.read_cache import cached, read_key
 
 logger = logging.getLogger(__name__)
+# How long a competition as of a version stays in the read cache: its key changes with
+# what the answer depends on, so this bounds only the cache's size.
+AS_OF_SECONDS = 600
 
 
 class DrawUnfolded(Refused):
@@ -66,16 +72,41 @@ def shown_at(competition: Competition, at: int | None = None) -> Shown:
     A fold that cannot be made gives the read model's last good state (nothing, as of an
     earlier version) with the error.
     """
-    stored = None
-    if at is None:
-        stored = StagesView.objects.filter(competition=competition).first()
-        newest = store.competition_newest(competition.pk)
-        if stored is not None and stored.position >= newest:
-            return Shown(stored.version, stored.stages, stored.ranking)
-        fault = fault_of(competition.pk, ReadModelFault.STAGES)
-        if fault is not None and fault.event >= newest:  # the projector could not: no fold
-            error = fold_error(fault.part, fault.event, fault.at, fault.error, fault.message)
-            return _last_good(stored, error)
+    if at is not None:
+        return _shown_as_of(competition, at)
+    stored = StagesView.objects.filter(competition=competition).first()
+    newest = store.competition_newest(competition.pk)
+    if stored is not None and stored.position >= newest:
+        return Shown(stored.version, stored.stages, stored.ranking)
+    fault = fault_of(competition.pk, ReadModelFault.STAGES)
+    if fault is not None and fault.event >= newest:  # the projector could not: no fold
+        error = fold_error(fault.part, fault.event, fault.at, fault.error, fault.message)
+        return _last_good(stored, error)
+    return _folded(competition, None, stored)
+
+
+def _shown_as_of(competition: Competition, at: int) -> Shown:
+    """Return a competition's stages and ranking as of `at`, from the read cache when
+    folded once already.
+
+    The fold reads the events up to `at`, so the newest of them stands for them all; and
+    the competition's stage matches as they are now (a draw, a move or a decision adds an
+    event to its own log; a settled slot makes a match and no event), so its own log's
+    newest event and its count of stage matches stand for those.
+    """
+    depends_on = (
+        competition.pk,
+        store.competition_newest(competition.pk, at),
+        store.competition_log_newest(competition.pk),
+        Match.objects.filter(competition=competition).exclude(stage_id="").count(),
+    )
+    key = read_key("stages-as-of", *depends_on)
+    return cached(key, lambda: _folded(competition, at, None), AS_OF_SECONDS)
+
+
+def _folded(competition: Competition, at: int | None, stored: StagesView | None) -> Shown:
+    """Return a competition folded on the spot as of `at`; a fold that raises gives the
+    read model's last good state (`stored`) with the error."""
     try:
         as_of = championship_at(competition, at)
         return Shown(as_of.version, as_of.championship.views(), as_of.championship.ranking())

@@ -11,17 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.core.cache import caches
+
 from matches import draws
 from matches.services import running
 from replay.live import hall
 from replay.projections import projector, stages_writer, states
 from replay.queries import search
+from replay.queries.read_cache import READS
 
 Answer = TypeVar("Answer")
 
 
 def forget_every_cache() -> None:
-    """Empty every process-local cache: the next answer is made from the store alone."""
+    """Empty every process-local cache, and the read cache: the next answer is made from
+    the store alone."""
+    caches[READS].clear()  # answers kept by what they depend on
     projector.forget()  # the projector's folds, the standings' tables, the stages' folds
     states.forget()  # match states and snapshots
     running.forget()  # the write path's states of the matches in play

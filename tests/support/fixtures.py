@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from channels.layers import channel_layers
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test import override_settings
 
@@ -21,6 +21,7 @@ from matches import services
 from matches.immutability import install_triggers, remove_triggers
 from matches.models import Match
 from replay.projections import projector
+from replay.queries.read_cache import READS
 from tests.support import cast, counting
 from tests.support.cast import new_match, open_game, play
 from tests.support.league import league
@@ -46,9 +47,11 @@ def _events_immutable(request, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
-def _throttles_forget(monkeypatch):
-    """Every test starts with no failed login or token counted; a refusal answers at once."""
+def _caches_forget(monkeypatch):
+    """Every test starts with no failed login or token counted, and nothing in the read
+    cache; a refusal answers at once."""
     cache.clear()
+    caches[READS].clear()
     monkeypatch.setattr(throttle, "REFUSAL_PAUSE_S", 0)
     yield
 

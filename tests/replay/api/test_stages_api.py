@@ -7,10 +7,14 @@ import pytest
 from matches import services
 from matches.models import Event, Match, Player
 from matches.selectors import assigned_referee
+from matches.services.championships import championship_at
+from replay.api.stages import LARGEST_ID
 from replay.models import MatchSummary, Standings
 from replay.projections import projector
+from replay.queries import championships
 from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come
-from tests.support.league import RULESET, win
+from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.league import RULESET, flip, win
 from tests.support.logins import api
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")
@@ -313,3 +317,84 @@ def test_a_bad_referee_is_refused_naming_it_and_decides_nothing(disputed_api, na
 
     assert (answer.status_code, answer.json()["field"]) == (code, "referee"), answer.json()
     assert not Event.objects.filter(competition_id="euro", type="dispute_decided").exists()
+
+
+# -- As of a version, from the read cache ------------------------------------------------
+
+
+@pytest.fixture
+def folds(monkeypatch) -> list[int]:
+    """Count the competitions folded on the spot as of a version: each fold's `at`."""
+    done: list[int] = []
+
+    def counted(competition, at=None):
+        if at is not None:
+            done.append(at)
+        return championship_at(competition, at)
+
+    monkeypatch.setattr(championships, "championship_at", counted)
+    return done
+
+
+def stages_at(at: int) -> dict:
+    answer = api().get(f"/api/competitions/euro/stages?at={at}")
+    assert answer.status_code == 200, answer.json()
+    return answer.json()
+
+
+def test_a_version_read_again_folds_nothing_and_answers_as_a_fold_from_nothing(entered, folds):
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    drawn_at = api().get("/api/competitions/euro/stages").json()["version"]
+    for match in Match.objects.filter(stage_id="groups")[:3]:
+        win(match.pk, "A")
+
+    answered = answered_alike(lambda: stages_at(drawn_at))
+
+    assert answered["version"] == drawn_at
+    assert folds == [drawn_at, drawn_at]  # the first read, and the one after every cache went
+
+
+def test_a_correction_leaves_an_earlier_versions_answer_and_a_later_one_sees_it(entered, folds):
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    match = Match.objects.filter(stage_id="groups").first()
+    seq = win(match.pk, "B")
+    before = api().get("/api/competitions/euro/stages").json()["version"]
+    stages_at(before)
+    flip(match.pk, seq)
+    newest = Event.objects.latest("id").pk
+
+    kept = stages_at(before)
+    forget_every_cache()
+
+    assert kept == stages_at(before)
+    assert stages_at(LARGEST_ID)["version"] == newest
+    assert folds == [before, before, LARGEST_ID]
+
+
+def test_a_version_beyond_the_log_is_read_again_once_the_log_grows(entered, folds):
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    first = stages_at(LARGEST_ID)
+    winning = win(Match.objects.filter(stage_id="groups").first().pk, "A")
+
+    second = stages_at(LARGEST_ID)
+
+    assert first["version"] < second["version"] and winning
+    assert folds == [LARGEST_ID, LARGEST_ID]
+
+
+def test_a_match_the_projector_makes_is_in_the_next_read_of_the_same_version(entered):
+    entered.post("/api/competitions/euro/stages/groups/draw", {}, format="json")
+    for match in Match.objects.filter(stage_id="groups"):
+        win(match.pk, "A")
+    entered.post("/api/competitions/euro/stages/ko/draw", {}, format="json")
+    win("euro-ko-1-1", "A")
+    win("euro-ko-1-2", "A")
+    newest = Event.objects.latest("id").pk
+    stages_at(newest)
+
+    projector.catch_up()  # makes the final, and writes no event
+    kept = stages_at(newest)
+    forget_every_cache()
+
+    assert Match.objects.filter(pk="euro-ko-2-1").exists()
+    assert kept == stages_at(newest)

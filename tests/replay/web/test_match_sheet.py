@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import logging
 import re
 
 import pypdfium2
 import pytest
 import zxingcpp
-from django.test import Client
+from django.conf import settings as django_settings
+from django.test import Client, override_settings
 from pypdf import PdfReader
 
 from matches import services, store
@@ -17,6 +19,8 @@ from matches.models import Event, Match
 from matches.records import record_import
 from matches.services.pins import player_pin
 from matches.simulator import simulate_match
+from replay.presentation.sheet_pdf import REPLACEMENT, sheet_pdf
+from replay.web import match_sheet
 
 MATCH_ID = "sheet-1"
 REPLAY = f"http://testserver/matches/{MATCH_ID}/replay/"
@@ -91,7 +95,7 @@ def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(finished
     assert "Amendments and retractions" in text
     for event in corrections:
         assert event["reason"] in text
-    assert f"{corrections[0]['by']} event" in text
+    assert f"{corrections[0]['by']}, event" in text
     assert "retracted" in text and "amended" in text
 
 
@@ -125,7 +129,7 @@ def test_a_long_match_runs_over_pages_with_the_column_heads_on_each(db):
     for number, page in enumerate(pages, start=1):
         assert f"page {number} of {len(pages)}" in page
     for page in pages[1:-1]:
-        assert "No. Player Ruling A B" in page
+        assert "No. Player Ruling A B" in page or "Shot As recorded In force By, when" in page
         assert "sheet-long" in page
 
 
@@ -218,3 +222,107 @@ def test_the_ukrainian_sheet_names_its_signatures_in_ukrainian(finished):
     text = " ".join(text_of(sheet(Client(), lang="uk")))
 
     assert "Підписи" in text and "Гравець A" in text and "Гравець B" in text
+
+
+# -- Any text prints -------------------------------------------------------------------------
+
+
+def test_line_breaks_in_names_and_the_referees_print_as_spaces_and_rare_letters_visibly(db):
+    record = corrected_record("sheet-names")
+    record["match"]["players"]["A"]["name"] = "Olena\nKovalenko 🎱"
+    record["match"]["referee"]["name"] = "Stanislav\r\nBianchi"
+    record_import(record, by="importer")
+
+    text = " ".join(text_of(sheet(Client(), "sheet-names")))
+
+    assert f"Olena Kovalenko {REPLACEMENT}" in text
+    assert "Referee Stanislav Bianchi" in text
+
+
+def test_a_reason_of_a_thousand_characters_prints_whole(db):
+    record = corrected_record("sheet-reason")
+    reason = ("seen on video, " * 70)[:1000]
+    amended = next(e for e in record["events"] if e["type"] == "shot_amended")
+    amended["reason"] = reason
+    record_import(record, by="importer")
+
+    text = " ".join(text_of(sheet(Client(), "sheet-reason")))
+
+    assert f"Reason: {reason.strip()}" in text
+
+
+# -- Drawn once per head ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def draws(monkeypatch) -> list[str]:
+    """Count the sheets drawn: each draw's match id."""
+    drawn: list[str] = []
+
+    def counted(sheet_data, *args, **kwargs):
+        drawn.append(sheet_data.match_id)
+        return sheet_pdf(sheet_data, *args, **kwargs)
+
+    monkeypatch.setattr(match_sheet, "sheet_pdf", counted)
+    return drawn
+
+
+def test_a_second_request_is_served_the_sheet_drawn_for_the_first(finished, draws):
+    first = sheet(Client())
+
+    again = sheet(Client())
+
+    assert again == first and draws == [MATCH_ID]
+
+
+def test_each_language_has_its_sheet_drawn_once(finished, draws):
+    english, ukrainian = sheet(Client(), lang="en"), sheet(Client(), lang="uk")
+
+    assert sheet(Client(), lang="uk") == ukrainian and ukrainian != english
+    assert draws == [MATCH_ID, MATCH_ID]
+
+
+def test_an_amendment_draws_the_sheet_anew_at_the_new_head(finished, draws):
+    before = sheet(Client())
+    match = Match.objects.get(pk=MATCH_ID)
+    seq = Event.objects.filter(match=match).count()
+    state = state_after(match.header(), store.load_facts(match))
+    shot = next(s for s in state.shots if not (s["amended"] or s["retracted"]))
+    miss = {"contacts": [{"ball": match.header().ball_of(shot["player"]), "hit": "cushion"}]}
+    amendment = {"type": "shot_amended", "shot": shot["seq"], "facts": miss, "reason": "video"}
+    services.event_record(
+        match_id=MATCH_ID, expected_seq=seq, event=amendment, by="petrenko", staff=True
+    )
+
+    after = sheet(Client())
+
+    assert after != before and draws == [MATCH_ID, MATCH_ID]
+    assert head_hash() in " ".join(text_of(after))
+
+
+def test_a_new_referee_draws_the_sheet_anew(finished, draws):
+    sheet(Client())
+    Match.objects.filter(pk=MATCH_ID).update(referee_name="Anna Lewandowska")
+
+    text = " ".join(text_of(sheet(Client())))
+
+    assert "Referee Anna Lewandowska" in text and len(draws) == 2
+
+
+@override_settings(
+    CACHES={
+        **django_settings.CACHES,
+        "reads": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # the discard port: nothing answers
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        },
+    }
+)
+def test_a_read_cache_that_does_not_answer_still_serves_the_sheet(finished, draws, caplog):
+    caplog.set_level(logging.WARNING, logger="replay.queries.read_cache")
+
+    first, again = sheet(Client()), sheet(Client())
+
+    assert text_of(again) == text_of(first) and draws == [MATCH_ID, MATCH_ID]
+    assert "read cache: Redis did not answer" in caplog.text
