@@ -30,10 +30,11 @@ from matches.chain import (
     log_event_hash,
     positions_of,
 )
-from matches.errors import Refused
+from matches.errors import NotFound, Refused, excerpt
 from matches.models import Competition, Event
 from matches.notation import ENVELOPE, canonical_json
 from matches.readback import event_data, unreadable_because
+from matches.selectors import check_id
 from matches.stages import Stage, parse_stages
 
 # The kinds of event a competition's log holds (the README's "The competition's log").
@@ -251,3 +252,19 @@ def _hash_problems(row: Event, previous: str | None, position: Position) -> list
         broken = CHAIN_BROKEN if row.hash_version == FIRST_HASH_VERSION else POSITION_BROKEN
         problems.insert(0, broken)
     return problems
+
+
+def logs_verify(competition_ids: list[str] | None = None) -> dict[str, list[tuple[int, str]]]:
+    """Return each competition's log problems (empty lists for sound logs), of every
+    competition or those named."""
+    competitions = Competition.objects.order_by("pk")
+    if competition_ids:
+        competition_ids = [
+            check_id(found, "competition", "competition") for found in competition_ids
+        ]
+        competitions = competitions.filter(pk__in=competition_ids)
+    results = {competition.pk: verify_log(competition) for competition in competitions}
+    missing = set(competition_ids or ()) - set(results)
+    if missing:
+        raise NotFound(f"no competition {excerpt(sorted(missing)[0])}", "competition")
+    return results

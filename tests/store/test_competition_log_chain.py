@@ -1,30 +1,42 @@
-"""A competition's log hashes its events' global ids (from hash version 2) and is verified
-where it is kept, as a match's is; its zip carries the ids under the same chain."""
+"""A competition's log is verified where it is kept, as a match's is: its chain, its
+events' global ids (from hash version 2), a deleted or changed event named by the
+competition and its seq; and its zip carries the ids under the same chain."""
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
 from matches import services, store
 from matches.chain import FIRST_HASH_VERSION, IDS_HASHED, event_hash, positions_of
 from matches.competition_archive import competition_import
 from matches.errors import Refused
-from matches.immutability import EVENTS_TABLE, triggers_lifted
+from matches.immutability import EVENTS_TABLE, install_triggers, triggers_lifted
 from matches.models import Competition, Entry, Event, Match
 from matches.records import archive_verify
 from matches.services.competition_log import (
     Kept,
     competition_seal,
     log_store,
+    logs_verify,
     verify_log,
 )
+from matches.services.decisions import DISPUTE_DECIDED
 from replay.projections import projector
 from tests.matches.test_championships import championship, play_groups
 from tests.store.test_competition_import import downloaded, emptied
+from tests.store.test_corrections import (
+    FLIPPED,
+    amend,
+    drawn_with_a_flip_to_come,
+    first_match_begun,
+)
+from tests.store.test_tamper_evidence import ROW_TRIGGER
 from tests.support.league import league, win
 
 ENTERED_THIRD = 3  # the log's third event: the player seeded 3 entered
@@ -49,6 +61,18 @@ def knockout(db) -> Competition:
     return Competition.objects.get(pk="euro")
 
 
+@pytest.fixture
+def decided(db) -> Competition:
+    """A dispute on a semi-final begun before a staff amendment, decided: keep it as played."""
+    drawn_with_a_flip_to_come()
+    first_match_begun()
+    amend(FLIPPED, staff=True)
+    services.dispute_decide(
+        competition_id="euro", slot="groups:B2", keep=True, reason="jury: stands", by="chief"
+    )
+    return Competition.objects.get(pk="euro")
+
+
 def execute(sql: str, params=()) -> None:
     """Run one statement as a superuser would, the triggers out of the way."""
     with triggers_lifted(), connection.cursor() as cursor:
@@ -66,6 +90,16 @@ def rewrite(competition: Competition, seq: int, change) -> None:
     execute(f"UPDATE {EVENTS_TABLE} SET data = %s WHERE id = %s", [json.dumps(data), event.pk])
 
 
+def verify(*args: str) -> tuple[str, str, bool]:
+    """Run verify_archive; return (its output, its errors, whether it failed)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("verify_archive", *args, stdout=out, stderr=err)
+    except CommandError:
+        return out.getvalue(), err.getvalue(), True
+    return out.getvalue(), err.getvalue(), False
+
+
 # -- Hashed with their global ids --------------------------------------------------------
 
 
@@ -76,6 +110,19 @@ def test_every_new_event_of_a_competition_s_log_is_hashed_with_its_global_id(kno
     assert set(logged) == {IDS_HASHED}
     assert set(played) == {FIRST_HASH_VERSION}  # a match's chain is the notation's
     assert verify_log(knockout) == []
+
+
+def test_a_log_event_given_another_global_id_is_named_by_its_competition_and_seq(drawn):
+    last = row(drawn, 9)
+    execute(f"UPDATE {EVENTS_TABLE} SET id = %s WHERE id = %s", [last.pk + 1000, last.pk])
+
+    _, errors, failed = verify()
+
+    assert failed
+    assert errors.splitlines() == [
+        "competition euro seq 9: hash does not match the chain: the event, its global id or "
+        "those of its matches' events since the log's previous one changed"
+    ]
 
 
 def test_a_match_s_event_moved_past_a_draw_in_the_global_order_is_named(knockout):
@@ -99,6 +146,54 @@ def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_lo
     assert verify_log(drawn) == []
 
 
+def test_verify_archive_of_a_log_alone_names_a_trigger_out_of_force(drawn):
+    name = ROW_TRIGGER[connection.vendor]
+    with connection.cursor() as cursor:
+        table = f" ON {EVENTS_TABLE}" if connection.vendor == "postgresql" else ""
+        cursor.execute(f"DROP TRIGGER {name}{table}")
+
+    output, errors, failed = verify("--competition", "euro")
+    install_triggers()
+
+    assert failed
+    assert f"{name} (missing)" in errors
+    assert output.splitlines() == ["1 competition log checked, 0 failing"]
+
+
+# -- What a superuser changes behind the store's back ------------------------------------
+
+
+def test_a_rewritten_dispute_decision_is_named_and_fails_verify_archive(decided):
+    seq = Event.objects.get(competition=decided, type=DISPUTE_DECIDED).seq
+    rewrite(decided, seq, lambda event: {**event, "keep": False, "reason": "jury: replay"})
+
+    output, errors, failed = verify()
+
+    assert failed
+    assert f"competition euro seq {seq}: hash does not match the chain" in errors
+    assert "1 failing" in output.splitlines()[-1]
+
+
+def test_a_changed_seed_is_named_and_fails_verify_archive(drawn):
+    rewrite(drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
+
+    _, errors, failed = verify()
+
+    assert failed
+    assert errors.startswith(f"competition euro seq {ENTERED_THIRD}: hash does not match")
+
+
+def test_a_deleted_log_event_is_named_and_fails_verify_archive(drawn):
+    execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [row(drawn, 4).pk])
+
+    _, errors, failed = verify()
+
+    assert failed
+    assert "competition euro seq 4: event seq 4 is missing" in errors.splitlines()
+    # The next event chains to the deleted one's hash, and the rest to their own.
+    assert [seq for seq, _ in verify_log(drawn)] == [4, 5]
+
+
 def test_a_changed_type_column_and_an_id_kept_in_the_data_are_named(drawn):
     execute(f"UPDATE {EVENTS_TABLE} SET type = 'draw_undone' WHERE id = %s", [row(drawn, 9).pk])
     rewrite(drawn, 2, lambda event: {**event, "id": 1})
@@ -117,6 +212,21 @@ def test_a_row_whose_hash_version_went_back_is_named(drawn):
         (5, "hash version 1 after version 2"),
         (7, "hash version 7 is none this archive knows"),
     ]
+
+
+def test_verify_archive_names_a_competition_to_verify_its_log_alone(drawn):
+    rewrite(drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
+    league("cup")
+
+    output, errors, failed = verify("--competition", "cup")
+    assert not failed, errors
+    assert output.splitlines() == ["1 competition log checked, 0 failing"]
+
+    output, errors, failed = verify("--competition", "euro", "--competition", "cup")
+    assert failed and "2 competition logs checked, 1 failing" in output
+    assert logs_verify(["cup"]) == {"cup": []}
+    with pytest.raises(CommandError, match="no competition 'nope'"):
+        call_command("verify_archive", "--competition", "nope", stdout=io.StringIO())
 
 
 # -- Logs from before version 2 ----------------------------------------------------------
