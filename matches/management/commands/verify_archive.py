@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.anchor import anchor_growth, anchor_parse, anchor_verify
+from matches.anchor import Anchored, anchor_growth, anchor_parse, anchor_verify
 from matches.checks import REPAIR
 from matches.cli import read_text
 from matches.errors import Refused
@@ -103,23 +103,36 @@ class Command(BaseCommand):
         return len(found)
 
     def against_anchor(self, path: str) -> int:
-        """Report each anchored match the archive no longer extends; return how many."""
+        """Report each anchored match or competition's log the archive no longer extends;
+        return how many."""
         try:
-            pinned = anchor_parse(load_json(read_text(path)))
+            anchored = anchor_parse(load_json(read_text(path)))
         except Refused as error:
             raise CommandError(f"{path}: {error}") from None
-        failing = 0
-        for match_id, problems in anchor_verify(pinned).items():
-            for problem in problems:
-                self.stderr.write(f"{match_id}: {problem}")
-            failing += bool(problems)
-        self.stdout.write(f"{len(pinned)} anchored matches checked, {failing} failing")
+        problems = anchor_verify(anchored)
+        for name, found in problems.items():
+            for problem in found:
+                self.stderr.write(f"{name}: {problem}")
+        failing = sum(bool(found) for found in problems.values())
+        self.stdout.write(self.anchored_in_words(anchored, failing))
+        self.growth_in_words(anchored)
+        return failing
+
+    @staticmethod
+    def anchored_in_words(anchored: Anchored, failing: int) -> str:
+        checked = f"{len(anchored.matches)} anchored matches"
+        if anchored.logs is not None:
+            checked += f" and {counted(len(anchored.logs), 'competition log', 'competition logs')}"
+        return f"{checked} checked, {failing} failing"
+
+    def growth_in_words(self, anchored: Anchored) -> None:
         # Not failures (play goes on), but the one sign of an event a database writer
         # appended with its hash computed anew: the keeper checks them against the matches.
-        growth = anchor_growth(pinned)
-        for match_id, (first, last) in growth.events.items():
+        growth = anchor_growth(anchored)
+        for name, (first, last) in growth.events.items():
             added = f"event seq {first}" if first == last else f"events seq {first} to {last}"
-            self.stdout.write(f"{match_id}: {added} added since the anchor")
+            self.stdout.write(f"{name}: {added} added since the anchor")
         if growth.matches:
             self.stdout.write(f"{growth.matches} match(es) added since the anchor")
-        return failing
+        if growth.competitions:
+            self.stdout.write(f"{growth.competitions} competition(s) added since the anchor")
