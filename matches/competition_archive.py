@@ -1,13 +1,15 @@
 """A competition's zip with its own log, and `import_competition`: whole or not at all.
 
 Beside `competition.json` and each match's record, a competition with stages, a log of
-its own or any event has `log.json` (`carambole.competition-log/1`): the ruleset and
+its own or any event has `log.json` (`carambole.competition-log/2`): the ruleset and
 stages as its creator wrote them (the seal its chain starts from), every event of its
-log with `seq`, `at`, `by`, `hash` and its global `id`, and the global id of every event
-of each of its matches. An import keeps those ids, so the versions, and every view as of
-a version, are the same as where it was written; into a database whose log has passed
-them already, every id moves by one offset, in the same order, and the import says by
-how much.
+log with `seq`, `at`, `by`, `hash`, `hash_version` and its global `id`, the global id of
+every event of each of its matches, and `id_offset`, how far imports moved those ids
+from the ones its hashes cover. An import keeps those ids, so the versions, and every
+view as of a version, are the same as where it was written; into a database whose log
+has passed them already, every id moves by one offset, in the same order, and the
+import says by how much. A file of version 1 (every hash of version 1, no offset) is
+read as before.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from matches import store
+from matches.chain import FIRST_HASH_VERSION, HASH_VERSIONS, positions_of
 from matches.championship import book_of
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Competition, Entry, Match
@@ -32,11 +35,12 @@ from matches.records import (
     record_store,
 )
 from matches.services import competition_create
-from matches.services.competition_log import log_read, log_store
+from matches.services.competition_log import Kept, log_read, log_store
 from matches.services.competitions import check_text, player_of
 
 LOG_DOCUMENT = "log.json"  # its name in a competition's zip
-LOG_FORMAT = "carambole.competition-log/1"
+LOG_FORMAT = "carambole.competition-log/2"
+LOG_FORMATS = ("carambole.competition-log/1", LOG_FORMAT)  # what an import reads
 
 
 def competition_log_document(competition: Competition) -> dict[str, Any] | None:
@@ -53,7 +57,11 @@ def competition_log_document(competition: Competition) -> dict[str, Any] | None:
         "competition": competition.pk,
         "ruleset": competition.ruleset,
         "stages": competition.stages,
-        "events": [{"id": entry.id, **entry.as_record()} for entry in logged],
+        "id_offset": competition.id_offset,
+        "events": [
+            {"id": entry.id, **entry.as_record(), "hash_version": entry.hash_version}
+            for entry in logged
+        ],
         "match_event_ids": order,
     }
 
@@ -88,7 +96,7 @@ def competition_import(path: Any, *, by: str = "import") -> CompetitionImported:
             raise Refused(f"must be {COMPETITION_FORMAT}", f"{COMPETITION_DOCUMENT}: format")
         names = archive.namelist()
         log = _document(archive, LOG_DOCUMENT) if LOG_DOCUMENT in names else None
-        if log is not None and log.get("format") != LOG_FORMAT:
+        if log is not None and log.get("format") not in LOG_FORMATS:
             raise Refused(f"must be {LOG_FORMAT}", f"{LOG_DOCUMENT}: format")
         records = []
         for entry in _list(document.get("schedule"), f"{COMPETITION_DOCUMENT}: schedule"):
@@ -121,10 +129,14 @@ def _store(
     every = [event["id"] for event in logged] + [i for ids in by_match.values() for i in ids]
     offset = max(0, store.log_head() + 1 - min(every)) if every else 0
     try:
+        if log is not None:
+            competition.id_offset = _id_offset(log, every) + offset
+            competition.save(update_fields=["id_offset"])
         if logged:
+            kept = _kept(logged, by_match, offset, competition.id_offset)
             bodies = [_body(event) for event in logged]
             stamps = [store.Stamp(by=e["by"], at=e["at"], hash=e["hash"]) for e in logged]
-            log_store(competition, bodies, stamps, [event["id"] + offset for event in logged])
+            log_store(competition, bodies, stamps, kept)
         events = 0
         for checked in records:
             ids = by_match.get(checked.match_id)
@@ -170,7 +182,35 @@ def _overrides(document: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _body(event: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if k not in ("id", "seq", "at", "by", "hash")}
+    return {k: v for k, v in event.items() if k not in LOG_EVENT_ENVELOPE}
+
+
+LOG_EVENT_ENVELOPE = ("id", "seq", "at", "by", "hash", "hash_version")
+
+
+def _id_offset(log: Mapping[str, Any], ids: list[int]) -> int:
+    """Return how far imports moved the ids of `log.json` from those its hashes cover."""
+    offset = log.get("id_offset", 0)
+    if type(offset) is not int or offset < 0 or (ids and offset >= min(ids)):
+        raise Refused("must be a whole number from 0, below every id", f"{LOG_DOCUMENT}: id_offset")
+    return offset
+
+
+def _kept(
+    logged: list[dict[str, Any]], by_match: Mapping[str, list[int]], offset: int, id_offset: int
+) -> list[Kept]:
+    """Return each event of an imported log as it is kept: its id here (the file's moved by
+    `offset`), its hash's version and its position (those ids less the competition's)."""
+    matches = [(match_id, i + offset) for match_id, ids in by_match.items() for i in ids]
+    positions = positions_of([event["id"] + offset for event in logged], matches, id_offset)
+    kept = []
+    for index, (event, position) in enumerate(zip(logged, positions, strict=True)):
+        version = event.get("hash_version", FIRST_HASH_VERSION)
+        if type(version) is not int or version not in HASH_VERSIONS:
+            field = f"{LOG_DOCUMENT}: events[{index}].hash_version"
+            raise Refused(f"must be one of {', '.join(map(str, HASH_VERSIONS))}", field)
+        kept.append(Kept(position.id + id_offset, version, position))
+    return kept
 
 
 def _document(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:

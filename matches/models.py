@@ -39,6 +39,9 @@ class Competition(models.Model):
     # `matches.stages.parse_stages`;
     # null for a competition of one round robin, as before stages.
     stages = models.JSONField(null=True, blank=True)
+    # How far an import moved the global ids of the competition's log and its matches'
+    # events from those its log's hashes cover (`matches.chain.Position`): 0 where recorded.
+    id_offset = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -244,6 +247,11 @@ class Event(models.Model):
     idempotency_key = models.CharField(max_length=IDEMPOTENCY_KEY_LENGTH, null=True, blank=True)
     command_digest = models.CharField(max_length=64, blank=True)
     hash = models.CharField(max_length=64)
+    # What `hash` covers (`matches.chain.HASH_VERSIONS`): 1, as the notation hashes a
+    # match's event (every match's, and a log's recorded before 2); 2, an event of a
+    # competition's log whose hash also covers its global ids. A default in the database:
+    # the store's plain INSERTs of a match's events leave it out.
+    hash_version = models.PositiveSmallIntegerField(db_default=1)
 
     class Meta:
         constraints = [

@@ -348,6 +348,26 @@ INSERT_WITH_IDS_SQL = (
 )
 
 
+def next_event_id() -> int:
+    """Take the global id the next event will have, under the log lock: an event of a
+    competition's log hashes its own id, so it knows it before its row is written."""
+    table = Event._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SELECT nextval(pg_get_serial_sequence('{table}', 'id'))")
+        else:  # the write lock is held: nothing else takes an id meanwhile
+            cursor.execute(f"SELECT COALESCE(MAX(id), 0) + 1 FROM {table}")
+        taken: int = cursor.fetchone()[0]
+        return taken
+
+
+def competition_match_events(competition_id: str, after: int = 0) -> list[tuple[str, int]]:
+    """Return (match, global id) of each event of a competition's matches with an id past
+    `after`, in the log's order."""
+    rows = Event.objects.filter(match__competition_id=competition_id, id__gt=after).order_by("id")
+    return list(rows.values_list("match_id", "id"))
+
+
 def ids_taken_up_to(newest: int) -> None:
     """Move the events' id sequence past `newest` (after events stored with their ids)."""
     if connection.vendor != "postgresql":
@@ -465,7 +485,7 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
     expected_seq = 1
     for event in Event.objects.filter(match=match).order_by("seq"):
         if event.seq > expected_seq:
-            problems.append((expected_seq, _missing(expected_seq, event.seq - 1)))
+            problems.append((expected_seq, missing_in_words(expected_seq, event.seq - 1)))
         elif event.seq < expected_seq:
             problems.append((event.seq, f"expected seq {expected_seq}"))
         expected_seq = event.seq + 1
@@ -479,18 +499,19 @@ def verify_chain(match: Match) -> list[tuple[int, str]]:
         else:
             if previous is not None and digest != event.hash:
                 problems.append((event.seq, "hash does not match"))
-            problems.extend((event.seq, problem) for problem in _columns_disagree(event))
+            problems.extend((event.seq, problem) for problem in columns_disagree(event))
         previous = event.hash
     return problems
 
 
-def _missing(first: int, last: int) -> str:
+def missing_in_words(first: int, last: int) -> str:
+    """Say which events are missing from a log: one, or a run of them."""
     if first == last:
         return f"event seq {first} is missing"
     return f"events seq {first} to {last} are missing"
 
 
-def _columns_disagree(event: Event) -> list[str]:
+def columns_disagree(event: Event) -> list[str]:
     """Say which stored column contradicts the event as hashed (none, as stored here)."""
     problems = []
     data = event.data

@@ -7,11 +7,15 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from matches.chain import event_hash, header_hash
+from matches import services, store
+from matches.anchor import anchor_digest
+from matches.chain import event_hash, header_hash, log_event_hash, positions_of
 from matches.immutability import EVENTS_TABLE, triggers_lifted
-from matches.models import Event, Match
+from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
+from matches.services.competition_log import competition_seal
 from matches.simulator import simulate_match
+from tests.matches.test_championships import championship
 from tests.support.cast import new_match, open_game, play
 
 
@@ -96,7 +100,7 @@ def test_an_archive_that_grew_since_its_anchor_still_extends_it(db, tmp_path):
     output, errors, failed = verify("--anchor", str(anchor))
 
     assert not failed, errors
-    assert "1 anchored matches checked, 0 failing" in output
+    assert "1 anchored matches and 1 competition log checked, 0 failing" in output
 
 
 def test_an_altered_anchor_is_refused(two_imported, tmp_path):
@@ -144,3 +148,131 @@ def test_an_event_appended_by_a_database_writer_passes_until_compared_with_an_ea
 
     assert not chain_failed and not anchor_failed, errors  # the chain is whole: nothing to fail
     assert f"{match.id}: event seq {seq + 1} added since the anchor" in output.splitlines()
+
+
+# -- Competitions' logs ------------------------------------------------------------------
+
+
+@pytest.fixture
+def drawn(db):
+    """A championship of eight with its groups drawn: nine events in its log."""
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    return Competition.objects.get(pk="euro")
+
+
+def forge_log(competition, seq, change):
+    """Rewrite event `seq` of a competition's log and compute every hash after it anew."""
+    rows = list(Event.objects.filter(competition=competition).order_by("seq"))
+    matches = store.competition_match_events(competition.pk)
+    positions = positions_of([row.pk for row in rows], matches, competition.id_offset)
+    previous = competition_seal(competition)
+    with triggers_lifted(), connection.cursor() as cursor:
+        for row, position in zip(rows, positions, strict=True):
+            data = change(dict(row.data)) if row.seq == seq else row.data
+            body = {"seq": row.seq, **data, "at": row.at, "by": row.recorded_by}
+            digest = log_event_hash(previous, body, row.hash_version, position)
+            cursor.execute(
+                f"UPDATE {EVENTS_TABLE} SET data = %s, hash = %s WHERE id = %s",
+                [json.dumps(data), digest, row.id],
+            )
+            previous = digest
+
+
+def test_a_log_event_rewritten_with_its_chain_recomputed_passes_the_chain_but_not_the_anchor(
+    drawn, tmp_path
+):
+    anchor = anchor_file(tmp_path)
+    forge_log(drawn, 3, lambda event: {**event, "seed": 8})
+
+    _, _, chain_failed = verify()
+    _, errors, anchor_failed = verify("--anchor", str(anchor))
+
+    assert not chain_failed  # the forger recomputed the chain: alone, it proves nothing
+    assert anchor_failed
+    assert "competition euro: event seq 9 has another hash: an earlier event changed" in errors
+
+
+def test_the_last_event_of_a_log_deleted_is_named_by_an_earlier_anchor(drawn, tmp_path):
+    anchor = anchor_file(tmp_path)
+    last = Event.objects.get(competition=drawn, seq=9)
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [last.pk])
+
+    _, _, chain_failed = verify()
+    _, errors, anchor_failed = verify("--anchor", str(anchor))
+
+    assert not chain_failed  # nothing after it to miss it
+    assert anchor_failed
+    assert errors.splitlines() == [
+        "competition euro: event seq 9 is missing",
+        "competition euro: the global ids of its events up to seq 9 changed",
+    ]
+
+
+def test_changed_stages_break_the_seal_in_place_and_against_the_anchor(drawn, tmp_path):
+    anchor = anchor_file(tmp_path)
+    stages = drawn.stages
+    stages[0]["name"] = "Pools"
+    Competition.objects.filter(pk="euro").update(stages=stages)
+
+    _, plain, _ = verify()
+    _, errors, failed = verify("--anchor", str(anchor))
+
+    assert plain.startswith("competition euro seq 1: hash does not match the chain")
+    assert failed and "competition euro: its seal (ruleset or stages) changed" in errors
+
+
+def test_a_match_s_event_given_another_global_id_is_named_by_an_earlier_anchor(db, tmp_path):
+    match = new_match()
+    seq = play(match.id, open_game(match.id))
+    anchor = anchor_file(tmp_path)
+    first = Event.objects.get(match=match, seq=1)
+    with triggers_lifted(), connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {EVENTS_TABLE} SET id = %s WHERE id = %s", [first.pk + 1000, first.pk]
+        )
+
+    _, _, chain_failed = verify()
+    _, errors, anchor_failed = verify("--anchor", str(anchor))
+
+    assert not chain_failed  # a match's chain is the notation's: it covers no global id
+    assert anchor_failed
+    assert errors.splitlines() == [
+        f"{match.id}: the global ids of its events up to seq {seq} changed"
+    ]
+
+
+def test_an_anchor_of_version_1_is_still_read_and_pins_the_matches_alone(drawn, tmp_path):
+    match = new_match()
+    play(match.id, open_game(match.id))
+    path = anchor_file(tmp_path)
+    anchor = json.loads(path.read_text(encoding="utf-8"))
+    older = {"format": "carambole.anchor/1", "made_at": anchor["made_at"]}
+    older["matches"] = [{k: v for k, v in m.items() if k != "ids"} for m in anchor["matches"]]
+    older["digest"] = anchor_digest(older)
+    path.write_text(json.dumps(older), encoding="utf-8")
+    forge_log(drawn, 3, lambda event: {**event, "seed": 8})
+
+    output, errors, failed = verify("--anchor", str(path))
+
+    assert not failed, errors
+    assert f"{len(older['matches'])} anchored matches checked, 0 failing" in output.splitlines()
+
+
+def test_a_log_that_grew_since_its_anchor_and_a_new_competition_are_listed(drawn, tmp_path):
+    anchor = anchor_file(tmp_path)
+    services.player_withdraw(
+        competition_id="euro",
+        player_key_=Entry.objects.get(competition=drawn, seed=8).player_id,
+        reason="left",
+        by="director",
+    )
+    new_match("cup-a-9")
+
+    output, errors, failed = verify("--anchor", str(anchor))
+
+    assert not failed, errors
+    lines = output.splitlines()
+    assert "competition euro: event seq 10 added since the anchor" in lines
+    assert "1 competition(s) added since the anchor" in lines

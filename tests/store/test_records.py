@@ -303,7 +303,10 @@ def test_verify_archive_passes_on_a_sound_archive(two_sound_records):
 
     call_command("verify_archive", stdout=out, stderr=err)
 
-    assert out.getvalue().strip() == "2 matches checked, 0 failing"
+    assert out.getvalue().splitlines() == [
+        "2 matches checked, 0 failing",
+        "1 competition log checked, 0 failing",
+    ]
     assert err.getvalue() == ""
     assert archive_verify() == {MATCH_ID: [], "example-2": []}
 
