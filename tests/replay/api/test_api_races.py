@@ -18,6 +18,7 @@ import pytest
 from matches import services
 from matches.models import Competition, Entry, Match
 from replay.api.tokens import token_issue
+from replay.queries.hall import hall_get
 from tests.support.servers import Uvicorn, call, serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
@@ -39,15 +40,20 @@ def staff_key():
 
 def at_once(url: str, key: str, body: Any) -> list[tuple[int, Any]]:
     """Send the same request RACERS times at once; return every answer."""
-    start = threading.Barrier(RACERS)
+    return each_at_once(url, key, [body] * RACERS)
 
-    def one(_: int) -> tuple[int, Any]:
+
+def each_at_once(url: str, key: str, bodies: list[Any]) -> list[tuple[int, Any]]:
+    """Send one request per body, all at once; return every answer, in the bodies' order."""
+    start = threading.Barrier(len(bodies))
+
+    def one(body: Any) -> tuple[int, Any]:
         start.wait()
         answer = call(url, body, key=key)
         return answer.status, answer.json()
 
-    with ThreadPoolExecutor(RACERS) as pool:
-        return list(pool.map(one, range(RACERS)))
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        return list(pool.map(one, bodies))
 
 
 def refusals_name(answers: list[tuple[int, Any]], field: str) -> None:
@@ -115,3 +121,31 @@ def test_twenty_round_robins_of_one_competition_at_once_pair_each_two_players_on
     pairs = [frozenset(pair) for pair in Match.objects.values_list("player_a_id", "player_b_id")]
     assert len(pairs) == len(set(pairs)) == len(list(combinations(PLAYERS, 2)))
     assert sorted(scheduled) == sorted(Match.objects.values_list("id", flat=True)), answers
+
+
+def test_twenty_matches_called_to_one_table_at_once_call_one_and_leave_the_rest_waiting(
+    served_uvicorn, staff_key
+):
+    services.competition_create(id="race-cup", name="Race Cup")
+    services.tables_set(competition_id="race-cup", names=["1", "2"], by="federation")
+    waiting = [f"race-cup-{n}" for n in range(1, RACERS + 1)]
+    for match_id in waiting:
+        services.match_create(
+            id=match_id, competition="race-cup", players={"A": PLAYERS[0], "B": PLAYERS[1]}
+        )
+
+    answers = each_at_once(
+        f"{served_uvicorn.url}/api/competitions/race-cup/tables/1/call",
+        staff_key,
+        [{"match": match_id} for match_id in waiting],
+    )
+
+    statuses = Counter(status for status, _ in answers)
+    assert statuses == {201: 1, 409: RACERS - 1}, answers
+    for status, body in answers:
+        if status == 409:
+            assert body["field"] == "table" and "table '1'" in body["error"], body
+    (called,) = [body["next"]["id"] for status, body in answers if status == 201]
+    hall = hall_get("race-cup")
+    assert [card["next"] and card["next"]["id"] for card in hall["tables"]] == [called, None]
+    assert sorted(match["id"] for match in hall["waiting"]) == sorted(set(waiting) - {called})
