@@ -12,7 +12,6 @@ the export.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import zipfile
@@ -41,6 +40,7 @@ from matches.records import (
     record_export,
 )
 from replay.models import PlayerRating
+from replay.queries.csv_cells import CsvWriter
 from replay.queries.player_keys import player_key
 from replay.queries.ratings import ratings_on
 
@@ -256,10 +256,12 @@ def _sums(text: str) -> dict[str, str]:
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    """Return a CSV file of open data: a text a spreadsheet would compute is written as text."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = CsvWriter(buffer, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    for row in rows:
+        writer.writerow(row)
     return buffer.getvalue().encode("utf-8")
 
 

@@ -7,6 +7,7 @@ rankings, ratings) is compared with what this database shows.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -20,8 +21,12 @@ import pytest
 from django.core.management import call_command
 
 from matches.models import Competition
+from matches.records import record_import
+from matches.simulator import iter_competition
 from replay.models import PlayerRating
+from replay.queries.csv_cells import FORMULA_STARTS
 from replay.queries.open_data import SUMS, open_data_import, open_data_write
+from tests.replay.web.test_exports import FORMULAS
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected
@@ -118,3 +123,41 @@ def test_the_command_writes_the_export_and_the_page_links_it(archive, tmp_path, 
     assert b"".join(download.streaming_content) == (tmp_path / name).read_bytes()
     assert client.get("/open-data/..%2Fsettings.py").status_code == 404
     assert PlayerRating.objects.exists()
+
+
+def test_every_csv_of_the_export_writes_a_name_or_id_a_spreadsheet_would_compute_as_text(
+    db, tmp_path
+):
+    for record in iter_competition(9, 3, FORMULAS, competition="sheet-cup"):
+        record_import(record, by="demo")
+    projected()
+    last_day = PlayerRating.objects.latest("day").day
+
+    with zipfile.ZipFile(open_data_write(tmp_path, last_day).path) as export:
+        files = {
+            name: list(csv.reader(io.StringIO(export.read(name).decode("utf-8"))))
+            for name in export.namelist()
+            if name.endswith(".csv")
+        }
+
+    assert set(files) == {"players.csv", "ratings.csv", "ratings-history.csv"}
+    for name, (header, *rows) in files.items():
+        assert len(rows) >= len(FORMULAS), name
+        cells = [dict(zip(header, row, strict=True)) for row in rows]
+        names = {cell["player"] if "player" in cell else cell["name"] for cell in cells}
+        assert names == {f"'{player['name']}" for player in FORMULAS}, name
+        computed = [
+            value
+            for row in rows
+            for value in row
+            if value.startswith(FORMULA_STARTS) and not is_number(value)
+        ]
+        assert computed == [], name
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
