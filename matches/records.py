@@ -6,7 +6,7 @@ document (`carambole.competition/1`), and each match's record under `matches/`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -211,10 +211,14 @@ class CompetitionExport:
     ]  # by date, then id: each one's record under competition_record_name
 
 
-def competition_export(competition: Competition) -> CompetitionExport:
-    """Return a competition's document and the matches whose records go beside it."""
+def competition_export(
+    competition: Competition, leaving_out: Collection[str] = ()
+) -> CompetitionExport:
+    """Return a competition's document and the matches whose records go beside it (all but
+    those `leaving_out` names: in neither)."""
     matches = list(
         Match.objects.filter(competition=competition)
+        .exclude(pk__in=list(leaving_out))
         .annotate(event_count=Count("events"))
         .order_by("date", "id")
     )

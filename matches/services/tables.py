@@ -24,6 +24,13 @@ from matches.signals import tables_changed
 MOST_TABLES = 64  # a hall of 8 to 16 tables, and room to spare
 
 
+class TableTaken(Refused):
+    """A match called to a table that has another called already, not started (409): as a
+    stale `expected_seq`, someone else was first, and the table's card says who."""
+
+    status = 409
+
+
 def _name_of(value: Any, field: str) -> str:
     name = check_text(value, field, TABLE_LENGTH, required=True).strip()
     return name
@@ -90,11 +97,16 @@ def _announce(competition_id: str) -> None:
     )
 
 
-def table_get(competition_id: str, name: Any, field: str = "table") -> Table:
-    """Return a competition's table by name, or refuse (404) naming the field."""
+def table_get(competition_id: str, name: Any, field: str = "table", *, lock: bool = False) -> Table:
+    """Return a competition's table by name, or refuse (404) naming the field.
+
+    `lock` holds the table's row until the transaction ends: calls to one table queue, so
+    each sees the match the one before it called.
+    """
     if not isinstance(name, str):
         raise Refused("must be a table name", field)
-    table = Table.objects.filter(competition_id=competition_id, name=name).first()
+    tables = Table.objects.filter(competition_id=competition_id, name=name)
+    table = (tables.select_for_update() if lock else tables).first()
     if table is None:
         raise NotFound(f"no table {excerpt(name)} in {excerpt(competition_id)}", field)
     return table
@@ -114,11 +126,14 @@ def current_table(match: Match | str) -> Table | None:
 def match_assign_table(*, match_id: str, table: str | None, by: str) -> TableAssignment:
     """Put a match at one of its competition's tables (None: off any table), kept with who
     did it and when. A match already started moves in the hall; its record keeps the table
-    of its first event."""
+    of its first event. A waiting match put at a table is called there, as `match_call`
+    calls it: refused (409) where another is called already."""
     check_text(by, "by", USERNAME_LENGTH, required=True)
     with transaction.atomic():
         match = match_get(check_id(match_id, "match", "match"))
-        found = None if table is None else table_get(match.competition_id, table)
+        found = None if table is None else table_get(match.competition_id, table, lock=True)
+        if found is not None and match.status != Match.Status.VOID and store.head(match)[0] == 0:
+            _check_free(found, match)
         _announce(match.competition_id)
         return TableAssignment.objects.create(match=match, table=found, assigned_by=by)
 
@@ -126,12 +141,13 @@ def match_assign_table(*, match_id: str, table: str | None, by: str) -> TableAss
 def match_call(*, competition_id: str, table: str, match_id: str, by: str) -> TableAssignment:
     """Call a waiting match (no event recorded yet) to a table: the next match played there.
 
-    Refused when the match has started, belongs to another competition, or the table has
-    a match called already that has not started (naming the field to blame)."""
+    Refused when the match has started or belongs to another competition (422 naming
+    `match`), or the table has a match called already that has not started (409 naming
+    `table`): of any number of calls to one table at once, one calls its match."""
     check_text(by, "by", USERNAME_LENGTH, required=True)
     with transaction.atomic():
         competition = competition_get(competition_id)
-        found = table_get(competition.pk, table)
+        found = table_get(competition.pk, table, lock=True)
         try:
             match = match_get(check_id(match_id, "match", "match"))
         except NotFound as error:
@@ -142,14 +158,19 @@ def match_call(*, competition_id: str, table: str, match_id: str, by: str) -> Ta
             raise Refused(f"match {excerpt(match_id)} is void", "match")
         if store.head(match)[0] > 0:
             raise Refused(f"match {excerpt(match_id)} has started: move it instead", "match")
-        for waiting in _called_to(found):
-            if waiting.pk != match.pk:
-                raise Refused(
-                    f"table {excerpt(found.name)} has match {excerpt(waiting.pk)} called already",
-                    "table",
-                )
+        _check_free(found, match)
         _announce(competition.pk)
         return TableAssignment.objects.create(match=match, table=found, assigned_by=by)
+
+
+def _check_free(table: Table, match: Match) -> None:
+    """Refuse (409 naming `table`) a match called where another waits to be played."""
+    for waiting in _called_to(table):
+        if waiting.pk != match.pk:
+            raise TableTaken(
+                f"table {excerpt(table.name)} has match {excerpt(waiting.pk)} called already",
+                "table",
+            )
 
 
 def _called_to(table: Table) -> list[Match]:

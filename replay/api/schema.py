@@ -268,7 +268,8 @@ WHY = {
     401: "no credentials, or a token that is not valid",
     403: "a login not allowed to do this (or a session without its CSRF token)",
     404: "no such match, competition, token or path",
-    409: "expected_seq is stale: seq is the match's current one",
+    409: "someone else was first: a stale expected_seq (seq is the match's current one), "
+    "or a table with a match called already (field names what)",
     413: "the body is larger than the limit (API_MAX_BODY_BYTES, 64 KiB unless set)",
     422: "well-formed, but the rules or the match refuse it; field (and seq) name why",
     429: "too many requests from this address: Retry-After says how many seconds to wait",

@@ -135,9 +135,11 @@ class CallView(APIView):
         operation_id="match_call",
         summary="Call a waiting match to a table: the next match played there (staff)",
         tags=["competitions"],
+        description="A table whose called match has not started refuses another (409 naming "
+        "`table`): of several calls at once, one calls its match.",
         parameters=[COMPETITION_ID, TABLE],
         request=CallBody,
-        responses={201: TableCard, **schema.errors(400, 401, 403, 404, 413, 422)},
+        responses={201: TableCard, **schema.errors(400, 401, 403, 404, 409, 413, 422)},
     )
     def post(self, request: Request, id: str, table: str) -> Response:
         body = checked(CallBody, request.data)
@@ -155,11 +157,15 @@ class MatchTableView(APIView):
         operation_id="match_table_assign",
         summary="Put a match at a table, or move it (staff)",
         description="Each change is kept with who made it and when, apart from the record: "
-        "the record's table is the one at the match's first event.",
+        "the record's table is the one at the match's first event. A match not started is "
+        "called to the table: refused (409) where another is called already.",
         tags=["matches"],
         parameters=[schema.MATCH_ID],
         request=MatchTableBody,
-        responses={200: schema.TableAssignment, **schema.errors(400, 401, 403, 404, 413, 422)},
+        responses={
+            200: schema.TableAssignment,
+            **schema.errors(400, 401, 403, 404, 409, 413, 422),
+        },
     )
     def put(self, request: Request, id: str) -> Response:
         body = checked(MatchTableBody, request.data)

@@ -22,6 +22,20 @@ class IdConverter:
         return value
 
 
+class NameConverter:
+    """A name as people write it (a table's, a stage's, a slot's): any text but a slash, a
+    NUL and a lone surrogate, which no database stores (PostgreSQL refuses a NUL in any
+    text it is asked about): a JSON 404 before a query sees it."""
+
+    regex = r"[^/\x00\ud800-\udfff]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 class TokenPrefixConverter:
     """The first 8 characters of an API token's key."""
 
@@ -35,6 +49,7 @@ class TokenPrefixConverter:
 
 
 register_converter(IdConverter, "carambole_id")
+register_converter(NameConverter, "carambole_name")
 register_converter(TokenPrefixConverter, "token_prefix")
 
 urlpatterns = [
@@ -51,13 +66,13 @@ urlpatterns = [
     ),
     path("competitions/<carambole_id:id>/stages", stages.StagesView.as_view(), name="stages"),
     path(
-        "competitions/<carambole_id:id>/stages/<str:stage>/draw",
+        "competitions/<carambole_id:id>/stages/<carambole_name:stage>/draw",
         stages.DrawView.as_view(),
         name="stage-draw",
     ),
     path("competitions/<carambole_id:id>/ranking", stages.RankingView.as_view(), name="ranking"),
     path(
-        "competitions/<carambole_id:id>/slots/<str:slot>/decision",
+        "competitions/<carambole_id:id>/slots/<carambole_name:slot>/decision",
         stages.DecisionView.as_view(),
         name="decision",
     ),
@@ -73,7 +88,7 @@ urlpatterns = [
     ),
     path("competitions/<carambole_id:id>/tables", tables.TablesView.as_view(), name="tables"),
     path(
-        "competitions/<carambole_id:id>/tables/<str:table>/call",
+        "competitions/<carambole_id:id>/tables/<carambole_name:table>/call",
         tables.CallView.as_view(),
         name="table-call",
     ),

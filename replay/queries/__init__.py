@@ -17,6 +17,8 @@
   nothing.
 - `ratings`: the ratings as of a day, a player's over time, seeds by the rating.
 - `open_data`: the whole archive as one dated zip, and its import.
+- `csv_cells`: every CSV's one writer, served or in open data: no cell a spreadsheet
+  would compute.
 - `pins`: who has been shown a player's PIN, and when.
 - `read_cache`: answers costly to make (a match sheet, stages as of a version), kept in
   Django's cache "reads" by everything they depend on.

@@ -12,7 +12,6 @@ the export.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import zipfile
@@ -38,9 +37,11 @@ from matches.records import (
     COMPETITION_DOCUMENT,
     competition_export,
     competition_record_name,
+    record_check,
     record_export,
 )
 from replay.models import PlayerRating
+from replay.queries.csv_cells import CsvWriter
 from replay.queries.player_keys import player_key
 from replay.queries.ratings import ratings_on
 
@@ -70,7 +71,11 @@ players.csv                     the register of players: their page's key, name 
                                 federation id (empty for a player without one).
 ratings.csv                     every rated player's Glicko-2 rating at the end of {day}.
 ratings-history.csv             each player's rating after each day they played.
-manifest.json                   this export's format, day, version and counts.
+manifest.json                   this export's format, day, version and counts, and
+                                the matches left out ("left_out"): a match whose record
+                                cannot be read, whose hash chain is broken or whose
+                                events do not fold is in no file, listed here with why
+                                (its competition, "error", "field" and "seq").
 
 Standings, brackets and ratings are not files of their own: they are worked out from the
 records. Import the zip into an empty carambole database with
@@ -87,6 +92,7 @@ class OpenDataWritten:
     competitions: int
     matches: int
     players: int
+    left_out: list[dict[str, Any]]  # the matches an import would refuse, each with why
 
 
 class UnreadableRecord(Refused):
@@ -101,18 +107,68 @@ def competition_zip(competition: Competition) -> bytes:
     """Return a competition's zip: competition.json, log.json (if any) and every record
     (UnreadableRecord, naming the match, if one cannot be read)."""
     export = competition_export(competition)
+    records = {}
+    for match in export.matches:
+        try:
+            records[match.id] = record_export(match.id)
+        except Refused as error:
+            raise UnreadableRecord(match, error) from None
+    return _zipped(competition, export.document, records)
+
+
+@dataclass(frozen=True)
+class SoundZip:
+    """A competition's zip of the matches an import takes, and those left out, with why."""
+
+    body: bytes
+    matches: int
+    left_out: list[dict[str, Any]]  # each {"competition", "match", "error", "field", "seq"}
+
+
+def sound_competition_zip(competition: Competition) -> SoundZip:
+    """Return a competition's zip for open data: a match whose record cannot be read, whose
+    chain is broken or whose events do not fold (an import would refuse it, and with it
+    the whole archive) is left out of it, its competition.json and log.json, and listed."""
+    export = competition_export(competition)
+    records, left_out = {}, []
+    for match in export.matches:
+        try:
+            records[match.id] = sound_record(match)
+        except Refused as error:
+            left_out.append({"competition": competition.pk, "match": match.id, **error.as_dict()})
+    left = [entry["match"] for entry in left_out]
+    if left:
+        export = competition_export(competition, leaving_out=left)
+    body = _zipped(competition, export.document, records, leaving_out=left)
+    return SoundZip(body, len(records), left_out)
+
+
+def sound_record(match: Match) -> dict[str, Any]:
+    """Return a match's record as an import takes it, or refuse naming its first fault: an
+    event that cannot be read, a broken hash chain, or events the fold refuses."""
+    record = record_export(match.id)
+    for seq, problem in store.verify_chain(match)[:1]:
+        raise Refused(f"its hash chain is broken: {problem}", None, seq)
+    record_check(record)
+    return record
+
+
+def _zipped(
+    competition: Competition,
+    document: dict[str, Any],
+    records: dict[str, dict[str, Any]],
+    leaving_out: Sequence[str] = (),
+) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(COMPETITION_DOCUMENT, download_json(export.document))
+        archive.writestr(COMPETITION_DOCUMENT, download_json(document))
         log = competition_log_document(competition)
         if log is not None:
+            ids = log["match_event_ids"]
+            log["match_event_ids"] = {m: ids[m] for m in ids if m not in leaving_out}
             archive.writestr(LOG_DOCUMENT, download_json(log))
-        for match in export.matches:
-            try:
-                record = record_export(match.id)
-            except Refused as error:
-                raise UnreadableRecord(match, error) from None
-            archive.writestr(competition_record_name(match.id), download_json(record))
+        for match_id, record in records.items():
+            archive.writestr(competition_record_name(match_id), download_json(record))
     return buffer.getvalue()
 
 
@@ -122,9 +178,12 @@ def open_data_write(
     """Write the open-data zip of `day` (and its .sha256) into `directory`."""
     files: dict[str, bytes] = {}
     matches = 0
+    left_out: list[dict[str, Any]] = []
     for competition in Competition.objects.order_by("pk"):
-        files[f"{COMPETITIONS}{competition.pk}.carambole.zip"] = competition_zip(competition)
-        matches += competition.matches.count()
+        sound = sound_competition_zip(competition)
+        files[f"{COMPETITIONS}{competition.pk}.carambole.zip"] = sound.body
+        matches += sound.matches
+        left_out += sound.left_out
         if progress is not None:
             progress(1)
     players = list(Player.objects.order_by("pk"))
@@ -162,6 +221,7 @@ def open_data_write(
         "matches": matches,
         "players": len(players),
         "rated": len(ratings),
+        "left_out": left_out,
     }
     files[MANIFEST] = download_json(manifest)
     files["README.txt"] = README.format(
@@ -179,7 +239,13 @@ def open_data_write(
     partial.replace(path)  # a reader never sees half a zip
     checksum = path.with_name(path.name + ".sha256")
     checksum.write_text(f"{_sha256(path.read_bytes())}  {path.name}\n")
-    return OpenDataWritten(path, checksum, competitions, matches, len(players))
+    return OpenDataWritten(path, checksum, competitions, matches, len(players), left_out)
+
+
+def left_out_line(entry: dict[str, Any]) -> str:
+    """Return a match left out of an export as a line of the command's or the log's."""
+    why = Refused(entry["error"], entry.get("field"), entry.get("seq"))
+    return f"left out: match {entry['match']} of {entry['competition']} ({why})"
 
 
 @dataclass(frozen=True)
@@ -256,10 +322,12 @@ def _sums(text: str) -> dict[str, str]:
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    """Return a CSV file of open data: a text a spreadsheet would compute is written as text."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = CsvWriter(buffer, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    for row in rows:
+        writer.writerow(row)
     return buffer.getvalue().encode("utf-8")
 
 

@@ -9,9 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from replay.presentation.compare import STATUS_NAMES
+from replay.queries.csv_cells import CsvWriter
 from replay.queries.player_keys import player_key
 from replay.queries.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
-from replay.web.exports import CsvWriter, csv_download
+from replay.web.exports import csv_download
 from replay.web.lookups import stage_places
 
 # Each column of the archive's CSV and the summary field it is read from.

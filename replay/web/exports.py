@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -15,12 +14,10 @@ from matches.records import (
     record_export,
 )
 from replay.queries.championships import ranking_get
+from replay.queries.csv_cells import CsvWriter
 from replay.queries.open_data import UnreadableRecord, competition_zip, download_json
 from replay.queries.standings_reader import standings_get
 from replay.web.lookups import at_of, competition_or_404, match_or_404, match_unreadable
-
-# What a spreadsheet reads as the start of a formula when a text cell opens with it (OWASP).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _no_record() -> str:
@@ -45,30 +42,6 @@ def csv_download(filename: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")
     return response
-
-
-def csv_cell(value: Any) -> Any:
-    """Return a value as a CSV cell: text a spreadsheet would compute is shown as text.
-
-    A leading `'` tells a spreadsheet that the rest is text, so a name such as
-    `=HYPERLINK(...)` or `-1+2` is shown as written and never run. Numbers are written as
-    numbers, a negative one too: only text is ever read as a formula. None is empty.
-    """
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return f"'{value}"
-    return value
-
-
-class CsvWriter:
-    """Rows into a CSV download, each cell through `csv_cell`: the one way carambole writes CSV."""
-
-    def __init__(self, out: Any) -> None:
-        self.writer = csv.writer(out)
-
-    def writerow(self, row: Iterable[Any]) -> None:
-        self.writer.writerow([csv_cell(value) for value in row])
 
 
 def match_record(request: HttpRequest, match_id: str) -> HttpResponse:

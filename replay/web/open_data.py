@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches.errors import Refused
-from replay.queries.open_data import latest_exports, open_data_write
+from replay.queries.open_data import latest_exports, left_out_line, open_data_write
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ def open_data_export(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Nothing written: %(error)s") % {"error": error})
     else:
         logger.info("open data %s written by %s", written.path.name, request.user.get_username())
+        for entry in written.left_out:
+            logger.warning("open data %s: %s", written.path.name, left_out_line(entry))
         messages.success(
             request,
             _(

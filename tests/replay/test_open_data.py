@@ -7,6 +7,7 @@ rankings, ratings) is compared with what this database shows.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import os
@@ -19,9 +20,15 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from matches.models import Competition
+from matches.chain import event_hash
+from matches.immutability import triggers_lifted
+from matches.models import Competition, Entry, Event
+from matches.records import record_import
+from matches.simulator import iter_competition
 from replay.models import PlayerRating
+from replay.queries.csv_cells import FORMULA_STARTS
 from replay.queries.open_data import SUMS, open_data_import, open_data_write
+from tests.replay.web.test_exports import FORMULAS, empty_the_database
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected
@@ -118,3 +125,119 @@ def test_the_command_writes_the_export_and_the_page_links_it(archive, tmp_path, 
     assert b"".join(download.streaming_content) == (tmp_path / name).read_bytes()
     assert client.get("/open-data/..%2Fsettings.py").status_code == 404
     assert PlayerRating.objects.exists()
+
+
+def test_every_csv_of_the_export_writes_a_name_or_id_a_spreadsheet_would_compute_as_text(
+    db, tmp_path
+):
+    for record in iter_competition(9, 3, FORMULAS, competition="sheet-cup"):
+        record_import(record, by="demo")
+    projected()
+    last_day = PlayerRating.objects.latest("day").day
+
+    with zipfile.ZipFile(open_data_write(tmp_path, last_day).path) as export:
+        files = {
+            name: list(csv.reader(io.StringIO(export.read(name).decode("utf-8"))))
+            for name in export.namelist()
+            if name.endswith(".csv")
+        }
+
+    assert set(files) == {"players.csv", "ratings.csv", "ratings-history.csv"}
+    for name, (header, *rows) in files.items():
+        assert len(rows) >= len(FORMULAS), name
+        cells = [dict(zip(header, row, strict=True)) for row in rows]
+        names = {cell["player"] if "player" in cell else cell["name"] for cell in cells}
+        assert names == {f"'{player['name']}" for player in FORMULAS}, name
+        computed = [
+            value
+            for row in rows
+            for value in row
+            if value.startswith(FORMULA_STARTS) and not is_number(value)
+        ]
+        assert computed == [], name
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def sealed_but_unfoldable(match_id: str) -> None:
+    """Rewrite a match's last event as its first (a lag after the game began) and seal it
+    again, as a tamperer with the database would: the chain holds, the fold refuses it."""
+    rows = list(Event.objects.filter(match_id=match_id).order_by("seq"))
+    first, before, last = rows[0], rows[-2], rows[-1]
+    with triggers_lifted():
+        Event.objects.filter(pk=last.pk).update(type=first.type, data_text=first.data_text)
+        last.refresh_from_db()
+        Event.objects.filter(pk=last.pk).update(hash=event_hash(before.hash, last.as_record()))
+
+
+@pytest.fixture
+def three_corrupt(db) -> dict[str, int]:
+    """A league of six matches, four played: three of them corrupt, each its own way.
+
+    Return each corrupt match with the seq its fault is at."""
+    played = dated_league()[:4]
+    last = {match_id: win(match_id, "A") for match_id in played}
+    missing, changed, unfoldable, _ = played
+    with triggers_lifted():
+        Event.objects.filter(match_id=missing, seq=2).delete()
+        Event.objects.filter(match_id=changed, seq=3).update(recorded_by="someone else")
+    sealed_but_unfoldable(unfoldable)
+    return {missing: 2, changed: 3, unfoldable: last[unfoldable]}
+
+
+def test_a_corrupt_match_is_left_out_of_the_export_and_listed_in_its_manifest(
+    three_corrupt, tmp_path
+):
+    written = open_data_write(tmp_path, DAY)
+
+    with zipfile.ZipFile(written.path) as export:
+        manifest = json.loads(export.read("manifest.json"))
+        cup = zipfile.ZipFile(io.BytesIO(export.read("competitions/cup.carambole.zip")))
+    left_out = {entry["match"]: entry for entry in manifest["left_out"]}
+    assert {match_id: e["seq"] for match_id, e in left_out.items()} == three_corrupt
+    assert all(e["competition"] == "cup" and e["error"] for e in left_out.values())
+    assert written.left_out == manifest["left_out"]
+    assert manifest["matches"] == written.matches == 6 - len(three_corrupt)
+    with cup:
+        names = set(cup.namelist())
+        schedule = json.loads(cup.read("competition.json"))["schedule"]
+        logged = json.loads(cup.read("log.json"))["match_event_ids"]
+    kept = {entry["match"] for entry in schedule}
+    assert len(kept) == 6 - len(three_corrupt) and not kept & set(three_corrupt)
+    assert {name for name in names if name.startswith("matches/")} == {
+        f"matches/{match_id}.json" for match_id in kept
+    }
+    assert not set(logged) & set(three_corrupt)
+
+
+def test_an_export_with_matches_left_out_imports_whole_into_an_empty_database(
+    three_corrupt, tmp_path
+):
+    written = open_data_write(tmp_path, DAY)
+    Entry.objects.all().delete()
+    empty_the_database()
+
+    imported = open_data_import(written.path)
+
+    assert (imported.competitions, imported.matches) == (1, 6 - len(three_corrupt))
+    assert not Event.objects.filter(match_id__in=list(three_corrupt)).exists()
+
+
+def test_the_command_names_each_match_it_left_out(three_corrupt, tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+
+    call_command(
+        "export_open_data", "--out", str(tmp_path), "--no-progress", stdout=out, stderr=err
+    )
+
+    said = err.getvalue().splitlines()
+    assert sorted(said) == sorted(
+        line for line in said if line.startswith("left out: match cup-") and " of cup (seq " in line
+    )
+    assert len(said) == len(three_corrupt) and "3 matches" in out.getvalue()

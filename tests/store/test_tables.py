@@ -1,13 +1,17 @@
 """A competition's tables: which table a match is at, kept apart from its record."""
 
+import threading
+
 import pytest
+from django.db import connections
 
 from matches import services
 from matches.chain import header_hash
 from matches.errors import NotFound, Refused
 from matches.models import Match, TableAssignment
 from matches.records import record_export
-from matches.services.tables import current_table
+from matches.services.tables import TableTaken, current_table
+from replay.queries.hall import hall_get
 from tests.support.cast import new_match, open_game, play
 
 STAFF = "federation"
@@ -111,3 +115,62 @@ def test_a_started_match_or_one_of_another_competition_cannot_be_called(hall):
     with pytest.raises(Refused) as refused:
         services.match_call(competition_id="cup", table="2", match_id="other-1", by=STAFF)
     assert refused.value.field == "match"
+
+
+def test_a_waiting_match_put_where_another_is_called_is_refused_naming_the_table(hall):
+    services.match_call(competition_id="cup", table="1", match_id="cup-a-1", by=STAFF)
+
+    with pytest.raises(TableTaken) as refused:
+        services.match_assign_table(match_id="cup-a-2", table="1", by=STAFF)
+
+    assert (refused.value.status, refused.value.field) == (409, "table")
+    assert current_table("cup-a-2") is None
+    # A match under way moves in the hall as before: the table's called match stays.
+    open_game("cup-a-2")
+    services.match_assign_table(match_id="cup-a-2", table="1", by=STAFF)
+    assert hall_get("cup")["tables"][0]["next"]["id"] == "cup-a-1"
+
+
+CALLERS = 20
+
+
+def call_from_threads(match_ids: list[str]) -> list[object]:
+    """Call each match to table 1 from a thread of its own, all at once; return each outcome."""
+    start = threading.Barrier(len(match_ids))
+    outcomes: list[object] = [None] * len(match_ids)
+
+    def director(index: int) -> None:
+        try:
+            start.wait()
+            outcomes[index] = services.match_call(
+                competition_id="cup", table="1", match_id=match_ids[index], by=STAFF
+            )
+        except Exception as error:  # reported by the test, not lost in the thread
+            outcomes[index] = error
+        finally:
+            connections.close_all()
+
+    workers = [threading.Thread(target=director, args=(n,)) for n in range(len(match_ids))]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert not any(worker.is_alive() for worker in workers), "a caller's thread hung"
+    return outcomes
+
+
+def test_twenty_matches_called_to_one_table_at_once_call_one_and_lose_none(event_db):
+    match_ids = [f"cup-a-{n}" for n in range(1, CALLERS + 1)]
+    for match_id in match_ids:
+        new_match(match_id)
+    services.tables_set(competition_id="cup", names=["1", "2"], by=STAFF)
+
+    outcomes = call_from_threads(match_ids)
+
+    called = [o.match_id for o in outcomes if isinstance(o, TableAssignment)]
+    refused = [o for o in outcomes if isinstance(o, TableTaken)]
+    assert len(called) == 1 and len(refused) == CALLERS - 1, outcomes
+    assert all(error.field == "table" for error in refused)
+    shown = hall_get("cup")
+    assert [card["next"] and card["next"]["id"] for card in shown["tables"]] == [called[0], None]
+    assert sorted(m["id"] for m in shown["waiting"]) == sorted(set(match_ids) - set(called))

@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from matches.errors import Refused
 from matches.models import Competition
-from replay.queries.open_data import open_data_write
+from replay.queries.open_data import left_out_line, open_data_write
 
 
 class Command(BaseCommand):
@@ -47,3 +47,5 @@ class Command(BaseCommand):
             f"{written.path}: {written.competitions} competitions, {written.matches} matches, "
             f"{written.players} players (checksum in {written.checksum.name})"
         )
+        for entry in written.left_out:
+            self.stderr.write(left_out_line(entry))

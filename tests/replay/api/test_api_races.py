@@ -1,7 +1,8 @@
 """Races on a served carambole: twenty requests at once to create one thing, never a 500.
 
 Each race sends its twenty requests from twenty threads released together, to one uvicorn
-process on the test database (PostgreSQL when DATABASE_URL says so, as in production).
+process on the test database (PostgreSQL when DATABASE_URL says so, as in production), or
+to two, as production runs several: one process runs its requests' views one at a time.
 On SQLite one writer at a time may also answer 503 (the database locked): never a 500.
 """
 
@@ -18,6 +19,7 @@ import pytest
 from matches import services
 from matches.models import Competition, Entry, Match
 from replay.api.tokens import token_issue
+from replay.queries.hall import hall_get
 from tests.support.servers import Uvicorn, call, serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
@@ -32,6 +34,13 @@ def served_uvicorn(django_db_setup):
         yield server
 
 
+@pytest.fixture(scope="module")
+def second_uvicorn(django_db_setup):
+    """Another process on the same database: its requests run beside the first one's."""
+    with serving(None, kind=Uvicorn) as server:
+        yield server
+
+
 @pytest.fixture
 def staff_key():
     return token_issue("federation", staff=True).key
@@ -39,15 +48,21 @@ def staff_key():
 
 def at_once(url: str, key: str, body: Any) -> list[tuple[int, Any]]:
     """Send the same request RACERS times at once; return every answer."""
-    start = threading.Barrier(RACERS)
+    return each_at_once([url], key, [body] * RACERS)
 
-    def one(_: int) -> tuple[int, Any]:
+
+def each_at_once(urls: list[str], key: str, bodies: list[Any]) -> list[tuple[int, Any]]:
+    """Send one request per body, all at once, to each URL in turn; return every answer,
+    in the bodies' order."""
+    start = threading.Barrier(len(bodies))
+
+    def one(index: int) -> tuple[int, Any]:
         start.wait()
-        answer = call(url, body, key=key)
-        return answer.status, answer.json()
+        answer = call(urls[index % len(urls)], bodies[index], key=key)
+        return answer.status, answer.json() if answer.content else None
 
-    with ThreadPoolExecutor(RACERS) as pool:
-        return list(pool.map(one, range(RACERS)))
+    with ThreadPoolExecutor(len(bodies)) as pool:
+        return list(pool.map(one, range(len(bodies))))
 
 
 def refusals_name(answers: list[tuple[int, Any]], field: str) -> None:
@@ -115,3 +130,33 @@ def test_twenty_round_robins_of_one_competition_at_once_pair_each_two_players_on
     pairs = [frozenset(pair) for pair in Match.objects.values_list("player_a_id", "player_b_id")]
     assert len(pairs) == len(set(pairs)) == len(list(combinations(PLAYERS, 2)))
     assert sorted(scheduled) == sorted(Match.objects.values_list("id", flat=True)), answers
+
+
+def test_twenty_matches_called_to_one_table_at_once_call_one_and_leave_the_rest_waiting(
+    served_uvicorn, second_uvicorn, staff_key
+):
+    services.competition_create(id="race-cup", name="Race Cup")
+    services.tables_set(competition_id="race-cup", names=["1", "2"], by="federation")
+    waiting = [f"race-cup-{n}" for n in range(1, RACERS + 1)]
+    for match_id in waiting:
+        services.match_create(
+            id=match_id, competition="race-cup", players={"A": PLAYERS[0], "B": PLAYERS[1]}
+        )
+
+    path = "/api/competitions/race-cup/tables/1/call"
+    answers = each_at_once(
+        [f"{served_uvicorn.url}{path}", f"{second_uvicorn.url}{path}"],
+        staff_key,
+        [{"match": match_id} for match_id in waiting],
+    )
+
+    statuses = Counter(status for status, _ in answers)
+    # On SQLite a writer may wait past its timeout: a 503, its match still waiting.
+    assert statuses[201] == 1 and set(statuses) <= {201, 409, 503}, answers
+    for status, body in answers:
+        if status == 409:
+            assert body["field"] == "table" and "table '1'" in body["error"], body
+    (called,) = [body["next"]["id"] for status, body in answers if status == 201]
+    hall = hall_get("race-cup")
+    assert [card["next"] and card["next"]["id"] for card in hall["tables"]] == [called, None]
+    assert sorted(match["id"] for match in hall["waiting"]) == sorted(set(waiting) - {called})

@@ -88,6 +88,21 @@ def test_a_started_match_is_not_called(cup, staff):
     assert (answer.status_code, answer.json()["field"]) == (422, "match")
 
 
+def test_a_table_with_a_match_called_refuses_another_with_a_409_naming_it(cup, staff):
+    client = api(staff.key)
+    client.post("/api/competitions/cup/tables", {"tables": ["1"]}, format="json")
+    client.post("/api/competitions/cup/tables/1/call", {"match": "cup-a-1"}, format="json")
+
+    called = client.post("/api/competitions/cup/tables/1/call", {"match": "cup-a-2"}, format="json")
+    put = client.put("/api/matches/cup-a-3/table", {"table": "1"}, format="json")
+
+    for answer in (called, put):
+        assert (answer.status_code, answer.json()["field"]) == (409, "table")
+        assert answer.json()["error"] == "table '1' has match 'cup-a-1' called already"
+    hall = api().get("/api/competitions/cup/tables").json()
+    assert {m["id"] for m in hall["waiting"]} == {"cup-a-2", "cup-a-3"}
+
+
 @pytest.mark.parametrize(
     ("method", "path", "body"),
     [

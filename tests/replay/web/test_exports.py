@@ -22,8 +22,8 @@ from matches.records import record_export, record_import
 from matches.services import competition_create, match_create, player_enter
 from matches.simulator import iter_competition
 from replay.projections import projector
+from replay.queries.csv_cells import csv_cell
 from replay.queries.standings_reader import standings_get
-from replay.web.exports import csv_cell
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 GOLDEN = sorted(
