@@ -42,6 +42,7 @@ from replay.queries.hall import hall_get, table_names
 from replay.queries.player_keys import player_key
 from replay.queries.standings_reader import standings_changes, standings_get
 from replay.web.lookups import at_of, competition_or_404
+from replay.web.rates import costly_read_as_of
 
 HISTORY = 15
 DRAW_HISTORY = 8  # the draw's latest events on the competition's page
@@ -60,6 +61,7 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     return render(request, "replay/competitions.html", context)
 
 
+@costly_read_as_of
 def competition_page(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Show a competition: its standings (live), results, schedule and what changed."""
     competition = competition_or_404(competition_id)

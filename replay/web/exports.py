@@ -18,6 +18,7 @@ from replay.queries.csv_cells import CsvWriter
 from replay.queries.open_data import UnreadableRecord, competition_zip, download_json
 from replay.queries.standings_reader import standings_get
 from replay.web.lookups import at_of, competition_or_404, match_or_404, match_unreadable
+from replay.web.rates import costly_read_as_of
 
 
 def _no_record() -> str:
@@ -111,6 +112,7 @@ def competition_records(request: HttpRequest, competition_id: str) -> HttpRespon
 RANKING_COLUMNS = ["place", "player", "player_id", "seed", "out_in", "provisional"]
 
 
+@costly_read_as_of
 def ranking_csv(request: HttpRequest, competition_id: str) -> HttpResponse:
     """Download a competition's final ranking as CSV, as of `?at=V` (its version in the name)."""
     competition = competition_or_404(competition_id)

@@ -22,16 +22,34 @@ def costly_read(view: View) -> View:
 
     @functools.wraps(view)
     def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            try:
-                throttle.rate(throttle.COSTLY_READ_ADDRESS, throttle.address_of(request))
-            except throttle.TooManyAttempts as refused:
-                return _refused(request, 429, refused.retry_after)
-            except throttle.CountingAway as away:
-                return _refused(request, 503, away.retry_after)
-        return view(request, *args, **kwargs)
+        return _refusal(request) or view(request, *args, **kwargs)
 
     return limited
+
+
+def costly_read_as_of(view: View) -> View:
+    """The same for a page asked as of a version (`?at=V`, a fold of the log up to it);
+    the page as of now costs no fold and is not counted."""
+
+    @functools.wraps(view)
+    def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refused = _refusal(request) if "at" in request.GET else None
+        return refused or view(request, *args, **kwargs)
+
+    return limited
+
+
+def _refusal(request: HttpRequest) -> HttpResponse | None:
+    """Count an anonymous visitor's request; return the refusal past the rate, else None."""
+    if request.user.is_authenticated:
+        return None
+    try:
+        throttle.rate(throttle.COSTLY_READ_ADDRESS, throttle.address_of(request))
+    except throttle.TooManyAttempts as refused:
+        return _refused(request, 429, refused.retry_after)
+    except throttle.CountingAway as away:
+        return _refused(request, 503, away.retry_after)
+    return None
 
 
 def _refused(request: HttpRequest, status: int, retry_after: int) -> HttpResponse:

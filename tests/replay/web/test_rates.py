@@ -47,3 +47,13 @@ def test_while_redis_is_stopped_an_anonymous_sheet_is_a_503_with_retry_after(
 
     assert answer.status_code == 503 and int(answer["Retry-After"]) > 0
     assert "Requests cannot be counted just now" in answer.content.decode()
+
+
+@override_settings(COSTLY_READS_PER_MINUTE=2)
+def test_a_competition_page_or_ranking_as_of_a_version_is_counted_and_as_of_now_is_not():
+    as_of = ["/competitions/nope/?at=3", "/competitions/nope/ranking.csv?at=3"]
+    now = ["/competitions/nope/", "/competitions/nope/ranking.csv"]
+
+    assert [Client().get(path).status_code for path in now * 2] == [404] * 4
+    assert [Client().get(path).status_code for path in as_of] == [404, 404]
+    assert [Client().get(path).status_code for path in as_of] == [429, 429]
