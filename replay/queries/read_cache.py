@@ -3,17 +3,15 @@
 Django's cache "reads" (`CACHES` in the settings: Redis given `REDIS_URL`, else a few
 hundred answers in this process's memory) keeps each answer under a key made of all it
 depends on (a match's head hash, a competition's newest events), so no answer is ever
-stale: a correction makes another key, and the old one expires unread. In one server
-process, one request makes an answer while the others asking the same wait for it, so
-an answer is made once per key and process. A cache that does not answer (Redis away)
-keeps nothing: the answer is made as if none were kept, and the outage logged.
+stale: a correction makes another key, and the old one expires unread. A cache that does
+not answer (Redis away) keeps nothing: the answer is made as if none were kept, and the
+outage logged.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -26,8 +24,6 @@ log = logging.getLogger(__name__)
 Answer = TypeVar("Answer")
 _ABSENT = object()  # nothing kept under a key
 _AWAY = object()  # the cache did not answer
-# Requests for one key in one process take turns; keys share these few locks by their hash.
-_TURNS = [threading.Lock() for _ in range(64)]
 
 
 def read_key(kind: str, *depends_on: Any) -> str:
@@ -40,10 +36,7 @@ def cached(key: str, make: Callable[[], Answer], seconds: int) -> Answer:
     """Return the answer kept under `key`, else make it, keep it `seconds` and return it."""
     found = _kept(key)
     if found is _ABSENT:
-        with _TURNS[hash(key) % len(_TURNS)]:
-            found = _kept(key)  # made meanwhile by a request that held the turn
-            if found is _ABSENT:
-                return _keep(key, make(), seconds)
+        return _keep(key, make(), seconds)
     if found is _AWAY:
         return make()
     return cast(Answer, found)
