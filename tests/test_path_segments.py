@@ -127,7 +127,7 @@ def test_a_nul_in_any_segment_of_a_socket_path_closes_it_with_4404(hall):
         while connected:  # accepted first, so that the close code reaches the client
             sent = await communicator.receive_output(timeout=10)
             connected, code = sent["type"] != "websocket.close", sent.get("code")
-        await communicator.wait()
+        await communicator.disconnect()  # as a client does: the consumer ends with its socket
         return code
 
     paths = [path for route, _ in SOCKET_ROUTES for path in with_a_nul(route, hall)]

@@ -125,8 +125,8 @@ def test_the_matchs_socket_says_which_event_is_missing_and_closes_with_4400(afte
     a_match_with_its_first_shot_deleted()
 
     async def scenario() -> list[dict]:
+        viewer = WebsocketCommunicator(application, f"/ws/matches/{MATCH_ID}/?after={after}")
         try:
-            viewer = WebsocketCommunicator(application, f"/ws/matches/{MATCH_ID}/?after={after}")
             connected, _ = await viewer.connect(timeout=WAIT_S)
             assert connected
             outputs = []
@@ -134,6 +134,7 @@ def test_the_matchs_socket_says_which_event_is_missing_and_closes_with_4400(afte
                 outputs.append(await viewer.receive_output(timeout=WAIT_S))
             return outputs
         finally:
+            await viewer.disconnect()
             await stop_hubs_here()
 
     *sent, closed = async_to_sync(scenario)()

@@ -76,9 +76,12 @@ def test_an_unknown_competition_closes_with_4404():
 
 async def unknown() -> None:
     viewer = WebsocketCommunicator(application, "/ws/competitions/nope/hall/")
-    await viewer.connect(timeout=WAIT_S)
-    closed = await viewer.receive_output(timeout=WAIT_S)
-    assert closed == {"type": "websocket.close", "code": 4404}
+    try:
+        await viewer.connect(timeout=WAIT_S)
+        closed = await viewer.receive_output(timeout=WAIT_S)
+        assert closed == {"type": "websocket.close", "code": 4404}
+    finally:
+        await viewer.disconnect()  # as a client does: a socket left open outlives its loop
 
 
 def session_of(username: str, staff: bool = False) -> str:
