@@ -10,12 +10,12 @@ they do not find; a socket's consumer closes with 4404. A new path is walked too
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -27,6 +27,7 @@ from replay.api.tokens import token_issue
 from replay.queries.player_keys import player_key
 from replay.routing import websocket_urlpatterns
 from tests.matches.test_championships import championship
+from tests.support.sockets import watching
 
 NUL = "a\x00b"
 CAPTURED = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
@@ -132,4 +133,5 @@ def test_a_nul_in_any_segment_of_a_socket_path_closes_it_with_4404(hall):
 
     paths = [path for route, _ in SOCKET_ROUTES for path in with_a_nul(route, hall)]
     assert len(paths) == len(SOCKET_ROUTES) > 0
-    assert {path: async_to_sync(closed_with)(path) for path in paths} == dict.fromkeys(paths, 4404)
+    answers = {path: watching(functools.partial(closed_with, path)) for path in paths}
+    assert answers == dict.fromkeys(paths, 4404)

@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
@@ -20,6 +19,7 @@ from replay.models import ConsoleActivity
 from tests.support.browser import make_user
 from tests.support.caches import answered_alike
 from tests.support.cast import BY, new_match, open_game, play
+from tests.support.sockets import watching
 
 WAIT_S = 30
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
@@ -47,7 +47,7 @@ def three_tables() -> None:
 
 
 def test_an_event_on_one_table_sends_that_table_alone():
-    async_to_sync(one_table_moves)()
+    watching(one_table_moves)
 
 
 async def one_table_moves() -> None:
@@ -71,7 +71,7 @@ async def one_table_moves() -> None:
 
 
 def test_an_unknown_competition_closes_with_4404():
-    async_to_sync(unknown)()
+    watching(unknown)
 
 
 async def unknown() -> None:
@@ -92,7 +92,7 @@ def session_of(username: str, staff: bool = False) -> str:
 
 
 def test_a_heartbeat_from_the_referee_counts_and_from_a_viewer_not():
-    async_to_sync(heartbeats)()
+    watching(heartbeats)
 
 
 async def heartbeats() -> None:

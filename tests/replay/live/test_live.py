@@ -8,12 +8,12 @@ import json
 import random
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 import redis
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
@@ -30,10 +30,10 @@ from replay.live import announce
 from replay.live import hub as live_hub
 from replay.live import resumes as live_resumes
 from replay.live import viewer as live_viewer
-from replay.live.hub import stop_hubs_here
 from replay.live.notices import group_of, notice
 from replay.live.stream import Stream
 from tests.support.cast import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
+from tests.support.sockets import watching
 
 pytestmark = pytest.mark.usefixtures("event_db")
 
@@ -42,18 +42,6 @@ HUB_STOP_S = 120.0  # the longest a test waits for a hub nobody watches to stop
 
 
 # -- Helpers --------------------------------------------------------------------------
-
-
-def watching(scenario: Callable[[], Awaitable[None]]) -> None:
-    """Run an async scenario on a fresh event loop, its hub stopped at the end."""
-
-    async def run() -> None:
-        try:
-            await scenario()
-        finally:
-            await stop_hubs_here()
-
-    async_to_sync(run)()
 
 
 async def connect(path: str, app: Any = application, **headers: str) -> WebsocketCommunicator:
