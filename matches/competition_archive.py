@@ -12,7 +12,6 @@ how much.
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from matches import store
+from matches.bounded_zip import MIB, BoundedZip, ZipLimits, naming_file
 from matches.championship import book_of
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Competition, Entry, Match
@@ -37,6 +37,10 @@ from matches.services.competitions import check_text, player_of
 
 LOG_DOCUMENT = "log.json"  # its name in a competition's zip
 LOG_FORMAT = "carambole.competition-log/1"
+# What an import inflates of a competition's zip at most: a match record of 5,000 events
+# (the most a match has) is a few megabytes, a competition of a few hundred matches some
+# tens (README, "Importing a zip").
+COMPETITION_ZIP = ZipLimits("a competition's zip", member=32 * MIB, total=256 * MIB)
 
 
 def competition_log_document(competition: Competition) -> dict[str, Any] | None:
@@ -78,15 +82,11 @@ class CompetitionImported:
 def competition_import(path: Any, *, by: str = "import") -> CompetitionImported:
     """Import a competition's zip whole, or refuse it (naming the file and field)."""
     check_text(by, "by", USERNAME_LENGTH, required=True)
-    try:
-        archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as error:
-        raise Refused(f"not a competition's zip ({error})", "zip") from None
-    with archive:
+    with BoundedZip(path, COMPETITION_ZIP) as archive:
         document = _document(archive, COMPETITION_DOCUMENT)
         if document.get("format") != COMPETITION_FORMAT:
             raise Refused(f"must be {COMPETITION_FORMAT}", f"{COMPETITION_DOCUMENT}: format")
-        names = archive.namelist()
+        names = archive.names()
         log = _document(archive, LOG_DOCUMENT) if LOG_DOCUMENT in names else None
         if log is not None and log.get("format") != LOG_FORMAT:
             raise Refused(f"must be {LOG_FORMAT}", f"{LOG_DOCUMENT}: format")
@@ -173,15 +173,16 @@ def _body(event: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k not in ("id", "seq", "at", "by", "hash")}
 
 
-def _document(archive: zipfile.ZipFile, name: str) -> dict[str, Any]:
-    try:
-        found = load_json(archive.read(name).decode())
-    except KeyError:
-        raise Refused("is missing from the zip", name) from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise Refused(f"is not JSON ({error})", name) from None
-    if not isinstance(found, dict):
-        raise Refused("must be an object", name)
+def _document(archive: BoundedZip, name: str) -> dict[str, Any]:
+    """Return a JSON document of the zip, or refuse it naming the file."""
+    with naming_file(name):
+        try:
+            text = archive.read(name).decode()
+        except UnicodeDecodeError:
+            raise Refused("is not UTF-8 text") from None
+        found = load_json(text)
+        if not isinstance(found, dict):
+            raise Refused("must be an object")
     return found
 
 
