@@ -32,10 +32,11 @@ from matches.competition_archive import (
     LOG_DOCUMENT,
     competition_import,
     competition_log_document,
-    first_global_id,
 )
 from matches.errors import Refused
+from matches.log_document import LARGEST_BIGINT, parse_log_document
 from matches.models import Competition, Match, Player
+from matches.notation import load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
     competition_export,
@@ -209,9 +210,8 @@ def open_data_import(path: Path, by: str = "open data") -> OpenDataImported:
         for name in names:
             if name != SUMS and not name.startswith(COMPETITIONS):
                 _check_sum(name, archive.sha256(name), sums)
-        manifest = orjson.loads(archive.read(MANIFEST, most=LISTING))
-        if manifest.get("format") != OPEN_DATA_FORMAT:
-            raise Refused(f"must be {OPEN_DATA_FORMAT}", f"{MANIFEST}: format")
+        with naming_file(MANIFEST):
+            _check_manifest(archive.read(MANIFEST, most=LISTING))
         competitions = [name for name in names if name.startswith(COMPETITIONS)]
         inflated = archive.size
         order = []
@@ -241,6 +241,22 @@ def _check_sum(name: str, digest: str, sums: dict[str, str]) -> None:
         raise Refused(f"{member_name(name)} does not match its checksum in {SUMS}", "zip")
 
 
+def _check_manifest(body: bytes) -> None:
+    """Refuse a manifest that is no JSON object of this format, or whose version is no id."""
+    manifest = load_json(body)
+    if not isinstance(manifest, dict):
+        raise Refused("must be an object")
+    if manifest.get("format") != OPEN_DATA_FORMAT:
+        raise Refused(f"must be {OPEN_DATA_FORMAT}", "format")
+    version = manifest.get("version")
+    if (
+        isinstance(version, bool)
+        or not isinstance(version, int)
+        or not 0 <= version <= LARGEST_BIGINT
+    ):
+        raise Refused(f"must be a whole number from 0 to {LARGEST_BIGINT:,}", "version")
+
+
 def _competition_zip(archive: BoundedZip, name: str, sums: dict[str, str]) -> bytes:
     """Return a competition's zip from the open data, checked against its checksum."""
     body = archive.read(name)
@@ -255,7 +271,9 @@ def _first_id(body: bytes) -> tuple[tuple[int, int], int]:
     with BoundedZip(body, COMPETITION_ZIP) as inner:
         if LOG_DOCUMENT not in inner:
             return (1, 0), inner.size
-        return (0, first_global_id(orjson.loads(inner.read(LOG_DOCUMENT)))), inner.size
+        with naming_file(LOG_DOCUMENT):
+            log = parse_log_document(load_json(inner.read(LOG_DOCUMENT)))
+        return (0, log.first_id), inner.size
 
 
 def latest_exports(directory: Path) -> list[dict[str, Any]]:

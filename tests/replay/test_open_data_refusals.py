@@ -1,11 +1,14 @@
-"""An open-data zip larger than an import reads: a member past its limit is refused before
-a byte of it is inflated, its checksum right or not, naming it; nothing is stored."""
+"""An open-data zip that is not what an export writes: refused naming the file and the
+field, nothing stored; a member larger than an import reads is refused before a byte of
+it is inflated, its checksum right or not."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import zipfile
+from collections.abc import Callable
 from datetime import date
 
 import pytest
@@ -19,11 +22,7 @@ from tests.store.test_competition_import import emptied
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected
-from tests.support.zips import (
-    members,
-    sums_of,
-    zipped,
-)
+from tests.support.zips import members, sums_of, with_json, zipped
 
 EURO = "competitions/euro.carambole.zip"
 _MADE: dict[str, bytes] = {}
@@ -59,6 +58,27 @@ def resealed(files: dict[str, bytes]) -> bytes:
     return zipped(resealed_files(files), zipfile.ZIP_STORED)
 
 
+def changed(name: str, change: Callable[[bytes], bytes]) -> Callable[[bytes], bytes]:
+    """Change one file of an export, its checksum with it."""
+
+    def rewrite(body: bytes) -> bytes:
+        files = members(body)
+        files[name] = change(files[name])
+        return resealed(files)
+
+    return rewrite
+
+
+def manifest(value: object) -> Callable[[bytes], bytes]:
+    return changed("manifest.json", lambda _: json.dumps(value).encode())
+
+
+def manifest_with(**fields: object) -> Callable[[bytes], bytes]:
+    return changed(
+        "manifest.json", lambda body: json.dumps({**json.loads(body), **fields}).encode()
+    )
+
+
 def refused(path) -> str:
     """Run import_open_data, which must refuse the zip; return what it says."""
     with pytest.raises(CommandError) as error:
@@ -66,6 +86,53 @@ def refused(path) -> str:
     message = str(error.value)
     assert message.startswith(f"{path}: refused: "), message
     return message
+
+
+HOSTILE = {
+    "a manifest that is no JSON": (
+        changed("manifest.json", lambda _: b"{'format'"),
+        "manifest.json",
+    ),
+    "a manifest that is a list": (manifest([{"format": "carambole.open-data/1"}]), "manifest.json"),
+    "a manifest of another format": (manifest_with(format="other/1"), "manifest.json: format"),
+    "a version that is text": (manifest_with(version="12"), "manifest.json: version"),
+    "a version that is true": (manifest_with(version=True), "manifest.json: version"),
+    "a negative version": (manifest_with(version=-1), "manifest.json: version"),
+    "a version past a bigint": (manifest_with(version=2**63), "manifest.json: version"),
+    "a competition that is no zip": (changed(EURO, lambda _: b"PK\x03\x04 no zip"), f"{EURO}: zip"),
+    "a competition whose log has a string id": (
+        changed(EURO, lambda body: with_json(body, "log.json", _first_id_as_text)),
+        f"{EURO}: log.json: events[0].id",
+    ),
+    "a competition whose log is a list": (
+        changed(EURO, lambda body: with_json(body, "log.json", lambda log: [log])),
+        f"{EURO}: log.json",
+    ),
+    "a competition with a NUL in its id": (
+        changed(EURO, lambda body: with_json(body, "competition.json", _id_with_a_nul)),
+        f"{EURO}: competition.json: id",
+    ),
+}
+
+
+def _first_id_as_text(log: dict) -> None:
+    log["events"][0]["id"] = str(log["events"][0]["id"])
+
+
+def _id_with_a_nul(document: dict) -> None:
+    document["id"] = "eu\x00ro"
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_a_hostile_open_data_zip_is_refused_naming_the_file_and_field(export, tmp_path, case):
+    change, field = HOSTILE[case]
+    path = tmp_path / "open-data.zip"
+    path.write_bytes(change(export))
+
+    message = refused(path)
+
+    assert f"{field}: " in message
+    assert counts() == (0, 0, 0, 0, 0)
 
 
 def test_a_file_in_the_zip_twice_is_refused_naming_it(export, tmp_path):
