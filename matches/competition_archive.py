@@ -102,7 +102,10 @@ def competition_import(path: Any, *, by: str = "import") -> CompetitionImported:
                     f"{COMPETITION_DOCUMENT}: schedule[{index}].record",
                 )
             with naming_file(name):
-                records.append((name, record_check(_document(archive, name), by=by)))
+                checked = record_check(_document(archive, name), by=by)
+                if checked.record.match.get("competition") != document["id"]:
+                    raise Refused("must be the competition's id", "match.competition")
+            records.append((name, checked))
     if log is not None:
         _check_ids_for(log, [checked for _, checked in records])
     players = _players(document) if log is None or log.stages is None else []

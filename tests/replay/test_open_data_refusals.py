@@ -13,16 +13,31 @@ from datetime import date
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import transaction
+from hypothesis import event, given
+from hypothesis import strategies as st
 
 from matches.bounded_zip import MIB, ZipLimits
 from matches.models import Competition, Entry, Event, Match, Player
+from matches.records import archive_verify
+from matches.services.competition_log import verify_log
 from replay.queries import open_data
 from replay.queries.open_data import open_data_write
 from tests.store.test_competition_import import emptied
 from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+from tests.support.hostile import SHORT_MESSAGE
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected
-from tests.support.zips import members, sums_of, with_json, zipped
+from tests.support.zips import (
+    MANGLING,
+    garbled,
+    mangled,
+    mangled_files,
+    members,
+    sums_of,
+    with_json,
+    zipped,
+)
 
 EURO = "competitions/euro.carambole.zip"
 _MADE: dict[str, bytes] = {}
@@ -230,3 +245,44 @@ def test_the_competitions_zips_count_towards_what_an_open_data_import_inflates(
     assert "competitions/" in message
     assert "takes what an open-data import inflates past" in message
     assert counts() == (0, 0, 0, 0, 0)
+
+
+@st.composite
+def mangled_exports(draw: st.DrawFn, export: bytes) -> bytes:
+    """Draw an open-data zip mangled: its own files or a competition's zip inside it, its
+    checksums then made to fit (or not), its bytes maybe cut short or overwritten."""
+    files = members(export)
+    inner = sorted(name for name in files if name.startswith("competitions/"))
+    if draw(st.booleans()):
+        name = draw(st.sampled_from(inner))
+        files[name] = draw(mangled(files[name]))
+    else:
+        files = draw(mangled_files(files))
+    if draw(st.integers(0, 3)):
+        files = resealed_files(files)
+    return draw(garbled(zipped(files, zipfile.ZIP_STORED)))
+
+
+@MANGLING
+@given(data=st.data())
+def test_any_mangled_open_data_zip_is_imported_or_refused_in_words_storing_nothing(
+    export, tmp_path, data
+):
+    path = tmp_path / "mangled.zip"
+    path.write_bytes(data.draw(mangled_exports(export)))
+
+    with transaction.atomic():
+        try:
+            call_command("import_open_data", str(path), stdout=io.StringIO())
+        except CommandError as error:
+            event("refused")
+            said = f"{path}: refused: "
+            assert str(error).startswith(said), str(error)
+            assert len(str(error)) <= len(said) + SHORT_MESSAGE, str(error)
+            assert counts() == (0, 0, 0, 0, 0)
+        else:
+            event("imported")
+            assert archive_verify() == {match: [] for match in archive_verify()}
+            for competition in Competition.objects.all():
+                assert verify_log(competition) == []
+        transaction.set_rollback(True)

@@ -11,15 +11,20 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, transaction
+from hypothesis import event, given
+from hypothesis import strategies as st
 
 from matches import store
 from matches.competition_archive import competition_import
 from matches.log_document import LARGEST_ID
 from matches.models import Competition, Entry, Event, Match, Player
+from matches.records import archive_verify
+from matches.services.competition_log import verify_log
 from replay.projections import projector
 from tests.store.test_competition_import import downloaded, emptied, played, views
 from tests.support.cast import new_match, open_game, play
-from tests.support.zips import members, with_json, zipped
+from tests.support.hostile import SHORT_MESSAGE
+from tests.support.zips import MANGLING, mangled, members, with_json, zipped
 
 _MADE: dict[str, bytes] = {}
 
@@ -170,6 +175,12 @@ HOSTILE = {
         log(put("stages.0.kind", "pyramid")),
         "log.json: stages[0].kind",
     ),
+    "a record of another competition": (
+        lambda body: with_json(
+            body, "matches/euro-groups-A1.json", put("match.competition", "cup")
+        ),
+        "matches/euro-groups-A1.json: match.competition",
+    ),
     "a record with a changed event": (
         lambda body: with_json(
             body, "matches/euro-groups-A1.json", put("events.3.at", "2020-01-01T00:00:00.000Z")
@@ -304,3 +315,27 @@ def test_ids_that_past_this_database_s_log_would_pass_the_largest_an_import_stor
 
 
 # -- Any zip at all ------------------------------------------------------------------------
+
+
+@MANGLING
+@given(data=st.data())
+def test_any_mangled_competition_zip_is_imported_or_refused_in_words_storing_nothing(
+    euro, tmp_path, data
+):
+    path = tmp_path / "mangled.zip"
+    path.write_bytes(data.draw(mangled(euro)))
+
+    with transaction.atomic():
+        try:
+            call_command("import_competition", str(path), stdout=io.StringIO())
+        except CommandError as error:
+            event("refused")
+            said = f"{path}: refused, nothing stored: "
+            assert str(error).startswith(said), str(error)
+            assert len(str(error)) <= len(said) + SHORT_MESSAGE, str(error)
+            assert counts() == (0, 0, 0, 0, 0)
+        else:
+            event("imported")
+            assert archive_verify() == {match: [] for match in archive_verify()}
+            assert verify_log(Competition.objects.get()) == []
+        transaction.set_rollback(True)
