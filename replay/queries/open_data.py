@@ -25,14 +25,17 @@ import orjson
 from django.db import transaction
 
 from matches import store
+from matches.bounded_zip import MIB, BoundedZip, ZipLimits, member_name, naming_file
 from matches.competition_archive import (
+    COMPETITION_ZIP,
     LOG_DOCUMENT,
     competition_import,
     competition_log_document,
-    first_global_id,
 )
 from matches.errors import Refused
+from matches.log_document import LARGEST_BIGINT, parse_log_document
 from matches.models import Competition, Match, Player
+from matches.notation import load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
     competition_export,
@@ -52,6 +55,11 @@ MANIFEST = "manifest.json"
 COMPETITIONS = "competitions/"
 RATING_COLUMNS = ["place", "player", "player_id", "key", "rating", "deviation", "volatility"]
 RATING_COLUMNS += ["matches", "last_played"]
+# What an import inflates of an open-data zip at most: each file (a competition's zip, a
+# CSV) within 512 MiB, and its files and the competitions' zips inside them within 4 GiB
+# in all (README, "Importing a zip").
+OPEN_DATA_ZIP = ZipLimits("an open-data zip", member=512 * MIB, total=4096 * MIB)
+LISTING = 16 * MIB  # SHA256SUMS and the manifest: a line or a count for each file
 
 README = """carambole open data, {day} (format {format}, the archive as of version {version})
 
@@ -260,25 +268,78 @@ class OpenDataImported:
 def open_data_import(path: Path, by: str = "open data") -> OpenDataImported:
     """Import an open-data zip whole or not at all, each file checked against SHA256SUMS
     first (the competitions with a log first, keeping their versions)."""
-    try:
-        archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as error:
-        raise Refused(f"not an open-data zip ({error})", "zip") from None
-    with archive:
-        names = archive.namelist()
+    with BoundedZip(path, OPEN_DATA_ZIP) as archive:
+        names = archive.names()
         if SUMS not in names or MANIFEST not in names:
             raise Refused(f"an open-data zip has {SUMS} and {MANIFEST}", "zip")
-        sums = _sums(archive.read(SUMS).decode("utf-8", "replace"))
+        sums = _sums(archive.read(SUMS, most=LISTING).decode("utf-8", "replace"))
         for name in names:
-            if name != SUMS and sums.get(name) != _sha256(archive.read(name)):
-                raise Refused(f"{name} does not match its checksum in {SUMS}", "zip")
-        manifest = orjson.loads(archive.read(MANIFEST))
-        if manifest.get("format") != OPEN_DATA_FORMAT:
-            raise Refused(f"must be {OPEN_DATA_FORMAT}", f"{MANIFEST}: format")
-        zips = [archive.read(name) for name in names if name.startswith(COMPETITIONS)]
-    with transaction.atomic():  # the whole archive, or nothing of it
-        done = [competition_import(io.BytesIO(body), by=by) for body in _in_log_order(zips)]
+            if name != SUMS and not name.startswith(COMPETITIONS):
+                _check_sum(name, archive.sha256(name), sums)
+        with naming_file(MANIFEST):
+            _check_manifest(archive.read(MANIFEST, most=LISTING))
+        competitions = [name for name in names if name.startswith(COMPETITIONS)]
+        inflated = archive.size
+        order = []
+        for name in competitions:
+            body = _competition_zip(archive, name, sums)
+            with naming_file(name):
+                first_id, size = _first_id(body)
+            inflated += size
+            if inflated > OPEN_DATA_ZIP.total:
+                raise Refused(
+                    f"takes what an open-data import inflates past "
+                    f"{OPEN_DATA_ZIP.total // MIB} MiB in all",
+                    name,
+                )
+            order.append((first_id, name))
+        with transaction.atomic():  # the whole archive, or nothing of it
+            done = []
+            for _, name in sorted(order, key=lambda found: found[0]):
+                body = _competition_zip(archive, name, sums)  # read again: one at a time
+                with naming_file(name):
+                    done.append(competition_import(io.BytesIO(body), by=by))
     return OpenDataImported(len(done), sum(d.matches for d in done), sum(d.events for d in done))
+
+
+def _check_sum(name: str, digest: str, sums: dict[str, str]) -> None:
+    if sums.get(name) != digest:
+        raise Refused(f"{member_name(name)} does not match its checksum in {SUMS}", "zip")
+
+
+def _check_manifest(body: bytes) -> None:
+    """Refuse a manifest that is no JSON object of this format, or whose version is no id."""
+    manifest = load_json(body)
+    if not isinstance(manifest, dict):
+        raise Refused("must be an object")
+    if manifest.get("format") != OPEN_DATA_FORMAT:
+        raise Refused(f"must be {OPEN_DATA_FORMAT}", "format")
+    version = manifest.get("version")
+    if (
+        isinstance(version, bool)
+        or not isinstance(version, int)
+        or not 0 <= version <= LARGEST_BIGINT
+    ):
+        raise Refused(f"must be a whole number from 0 to {LARGEST_BIGINT:,}", "version")
+
+
+def _competition_zip(archive: BoundedZip, name: str, sums: dict[str, str]) -> bytes:
+    """Return a competition's zip from the open data, checked against its checksum."""
+    body = archive.read(name)
+    _check_sum(name, _sha256(body), sums)
+    return body
+
+
+def _first_id(body: bytes) -> tuple[tuple[int, int], int]:
+    """Return where a competition's zip goes in the import (those with a log first, by the
+    first global id they keep: each keeps its versions when nothing stored before has
+    passed them) and what its members hold uncompressed."""
+    with BoundedZip(body, COMPETITION_ZIP) as inner:
+        if LOG_DOCUMENT not in inner:
+            return (1, 0), inner.size
+        with naming_file(LOG_DOCUMENT):
+            log = parse_log_document(load_json(inner.read(LOG_DOCUMENT)))
+        return (0, log.first_id), inner.size
 
 
 def latest_exports(directory: Path) -> list[dict[str, Any]]:
@@ -297,19 +358,6 @@ def latest_exports(directory: Path) -> list[dict[str, Any]]:
             }
         )
     return found
-
-
-def _in_log_order(zips: Sequence[bytes]) -> list[bytes]:
-    """Return the competitions' zips with a log first, by the first global id they keep:
-    each keeps its versions when nothing stored before has passed them."""
-
-    def first_id(body: bytes) -> tuple[int, int]:
-        with zipfile.ZipFile(io.BytesIO(body)) as archive:
-            if LOG_DOCUMENT not in archive.namelist():
-                return (1, 0)
-            return (0, first_global_id(orjson.loads(archive.read(LOG_DOCUMENT))))
-
-    return sorted(zips, key=first_id)
 
 
 def _sums(text: str) -> dict[str, str]:

@@ -136,7 +136,7 @@ def test_a_zip_with_a_broken_chain_is_refused_whole(exported, tmp_path):
             target.writestr(name, body)
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
-    assert refused.value.field == "hash" and refused.value.seq == 4
+    assert refused.value.field == "log.json: events[3].hash" and refused.value.seq == 4
     assert not Competition.objects.exists()
     assert not Event.objects.exists()
 

@@ -333,12 +333,19 @@ def test_an_imported_log_verifies_where_it_lands_and_goes_on_there_at_any_offset
 def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, tmp_path):
     emptied()
     broken = tmp_path / "broken.zip"
-    changed(exported, broken, lambda log: log["events"][9].update(id=log["events"][9]["id"] - 1))
+
+    def another_id(log):
+        every = [i for ids in log["match_event_ids"].values() for i in ids]
+        every += [event["id"] for event in log["events"]]
+        assert len(log["events"]) == 10  # the last: any id past the others keeps their order
+        log["events"][9]["id"] = max(every) + 1
+
+    changed(exported, broken, another_id)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
 
-    assert (refused.value.field, refused.value.seq) == ("hash", 10)
+    assert (refused.value.field, refused.value.seq) == ("log.json: events[9].hash", 10)
     assert "its global id" in refused.value.message
     assert not Competition.objects.exists() and not Event.objects.exists()
 
@@ -349,6 +356,7 @@ def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported
 
     def move(log):
         every = [i for ids in log["match_event_ids"].values() for i in ids]
+        every += [event["id"] for event in log["events"]]
         log["match_event_ids"]["euro-groups-A1"][-1] = max(every) + 1000  # after the draw
 
     changed(exported, broken, move)
@@ -356,7 +364,7 @@ def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
 
-    assert (refused.value.field, refused.value.seq) == ("hash", 10)
+    assert (refused.value.field, refused.value.seq) == ("log.json: events[9].hash", 10)
     assert not Event.objects.exists()
 
 
@@ -365,10 +373,13 @@ def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported
     [
         (lambda log: log["events"][0].update(hash_version=3), "log.json: events[0].hash_version"),
         (lambda log: log["events"][0].update(hash_version=2.0), "log.json: events[0].hash_version"),
-        (lambda log: log["events"][4].update(hash_version=1), "hash_version"),
+        (lambda log: log["events"][4].update(hash_version=1), "log.json: events[4].hash_version"),
         (lambda log: log.update(id_offset=-1), "log.json: id_offset"),
         (lambda log: log.update(id_offset=True), "log.json: id_offset"),
-        (lambda log: log["events"][2].update(match_event_ids={}), "match_event_ids"),
+        (
+            lambda log: log["events"][2].update(match_event_ids={}),
+            "log.json: events[2].match_event_ids",
+        ),
     ],
 )
 def test_a_zip_whose_log_breaks_the_chain_s_rules_is_refused_naming_the_field(

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.competition_archive import competition_import
 from matches.errors import Refused
+from matches.log_document import LARGEST_ID
 
 
 class Command(BaseCommand):
@@ -24,11 +25,15 @@ class Command(BaseCommand):
             done = competition_import(options["zip"], by=options["by"])
         except Refused as error:
             raise CommandError(f"{options['zip']}: refused, nothing stored: {error}") from None
-        moved = (
-            "its versions as in the archive"
-            if done.offset == 0
-            else f"every version moved by +{done.offset} (this database's log had passed them)"
-        )
+        if done.offset == 0:
+            moved = "its versions as in the archive"
+        elif done.offset > 0:
+            moved = f"every version moved by +{done.offset} (this database's log had passed them)"
+        else:
+            moved = (
+                f"every version moved by {done.offset} (kept, they would have passed "
+                f"{LARGEST_ID:,}, the most an import stores)"
+            )
         self.stdout.write(
             f"{done.competition_id}: imported {done.matches} matches and {done.events} events, "
             f"{moved}"
