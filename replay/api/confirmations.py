@@ -17,7 +17,7 @@ from carambole import browsers, throttle
 from matches import services
 from matches.championship import player_key
 from matches.notation import MAX_EVENTS
-from matches.selectors import match_get
+from matches.selectors import assigned_referee_id, match_get
 from matches.services.pins import WrongPin
 from matches.state import CONFIRMING_ROLES
 from replay.api import schema
@@ -83,7 +83,7 @@ class ConfirmationsView(APIView):
         holder = None
         if body["role"] != "referee":
             holder = pin_holder(match_get(id).players[body["role"]])
-            counted = pin_attempt(request, holder)
+            counted = pin_attempt(request, holder, id)
         try:
             recorded = services.result_confirm(
                 match_id=id,
@@ -113,15 +113,18 @@ def pin_holder(player: Mapping[str, Any]) -> str:
     return hashlib.sha256(player_key(player).encode()).hexdigest()[:16]
 
 
-def pin_attempt(request: Request, holder: str) -> throttle.Counted:
+def pin_attempt(request: Request, holder: str, match_id: str) -> throttle.Counted:
     """Count a PIN's attempt against its player and address, or raise the API's 429 or 503.
 
-    A browser on which the player confirmed before is held to the player's limit on its
-    own: a stranger's wrong PINs for the player, or from the hall's network, never refuse
-    the player's right PIN there.
+    The player's own tablets are held to the player's limit on their own: the console of
+    the match being confirmed (its assigned referee's login), and a browser on which the
+    player confirmed before. A stranger's wrong PINs for the player, or from the hall's
+    network, never refuse the player's right PIN there.
     """
     known = browsers.PINS.subject(request, holder)
-    if known is not None:
+    if request.user.pk is not None and request.user.pk == assigned_referee_id(match_id):
+        subjects = [(throttle.PIN_PLAYER, f"{holder}\nconsole of {match_id}")]
+    elif known is not None:
         subjects = [(throttle.PIN_PLAYER, known)]
     else:
         subjects = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.test import override_settings
 
+from matches import services
 from matches.models import Event, Match
 from matches.services.pins import player_pin
 from tests.support.counting import at_once
@@ -144,6 +145,25 @@ def test_a_stranger_s_wrong_pins_never_refuse_the_right_pin_on_the_player_s_own_
     assert [g.status_code for g in guesses] == [403] * 5 + [429]
     assert (by_stranger.status_code, forged.status_code) == (429, 429)
     assert on_own_tablet.status_code == 201
+
+
+def test_a_stranger_s_wrong_pins_never_refuse_the_right_pin_on_the_match_s_own_console(
+    staff, referee
+):
+    """The console of the match being confirmed (its assigned referee's login) is the
+    player's own tablet from its first confirmation on, with no cookie from before."""
+    player, [_, (second, role)] = a_player_in_two_finished_matches()
+    services.referee_assign(match_id=second, username=referee.username, by="federation")
+    console, stranger = api(referee.key), api(staff.key)
+
+    with override_settings(PIN_FAILURES_PER_PLAYER=5):
+        guesses = [confirm(stranger, second, role, wrong_for(second, role)) for _ in range(6)]
+        by_stranger = confirm(stranger, second, role, player_pin(player))
+        on_the_console = confirm(console, second, role, player_pin(player))
+
+    assert [g.status_code for g in guesses] == [403] * 5 + [429]
+    assert by_stranger.status_code == 429
+    assert on_the_console.status_code == 201
 
 
 def test_wrong_pins_on_the_player_s_own_tablet_are_counted_there_all_the_same(staff):
