@@ -26,6 +26,7 @@ from django.db import transaction
 
 from matches import store
 from matches.bounded_zip import MIB, BoundedZip, ZipLimits, member_name, naming_file
+from matches.chain import IDS_HASHED
 from matches.competition_archive import (
     COMPETITION_ZIP,
     LOG_DOCUMENT,
@@ -34,7 +35,7 @@ from matches.competition_archive import (
 )
 from matches.errors import Refused
 from matches.log_document import LARGEST_BIGINT, parse_log_document
-from matches.models import Competition, Match, Player
+from matches.models import Competition, Event, Match, Player
 from matches.notation import load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
@@ -83,7 +84,9 @@ manifest.json                   this export's format, day, version and counts, a
                                 the matches left out ("left_out"): a match whose record
                                 cannot be read, whose hash chain is broken or whose
                                 events do not fold is in no file, listed here with why
-                                (its competition, "error", "field" and "seq").
+                                (its competition, "error", "field" and "seq"); and a
+                                competition whose log's hashes cover such a match's
+                                events, left out whole ("match": null).
 
 Standings, brackets and ratings are not files of their own: they are worked out from the
 records. Import the zip into an empty carambole database with
@@ -128,7 +131,7 @@ def competition_zip(competition: Competition) -> bytes:
 class SoundZip:
     """A competition's zip of the matches an import takes, and those left out, with why."""
 
-    body: bytes
+    body: bytes | None  # None: the competition is left out whole
     matches: int
     left_out: list[dict[str, Any]]  # each {"competition", "match", "error", "field", "seq"}
 
@@ -145,10 +148,28 @@ def sound_competition_zip(competition: Competition) -> SoundZip:
         except Refused as error:
             left_out.append({"competition": competition.pk, "match": match.id, **error.as_dict()})
     left = [entry["match"] for entry in left_out]
+    sealing = _log_sealing(competition, left)
+    if sealing is not None:  # without the match, the log's chain breaks: none of it goes
+        why = "its log's hashes cover the events of a match left out: left out whole"
+        whole = {"competition": competition.pk, "match": None, "error": why, "field": None}
+        return SoundZip(None, 0, [*left_out, {**whole, "seq": sealing}])
     if left:
         export = competition_export(competition, leaving_out=left)
     body = _zipped(competition, export.document, records, leaving_out=left)
     return SoundZip(body, len(records), left_out)
+
+
+def _log_sealing(competition: Competition, left: Sequence[str]) -> int | None:
+    """Return the seq of the first event of a competition's log whose hash covers an event
+    of a match left out (hash version 2 covers its matches' events since the log's event
+    before it), None when no hash does."""
+    first = Event.objects.filter(match_id__in=left).order_by("id").values_list("id").first()
+    if first is None:
+        return None
+    covering = Event.objects.filter(
+        competition=competition, hash_version=IDS_HASHED, id__gt=first[0]
+    )
+    return covering.order_by("seq").values_list("seq", flat=True).first()
 
 
 def sound_record(match: Match) -> dict[str, Any]:
@@ -189,7 +210,8 @@ def open_data_write(
     left_out: list[dict[str, Any]] = []
     for competition in Competition.objects.order_by("pk"):
         sound = sound_competition_zip(competition)
-        files[f"{COMPETITIONS}{competition.pk}.carambole.zip"] = sound.body
+        if sound.body is not None:
+            files[f"{COMPETITIONS}{competition.pk}.carambole.zip"] = sound.body
         matches += sound.matches
         left_out += sound.left_out
         if progress is not None:
@@ -253,6 +275,8 @@ def open_data_write(
 def left_out_line(entry: dict[str, Any]) -> str:
     """Return a match left out of an export as a line of the command's or the log's."""
     why = Refused(entry["error"], entry.get("field"), entry.get("seq"))
+    if entry["match"] is None:
+        return f"left out: competition {entry['competition']} ({why})"
     return f"left out: match {entry['match']} of {entry['competition']} ({why})"
 
 

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from matches import services
 from matches.chain import event_hash
 from matches.immutability import triggers_lifted
-from matches.models import Competition, Entry, Event
+from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
 from matches.simulator import iter_competition
 from replay.models import PlayerRating
@@ -241,3 +242,35 @@ def test_the_command_names_each_match_it_left_out(three_corrupt, tmp_path):
         line for line in said if line.startswith("left out: match cup-") and " of cup (seq " in line
     )
     assert len(said) == len(three_corrupt) and "3 matches" in out.getvalue()
+
+
+def test_a_championship_whose_log_seals_a_corrupt_match_is_left_out_whole_and_the_rest_imports(
+    db, tmp_path
+):
+    """A draw after the group matches hashes their events' ids: without one of them its
+    log's chain would break, and an import refuse the whole archive."""
+    from tests.matches.test_championships import championship, play_groups
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    play_groups()
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    dated_league()
+    victim = Match.objects.filter(competition_id="euro", stage_id="groups").first()
+    with triggers_lifted():
+        Event.objects.filter(match=victim, seq=2).delete()
+
+    written = open_data_write(tmp_path, DAY)
+    with zipfile.ZipFile(written.path) as export:
+        names = export.namelist()
+    Entry.objects.all().delete()
+    empty_the_database()
+    imported = open_data_import(written.path)
+
+    assert [(e["competition"], e["match"]) for e in written.left_out] == [
+        ("euro", victim.pk),
+        ("euro", None),
+    ]
+    assert written.left_out[1]["seq"] == 10  # the knockout's draw
+    assert "competitions/euro.carambole.zip" not in names
+    assert imported.competitions == 1 and not Competition.objects.filter(pk="euro").exists()
