@@ -251,6 +251,17 @@ def competition_log_newest(competition_id: str) -> int:
     return own.aggregate(newest=Max("id"))["newest"] or 0
 
 
+def log_sealing(competition_id: str, match_ids: Sequence[str], version: int) -> int | None:
+    """Return the seq of the first event of a competition's log hashed at `version` or
+    later and recorded after an event of these matches (such a hash covers the ids of its
+    matches' events since the log's event before it), None when there is none."""
+    first = Event.objects.filter(match_id__in=match_ids).order_by("id").values_list("id").first()
+    if first is None:
+        return None
+    covering = Event.objects.filter(competition_id=competition_id, hash_version__gte=version)
+    return covering.filter(id__gt=first[0]).order_by("seq").values_list("seq", flat=True).first()
+
+
 def competition_event_ids(competition_id: str) -> list[tuple[str, int]]:
     """Return (match, global id) of every event of a competition's matches, by match and seq."""
     rows = Event.objects.filter(match__competition_id=competition_id).order_by("match_id", "seq")

@@ -35,7 +35,7 @@ from matches.competition_archive import (
 )
 from matches.errors import Refused
 from matches.log_document import LARGEST_BIGINT, parse_log_document
-from matches.models import Competition, Event, Match, Player
+from matches.models import Competition, Match, Player
 from matches.notation import load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
@@ -148,7 +148,7 @@ def sound_competition_zip(competition: Competition) -> SoundZip:
         except Refused as error:
             left_out.append({"competition": competition.pk, "match": match.id, **error.as_dict()})
     left = [entry["match"] for entry in left_out]
-    sealing = _log_sealing(competition, left)
+    sealing = store.log_sealing(competition.pk, left, IDS_HASHED)
     if sealing is not None:  # without the match, the log's chain breaks: none of it goes
         why = "its log's hashes cover the events of a match left out: left out whole"
         whole = {"competition": competition.pk, "match": None, "error": why, "field": None}
@@ -157,19 +157,6 @@ def sound_competition_zip(competition: Competition) -> SoundZip:
         export = competition_export(competition, leaving_out=left)
     body = _zipped(competition, export.document, records, leaving_out=left)
     return SoundZip(body, len(records), left_out)
-
-
-def _log_sealing(competition: Competition, left: Sequence[str]) -> int | None:
-    """Return the seq of the first event of a competition's log whose hash covers an event
-    of a match left out (hash version 2 covers its matches' events since the log's event
-    before it), None when no hash does."""
-    first = Event.objects.filter(match_id__in=left).order_by("id").values_list("id").first()
-    if first is None:
-        return None
-    covering = Event.objects.filter(
-        competition=competition, hash_version=IDS_HASHED, id__gt=first[0]
-    )
-    return covering.order_by("seq").values_list("seq", flat=True).first()
 
 
 def sound_record(match: Match) -> dict[str, Any]:
