@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 
 from matches import store
 from matches.bounded_zip import MIB, BoundedZip, ZipLimits, naming_file
-from matches.chain import FIRST_HASH_VERSION, HASH_VERSIONS, positions_of
+from matches.chain import FIRST_HASH_VERSION, positions_of
 from matches.championship import book_of
 from matches.errors import Refused, excerpt
 from matches.log_document import LARGEST_ID, LogDocument, parse_log_document
@@ -161,7 +161,7 @@ def _store(
     offset = _offset(log) if log is not None else 0
     try:
         if log is not None:
-            competition.id_offset = _id_offset(log) + offset
+            competition.id_offset = log.id_offset + offset
             competition.save(update_fields=["id_offset"])
             _log_store(competition, log, offset)
         events = 0
@@ -265,14 +265,6 @@ def _overrides(document: Mapping[str, Any]) -> dict[str, Any]:
     return dict(ruleset) if isinstance(ruleset, Mapping) else {}
 
 
-def _id_offset(log: LogDocument) -> int:
-    """Return how far imports moved the ids of `log.json` from those its hashes cover."""
-    offset = log.id_offset
-    if type(offset) is not int or offset < 0 or (log.first_id and offset >= log.first_id):
-        raise Refused("must be a whole number from 0, below every id", f"{LOG_DOCUMENT}: id_offset")
-    return offset
-
-
 def _kept(
     logged: list[dict[str, Any]], by_match: Mapping[str, list[int]], offset: int, id_offset: int
 ) -> list[Kept]:
@@ -281,11 +273,8 @@ def _kept(
     matches = [(match_id, i + offset) for match_id, ids in by_match.items() for i in ids]
     positions = positions_of([event["id"] + offset for event in logged], matches, id_offset)
     kept = []
-    for index, (event, position) in enumerate(zip(logged, positions, strict=True)):
-        version = event.get("hash_version", FIRST_HASH_VERSION)
-        if type(version) is not int or version not in HASH_VERSIONS:
-            field = f"{LOG_DOCUMENT}: events[{index}].hash_version"
-            raise Refused(f"must be one of {', '.join(map(str, HASH_VERSIONS))}", field)
+    for event, position in zip(logged, positions, strict=True):
+        version = event.get("hash_version", FIRST_HASH_VERSION)  # checked with the log
         kept.append(Kept(position.id + id_offset, version, position))
     return kept
 

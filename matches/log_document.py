@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from matches.chain import FIRST_HASH_VERSION, HASH_VERSIONS
 from matches.championship import Book
 from matches.errors import Refused
 from matches.notation import (
@@ -58,7 +59,7 @@ class LogDocument:
     events: list[dict[str, Any]]  # each as written, with its envelope and its id
     match_event_ids: dict[str, list[int]]
     largest: tuple[int, str]  # the largest id it gives, and the field that gives it (0, "")
-    id_offset: Any  # how far imports moved its ids from those its hashes cover (checked on import)
+    id_offset: int  # how far imports moved its ids from those its hashes cover
 
     @property
     def first_id(self) -> int:
@@ -98,7 +99,10 @@ def parse_log_document(obj: Any) -> LogDocument:
         for index, event_id in enumerate(expect_list(found, field)):
             previous = ids.take(event_id, f"{field}[{index}]", after=previous)
         by_match[match_id] = list(found)
+    first_id = min(ids.given, default=0)
     id_offset = document.get("id_offset", 0)
+    if type(id_offset) is not int or id_offset < 0 or (first_id and id_offset >= first_id):
+        raise Refused("must be a whole number from 0, below every id", "id_offset")
     return LogDocument(ruleset, document["stages"], events, by_match, ids.largest, id_offset)
 
 
@@ -133,6 +137,10 @@ def _check_event(event: Mapping[str, Any], seq: int, field: str) -> None:
         if key not in event:
             raise Refused("is missing", f"{field}.{key}")
     _check_id(event["id"], f"{field}.id")
+    version = event.get("hash_version", FIRST_HASH_VERSION)
+    if type(version) is not int or version not in HASH_VERSIONS:
+        choices = ", ".join(map(str, HASH_VERSIONS))
+        raise Refused(f"must be one of {choices}", f"{field}.hash_version")
     check_json({k: v for k, v in event.items() if k != "id"}, field)  # what is stored
     if event["type"] not in LOG_KINDS:
         raise Refused(f"must be one of {', '.join(LOG_KINDS)}", f"{field}.type")
