@@ -130,44 +130,23 @@ def channel_layer_from_url(url: str | None) -> dict[str, Any]:
     }
 
 
-def reads_cache_from_url(url: str | None) -> dict[str, Any]:
-    """Return a CACHES["reads"] entry: answers costly to make (a match sheet, stages as of
-    a version), in Redis beside the throttles' counts for a URL, else in this process's
-    memory, a few hundred of them at most.
+def cache_from_url(url: str | None, name: str, most: int) -> dict[str, Any]:
+    """Return a CACHES entry: Redis for a URL (its keys prefixed with `name`), else this
+    process's memory, `most` entries at most (the least used go first).
 
-    Apart from the default cache, so that however many answers are kept, none pushes out
-    a count, and on the embedded setup they hold tens of megabytes at most.
+    A Redis that is down costs a call a second at most: the caller then goes without
+    (a count skipped or refused, an answer made again).
     """
     if not url:
         return {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "carambole-reads",
-            "OPTIONS": {"MAX_ENTRIES": 200},
+            "LOCATION": name,
+            "OPTIONS": {"MAX_ENTRIES": most},
         }
     return {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": url,
-        "KEY_PREFIX": "carambole-reads",
-        # A Redis that is down costs a read a second at most: the answer is then made again.
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-    }
-
-
-def cache_from_url(url: str | None) -> dict[str, Any]:
-    """Return a CACHES["default"] entry: Redis for a URL, this process's memory without one."""
-    if not url:
-        return {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "carambole",
-            # Room for the counts of thousands of addresses: at the default 300, a flood of
-            # names would push out the counts that matter (the least used go first).
-            "OPTIONS": {"MAX_ENTRIES": 100_000},
-        }
-    return {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": url,
-        "KEY_PREFIX": "carambole",
-        # A Redis that is down costs a login a second at most: the counts are then skipped.
+        "KEY_PREFIX": name,
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 
@@ -248,7 +227,14 @@ CHANNEL_LAYERS = {"default": channel_layer_from_url(REDIS_URL)}
 # What the throttles count (carambole/throttle.py): in Redis, shared by every server
 # process, when there is one; in the one process that serves the embedded setup otherwise.
 # "reads": the answers kept by what they depend on (replay/queries/read_cache.py).
-CACHES = {"default": cache_from_url(REDIS_URL), "reads": reads_cache_from_url(REDIS_URL)}
+CACHES = {
+    # The throttles' counts: room for thousands of addresses, so that a flood of names
+    # never pushes out the counts that matter (at the default 300 it would).
+    "default": cache_from_url(REDIS_URL, "carambole", 100_000),
+    # The read cache: answers costly to make (a match sheet, stages as of a version), apart
+    # so that none pushes out a count; in memory, a few hundred, tens of megabytes at most.
+    "reads": cache_from_url(REDIS_URL, "carambole-reads", 200),
+}
 # Live sockets: every this many seconds each server process reads the store for what a
 # lost notice would have pushed, and tells each viewer the head (the live protocol's default: 15).
 LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")
