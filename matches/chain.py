@@ -45,8 +45,9 @@ class Position:
     `id` is its global id and `match_event_ids` the global ids of the events of the
     competition's matches recorded since the log's previous event (before it, for event
     1), match by match in their order. Both are in the log's own numbering: the stored
-    ids less the competition's `id_offset`, which an import into a database whose log
-    had passed them adds to every id, so that the hashes stay as they were recorded.
+    ids less the competition's `id_offset`, which an import that moves the ids (past a
+    log that had passed them, or back below LARGEST_ID) adds to every id, so that the
+    hashes stay as they were recorded.
     """
 
     id: int

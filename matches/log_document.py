@@ -99,11 +99,22 @@ def parse_log_document(obj: Any) -> LogDocument:
         for index, event_id in enumerate(expect_list(found, field)):
             previous = ids.take(event_id, f"{field}[{index}]", after=previous)
         by_match[match_id] = list(found)
-    first_id = min(ids.given, default=0)
     id_offset = document.get("id_offset", 0)
-    if type(id_offset) is not int or id_offset < 0 or (first_id and id_offset >= first_id):
-        raise Refused("must be a whole number from 0, below every id", "id_offset")
+    if type(id_offset) is not int or not _recorded_ids_fit(ids.given, id_offset):
+        raise Refused(
+            f"must be a whole number that, taken off each id, leaves it from 1 to "
+            f"{LARGEST_BIGINT:,}",
+            "id_offset",
+        )
     return LogDocument(ruleset, document["stages"], events, by_match, ids.largest, id_offset)
+
+
+def _recorded_ids_fit(ids: Mapping[int, str], id_offset: int) -> bool:
+    """Say whether the ids the hashes cover (each id less `id_offset`) are ids a database
+    gives. The offset is below 0 where an import moved the ids back, to follow its log."""
+    if not ids:
+        return abs(id_offset) <= LARGEST_BIGINT
+    return 1 <= min(ids) - id_offset and max(ids) - id_offset <= LARGEST_BIGINT
 
 
 class _Ids:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from matches import store
 from matches.competition_archive import competition_import
-from matches.log_document import LARGEST_ID
+from matches.log_document import LARGEST_ID, parse_log_document
 from matches.models import Competition, Entry, Event, Match, Player
 from matches.records import archive_verify
 from matches.services.competition_log import verify_log
@@ -31,9 +31,12 @@ _MADE: dict[str, bytes] = {}
 
 @pytest.fixture
 def euro(db, client) -> bytes:
-    """The zip of a championship played (groups, a knockout drawn, a semi-final won), in
-    an empty database: made once, by the first test that asks."""
+    """The zip of a championship played (groups, a knockout drawn, a semi-final won) after
+    a match of another's began, so that its ids begin past 1 (as they do in a database
+    that has a past), in an empty database: made once, by the first test that asks."""
     if "euro" not in _MADE:
+        match = new_match()
+        play(match.id, open_game(match.id))
         played()
         _MADE["euro"] = downloaded(client)
         emptied()
@@ -288,6 +291,31 @@ def test_ids_past_the_largest_an_import_stores_move_back_to_follow_the_log(euro,
     assert shown[1]["rows"] == as_kept[1]["rows"]
     match = new_match()
     play(match.id, open_game(match.id))
+
+
+def test_a_log_whose_ids_an_import_moved_back_says_an_offset_below_0(euro):
+    written = json.loads(members(euro)["log.json"])
+    written["id_offset"] = -1000  # recorded 1,000 further on than stored
+
+    assert parse_log_document(written).id_offset == -1000
+
+
+def test_a_competition_whose_ids_moved_back_exports_a_zip_that_imports_again(
+    euro, tmp_path, client
+):
+    moved, again = tmp_path / "moved.zip", tmp_path / "again.zip"
+    moved.write_bytes(log(every_id_moved(LARGEST_ID))(euro))
+    competition_import(str(moved))
+    offset = Competition.objects.get(pk="euro").id_offset
+    again.write_bytes(downloaded(client))
+    emptied()
+
+    competition_import(str(again))
+
+    assert offset < 0  # its ids were recorded past 1, and are stored from 1
+    assert json.loads(members(again.read_bytes())["log.json"])["id_offset"] == offset
+    assert Competition.objects.get(pk="euro").id_offset == offset
+    assert verify_log(Competition.objects.get(pk="euro")) == []
 
 
 def test_the_largest_id_an_import_stores_leaves_the_log_room_for_what_follows(

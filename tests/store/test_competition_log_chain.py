@@ -368,13 +368,19 @@ def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported
     assert not Event.objects.exists()
 
 
+def first_id(log: dict) -> int:
+    every = [i for ids in log["match_event_ids"].values() for i in ids]
+    return min(every + [event["id"] for event in log["events"]])
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
         (lambda log: log["events"][0].update(hash_version=3), "log.json: events[0].hash_version"),
         (lambda log: log["events"][0].update(hash_version=2.0), "log.json: events[0].hash_version"),
         (lambda log: log["events"][4].update(hash_version=1), "log.json: events[4].hash_version"),
-        (lambda log: log.update(id_offset=-1), "log.json: id_offset"),
+        (lambda log: log.update(id_offset=first_id(log)), "log.json: id_offset"),
+        (lambda log: log.update(id_offset=-(2**63)), "log.json: id_offset"),
         (lambda log: log.update(id_offset=True), "log.json: id_offset"),
         (
             lambda log: log["events"][2].update(match_event_ids={}),
