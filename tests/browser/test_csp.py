@@ -6,6 +6,7 @@ the page reports; the browser's log is searched as well, for what a worker repor
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from selenium.webdriver.common.by import By
@@ -33,6 +34,7 @@ def violations(driver) -> list[str]:
     return driver.execute_script("return window.cspViolations || []")
 
 
+@pytest.mark.journey  # every page, in both languages
 def test_no_page_breaks_the_policy_in_either_language_and_each_script_runs(served, chromium):
     paths = demo_pages(Client())
     paths = [*paths, *(path for path in RAN if path not in paths)]

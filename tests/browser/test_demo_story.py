@@ -38,6 +38,7 @@ def printed(served) -> dict[str, str]:
     return {**pages, **{f"{name}:password": password for name, password in logins}}
 
 
+@pytest.mark.journey  # the demo loaded and served as `make run` does
 def test_the_printed_referee_login_records_on_the_printed_console_and_the_board_follows(
     served, printed, browsers
 ):
@@ -74,6 +75,7 @@ def test_the_printed_referee_login_records_on_the_printed_console_and_the_board_
     assert [(shot["seq"], shot["player"]) for shot in shots] == [(8, "A"), (9, "B"), (10, "A")]
 
 
+@pytest.mark.journey  # the demo loaded and served as `make run` does
 def test_the_printed_staff_login_opens_the_console_and_the_overlay_shows_the_score(
     served, printed, browsers
 ):

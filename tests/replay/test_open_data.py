@@ -84,6 +84,7 @@ def test_a_file_changed_in_the_export_refuses_the_import_and_nothing_is_stored(a
         open_data_import(tampered)
 
 
+@pytest.mark.journey  # a whole archive exported and imported again
 def test_imported_into_an_empty_database_it_gives_the_same_standings_brackets_and_ratings(
     archive, tmp_path
 ):

@@ -70,6 +70,7 @@ def assert_made_once_with_the_winners(slots: dict) -> None:
     assert projector.position() == projector.head()
 
 
+@pytest.mark.journey  # Redis stopped and started again under a worker
 def test_with_redis_stopped_a_semi_final_ends_and_its_final_is_made_when_redis_is_back(
     last_semi_final, tmp_path
 ):
@@ -108,6 +109,7 @@ def test_a_worker_killed_while_settling_a_semi_final_leaves_its_final_to_the_nex
     assert_made_once_with_the_winners(slots)
 
 
+@pytest.mark.journey  # Redis stopped and started again under a worker
 def test_with_redis_stopped_a_correction_disputes_the_started_match_and_the_bracket_shows_it_when_redis_is_back(  # noqa: E501
     tmp_path,
 ):

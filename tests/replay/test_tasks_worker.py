@@ -76,6 +76,7 @@ def test_a_worker_recomputes_a_flipped_match_and_a_viewer_is_sent_the_new_versio
     assert standings_get("cup")["version"] == pushed["version"]
 
 
+@pytest.mark.journey  # Redis stopped and started again under a worker
 def test_with_redis_stopped_an_amendment_is_stored_and_the_standings_catch_up_after(
     amendable_league, tmp_path
 ):

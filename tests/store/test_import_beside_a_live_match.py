@@ -26,6 +26,7 @@ def archive(copies: int) -> list[dict]:
 
 
 @pytest.mark.slow
+@pytest.mark.journey  # a large archive imported
 def test_a_shot_recorded_while_a_large_archive_imports_commits_between_its_records(event_db):
     match = new_match()
     seq = open_game(match.id)

@@ -211,6 +211,7 @@ def test_an_unknown_path_is_refused_and_an_id_with_a_nul_closes_with_4404_loggin
     assert "Traceback" not in log, log[-3000:]
 
 
+@pytest.mark.journey  # thousands of sockets opened and closed
 def test_a_servers_memory_stays_flat_while_sockets_are_opened_and_closed(redis_url):
     match_id, head = a_match()
     with serving(redis_url, head_seconds=RARE_HEAD_S, kind=Uvicorn) as served:
