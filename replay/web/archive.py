@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
+from matches import store
 from replay.presentation.compare import STATUS_NAMES
+from replay.presentation.stage_words import Terms
 from replay.queries.csv_cells import CsvWriter
 from replay.queries.player_keys import player_key
 from replay.queries.search import CSV_LIMIT, ArchiveFilter, Search, page_of, summaries
@@ -97,9 +100,43 @@ def archive(request: HttpRequest) -> HttpResponse:
     return render(request, "replay/archive.html", context)
 
 
+# What a CSV row needs beyond its columns: where a stage match stands in its stage.
+PLACE_FIELDS = ("match__stage_id", "match__group", "match__slot")
+CSV_BATCH = 500  # rows read, placed and dated at once
+
+
 def _csv_rows(search: Search) -> Iterator[tuple[Any, ...]]:
-    rows = summaries(search).values_list(*CSV_COLUMNS.values())[:CSV_LIMIT]
-    yield from rows.iterator(chunk_size=2000)
+    fields = (*CSV_COLUMNS.values(), *PLACE_FIELDS)
+    rows = summaries(search).values_list(*fields)[:CSV_LIMIT]
+    terms: dict[str, dict[str, Terms]] = {}  # each competition's stages, read once
+    batch: list[tuple[Any, ...]] = []
+    for row in rows.iterator(chunk_size=2000):
+        batch.append(row)
+        if len(batch) == CSV_BATCH:
+            yield from _in_words(batch, terms)
+            batch = []
+    yield from _in_words(batch, terms)
+
+
+def _in_words(
+    batch: Sequence[tuple[Any, ...]], terms: dict[str, dict[str, Terms]]
+) -> Iterator[tuple[Any, ...]]:
+    """Return rows as the pages say them: a stage match's place in its stage in the page's
+    language, and an undated match on the day it was last played (as the ratings count it)."""
+    columns = list(CSV_COLUMNS)
+    match, competition, stage, date = (
+        columns.index(name) for name in ("match", "competition", "stage", "date")
+    )
+    places = stage_places(
+        ((row[match], row[competition], *row[len(columns) :]) for row in batch), terms
+    )
+    played = store.last_recorded([row[match] for row in batch if row[date] is None])
+    for row in batch:
+        cells = list(row[: len(columns)])
+        cells[stage] = places.get(row[match], row[stage])
+        if cells[date] is None and row[match] in played:
+            cells[date] = timezone.localdate(played[row[match]])
+        yield tuple(cells)
 
 
 def archive_csv(request: HttpRequest) -> HttpResponse:

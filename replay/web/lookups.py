@@ -17,7 +17,7 @@ from matches.errors import NotFound, Refused
 from matches.models import Competition, Match, Player
 from matches.notation import SLUG
 from matches.selectors import competition_get, match_get
-from replay.presentation.stage_words import match_place, terms_of_shapes
+from replay.presentation.stage_words import Terms, match_place, terms_of_shapes
 from replay.queries.championships import stage_shapes
 from replay.queries.player_keys import player_for_key
 
@@ -75,13 +75,19 @@ def at_of(request: HttpRequest) -> int | None:
 
 def stage_places(
     matches: Iterable[tuple[str, str | None, str, str, str]],
+    terms: dict[str, dict[str, Terms]] | None = None,
 ) -> dict[str, str]:
     """Return each stage match's place in its stage in the page's language, by match id,
     from (id, competition, stage id, group, slot): one reading of each competition's
-    stages, however many of its matches a list shows. A match outside stages is left out."""
+    stages, however many of its matches a list shows. A match outside stages is left out.
+
+    `terms`: each competition's stages' words read so far, by competition id, kept and
+    added to, so that a list read in batches reads each competition once."""
     staged = [entry for entry in matches if entry[2] and entry[1]]
-    competitions = Competition.objects.in_bulk({entry[1] for entry in staged})
-    terms = {key: terms_of_shapes(stage_shapes(found)) for key, found in competitions.items()}
+    terms = {} if terms is None else terms
+    unread = {entry[1] for entry in staged if entry[1] not in terms}
+    competitions = Competition.objects.in_bulk(unread) if unread else {}
+    terms.update((key, terms_of_shapes(stage_shapes(found))) for key, found in competitions.items())
     return {
         match_id: match_place(terms[competition].get(stage_id), group, slot)
         for match_id, competition, stage_id, group, slot in staged

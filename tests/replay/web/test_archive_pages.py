@@ -8,12 +8,14 @@ import re
 from datetime import datetime
 
 import pytest
+from django.utils import timezone
 
 from matches import services
 from matches.records import record_import
 from matches.simulator import iter_competition
 from replay.projections import projector
 from replay.projections.states import match_state
+from replay.queries.championships import stage_shapes
 from tests.support.archive import PLAYERS, make_archive, summarise
 
 
@@ -178,6 +180,71 @@ def test_the_archive_csv_shows_names_ids_and_stages_that_look_like_formulas_as_t
     assert row["stage"] == "'+Final\r"
     assert row["points_a"] == "100"
     assert row["match"] == "sheet-1"
+
+
+@pytest.mark.parametrize(
+    "language, place", [("en", "Group stage · group A"), ("uk", "Груповий етап · група A")]
+)
+def test_the_archive_csv_says_a_drawn_matchs_stage_in_words_and_the_day_it_was_played(
+    db, client, projector_forgotten, language, place
+):
+    from tests.matches.test_championships import championship
+    from tests.support.league import win
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    win("euro-groups-A1", "A")
+    projector.catch_up()
+
+    answer = client.get("/archive/export.csv", headers={"accept-language": language})
+
+    rows = {row["match"]: row for row in csv_rows(answer)}
+    played = rows["euro-groups-A1"]
+    assert played["stage"] == place
+    assert played["date"] == timezone.localdate().isoformat()
+
+
+def test_the_archive_csv_reads_a_competitions_stages_once_however_many_rows(
+    db, client, projector_forgotten, monkeypatch
+):
+    from replay.web import archive, lookups
+    from tests.matches.test_championships import championship
+    from tests.support.league import win
+
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    for match_id in ("euro-groups-A1", "euro-groups-A2", "euro-groups-B1", "euro-groups-B2"):
+        win(match_id, "A")
+    projector.catch_up()
+    monkeypatch.setattr(archive, "CSV_BATCH", 2)  # rows written two at a time
+    read = []
+    monkeypatch.setattr(
+        lookups, "stage_shapes", lambda found: read.append(found.pk) or stage_shapes(found)
+    )
+
+    rows = csv_rows(client.get("/archive/export.csv"))
+
+    assert len(rows) == 4 and {row["stage"] for row in rows} == {
+        "Group stage · group A",
+        "Group stage · group B",
+    }
+    assert read == ["euro"]
+
+
+def test_the_archive_csv_gives_a_dated_drawn_matchs_own_date(db, client, projector_forgotten):
+    from tests.matches.test_championships import championship
+    from tests.support.league import win
+
+    championship()
+    services.stage_draw(
+        competition_id="euro", stage_id="groups", by="director", first_date="2026-05-01"
+    )
+    win("euro-groups-A1", "A")
+    projector.catch_up()
+
+    rows = {row["match"]: row for row in csv_rows(client.get("/archive/export.csv"))}
+
+    assert rows["euro-groups-A1"]["date"] == "2026-05-01"
 
 
 def test_the_archive_link_to_its_csv_keeps_the_search(db, client):
