@@ -347,3 +347,22 @@ def test_the_board_links_no_console_for_a_visitor(client, db):
     new_match(MATCH)
 
     assert b"/referee/matches/" not in client.get(f"/matches/{MATCH}/").content
+
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_the_board_links_its_players_competition_replay_head_to_head_and_overlay(
+    client, db, language
+):
+    new_match(MATCH)
+
+    html = client.get(f"/matches/{MATCH}/", headers={"accept-language": language}).content
+    page = html.decode()
+
+    assert 'class="name" href="/players/UA-101/">Olena Kovalenko</a>' in page
+    assert 'class="name" href="/players/IT-202/">Marco Marchetti</a>' in page
+    assert 'href="/competitions/cup/"' in page
+    assert f'href="/matches/{MATCH}/replay/"' in page
+    assert 'href="/players/UA-101/?versus=IT-202"' in page
+    assert f'href="/matches/{MATCH}/overlay/"' in page
+    if language == "uk":
+        assert "Особисті зустрічі" in page and "Рахунок для трансляції" in page
