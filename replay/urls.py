@@ -63,6 +63,7 @@ urlpatterns = [
     ),
     path("archive/", archive.archive, name="archive"),
     path("archive/export.csv", archive.archive_csv, name="archive-csv"),
+    path("players/", players.players_page, name="players"),
     path("players/<str:key>/", players.player_page, name="player"),
     path("players/<str:key>/pin/", players.player_pin_page, name="player-pin"),
     path("ratings/", ratings.ratings_page, name="ratings"),

@@ -1,4 +1,5 @@
-"""A player's page: their matches and results, averages, form over time, head-to-head."""
+"""The players: their directory, and a player's page (their matches and results, averages,
+form over time, head-to-head)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from replay.presentation.compare import STATUS_NAMES
 from replay.queries.pins import pin_showings
 from replay.queries.player_keys import player_for_key, player_key
 from replay.queries.player_matches import player_lines, player_totals
+from replay.queries.players_directory import PlayerSearch, directory
 from replay.queries.ratings import rating_history, rating_today
 from replay.web.lookups import player_or_404
 
@@ -33,6 +35,23 @@ def _form_label(line: dict[str, Any]) -> str:
     """Return what a point of the form chart says of its match: the day and the opponent."""
     name = line["opponent"]["name"]
     return f"{date_format(line['date'], 'SHORT_DATE_FORMAT')} {name}" if line["date"] else name
+
+
+def players_page(request: HttpRequest) -> HttpResponse:
+    """List the players by name, searched by a name, part of one, or a federation id."""
+    form = PlayerSearch(request.GET or None)
+    text, page = form.wanted()
+    rows, more = directory(text, page)
+    context = {
+        "form": form,
+        "rows": rows,
+        "text": text,
+        "page": page,
+        "previous_page": page - 1 if page > 1 else None,
+        "next_page": page + 1 if more else None,
+        "query": urlencode({"q": text}) if text else "",
+    }
+    return render(request, "replay/players.html", context)
 
 
 def player_page(request: HttpRequest, key: str) -> HttpResponse:
