@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 
 from matches.models import Match, Player
 from matches.rules import average
@@ -12,10 +12,28 @@ from replay.models import MatchSummary
 from replay.queries.player_keys import player_key
 
 VOID = Match.Status.VOID.value
+FINISHED = Match.Status.FINISHED.value
 
 
 def player_lines(player: Player, versus: Player | None = None) -> list[dict[str, Any]]:
     """Return a player's matches (those against `versus` alone, if given), newest first."""
+    return [player_line(row, player) for row in _summaries(player, versus)]
+
+
+def head_to_head(
+    player: Player, versus: Player
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the matches of two players, newest first, from each one's side of the table."""
+    rows = list(_summaries(player, versus))
+    return [player_line(row, player) for row in rows], [player_line(row, versus) for row in rows]
+
+
+def finished_totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return what the finished ones of a player's matches add up to (as `player_totals`)."""
+    return player_totals([line for line in lines if line["status"] == FINISHED])
+
+
+def _summaries(player: Player, versus: Player | None) -> QuerySet[MatchSummary]:
     rows = (
         MatchSummary.objects.filter(Q(player_a=player) | Q(player_b=player))
         .select_related("competition", "player_a", "player_b")
@@ -25,7 +43,7 @@ def player_lines(player: Player, versus: Player | None = None) -> list[dict[str,
     )
     if versus is not None:
         rows = rows.filter(Q(player_a=versus) | Q(player_b=versus))
-    return [player_line(row, player) for row in rows]
+    return rows
 
 
 def player_line(summary: MatchSummary, player: Player) -> dict[str, Any]:

@@ -3,6 +3,7 @@ form over time, head-to-head)."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,12 +18,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from matches.models import Player
 from matches.services.pins import pin_issue
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES
 from replay.queries.pins import pin_showings
 from replay.queries.player_keys import player_for_key, player_key
-from replay.queries.player_matches import player_lines, player_totals
+from replay.queries.player_matches import (
+    finished_totals,
+    head_to_head,
+    player_lines,
+    player_totals,
+)
 from replay.queries.players_directory import PlayerSearch, directory
 from replay.queries.ratings import rating_history, rating_today
 from replay.web.lookups import player_or_404
@@ -59,9 +66,13 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
     player = player_or_404(key)
     versus_key = request.GET.get("versus", "").strip()
     versus = player_for_key(versus_key) if versus_key else None
+    theirs: list[dict[str, Any]] = []
+    if versus is not None:
+        mine, theirs = head_to_head(player, versus)
+    else:
+        mine = player_lines(player)
     lines = [
-        {**line, "status_name": STATUS_NAMES.get(line["status"], line["status"])}
-        for line in player_lines(player, versus)
+        {**line, "status_name": STATUS_NAMES.get(line["status"], line["status"])} for line in mine
     ]
     # The form is of matches that count: a void one (replaced by a decision) counts nowhere.
     played = [line for line in reversed(lines) if line["status"] not in ("scheduled", "void")]
@@ -75,6 +86,7 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
         {**entry, "label": date_format(entry["day"], "SHORT_DATE_FORMAT")} for entry in history
     ]
     own_key = player_key(player.federation_id, player.pk)  # not `key`: an old `id-N` too
+    today = timezone.localdate()
     context = {
         "player": player,
         "key": own_key,
@@ -85,13 +97,38 @@ def player_page(request: HttpRequest, key: str) -> HttpResponse:
         "more": max(len(lines) - LISTED, 0),
         "totals": player_totals(lines),
         "chart": charts.form_chart(form) if form else None,
-        "rating": rating_today(history, timezone.localdate()),
+        "rating": rating_today(history, today),
         "rating_chart": charts.rating_chart(rated) if rated else None,
         "archive_url": f"{reverse('replay:archive')}?{urlencode({'player': own_key})}",
         "opponents": sorted(opponents.values(), key=lambda entry: entry["name"].casefold()),
         "staff": request.user.is_authenticated and request.user.is_staff,
+        "sides": _sides(player, lines, history, versus, theirs, today) if versus else None,
     }
     return render(request, "replay/player.html", context)
+
+
+def _sides(
+    player: Player,
+    lines: list[dict[str, Any]],
+    history: list[dict[str, Any]],
+    versus: Player,
+    theirs: list[dict[str, Any]],
+    today: date,
+) -> list[dict[str, Any]]:
+    """Return the two players of a head-to-head side by side: each one's totals over the
+    finished matches between them, and rating today."""
+    return [
+        {
+            "name": who.name,
+            "key": player_key(who.federation_id, who.pk),
+            "totals": finished_totals(own),
+            "rating": rating_today(ratings, today),
+        }
+        for who, own, ratings in (
+            (player, lines, history),
+            (versus, theirs, rating_history(versus)),
+        )
+    ]
 
 
 # The showings of a PIN listed under it, the newest first.

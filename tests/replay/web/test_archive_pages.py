@@ -366,8 +366,8 @@ def test_a_players_page_costs_the_same_queries_whatever_its_matches(
 ):
     make_archive(rows)
 
-    # The player, the other player, their matches (with their joins), the player's ratings.
-    with django_assert_num_queries(4):
+    # The player, the other player, their matches (with their joins), the ratings of each.
+    with django_assert_num_queries(5):
         client.get("/players/UA-101/", {"versus": "IT-202"})
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from matches import services
 from matches.models import Player
@@ -107,3 +108,68 @@ def test_the_breadcrumbs_players_on_a_players_page_leads_to_the_directory(db, cl
     html = client.get("/players/UA-101/").content.decode()
 
     assert '› <a href="/players/">Players</a></nav>' in html
+
+
+# -- Head to head -----------------------------------------------------------------------
+
+
+def test_head_to_head_shows_both_players_side_by_side_over_finished_matches_only(db, client):
+    made = make_archive(24)
+    between = [
+        s
+        for s in made
+        if {s.player_a.federation_id, s.player_b.federation_id} == {"UA-101", "IT-202"}
+    ]
+    finished = [s for s in between if s.status == "finished"]
+    assert len(finished) < len(between)  # a match still to play is among them
+
+    response = client.get("/players/UA-101/", {"versus": "IT-202"})
+
+    olena, marco = response.context["sides"]
+    assert (olena["name"], marco["name"]) == ("Olena Kovalenko", "Marco Marchetti")
+    assert olena["totals"]["matches"] == marco["totals"]["matches"] == len(finished)
+
+    def side(summary, federation_id):
+        return "a" if summary.player_a.federation_id == federation_id else "b"
+
+    for entry, federation_id in ((olena, "UA-101"), (marco, "IT-202")):
+        totals = entry["totals"]
+        assert totals["won"] == sum(s.winner.lower() == side(s, federation_id) for s in finished)
+        assert totals["points"] == sum(
+            getattr(s, f"points_{side(s, federation_id)}") for s in finished
+        )
+    assert olena["totals"]["won"] + marco["totals"]["won"] == len(finished)
+    html = response.content.decode()
+    assert f"{len(finished)} finished matches between them" in html
+    assert html.count('class="side"><a href="/players/') == 2
+
+
+def test_head_to_head_gives_each_players_rating_today(db, client, monkeypatch):
+    from replay.web import players
+
+    make_archive(8)
+    ratings = {"Olena Kovalenko": 1612.4, "Marco Marchetti": 1433.0}
+
+    def rated(player):
+        rating = ratings[player.name]
+        day = timezone.localdate()  # rated today: its deviation has not grown since
+        return [{"day": day, "rating": rating, "deviation": 80.0, "volatility": 0.06, "matches": 3}]
+
+    monkeypatch.setattr(players, "rating_history", rated)
+
+    html = client.get("/players/UA-101/", {"versus": "IT-202"}).content.decode()
+
+    table = html.split('class="head-to-head"', 1)[1].split("</table>", 1)[0]
+    assert "1612 ± 80" in table and "1433 ± 80" in table
+    assert table.index("1612") < table.index("Rating today") < table.index("1433")
+
+
+def test_head_to_head_reads_in_ukrainian(db, client):
+    make_archive(24)
+
+    html = client.get(
+        "/players/UA-101/", {"versus": "IT-202"}, headers={"accept-language": "uk"}
+    ).content.decode()
+
+    assert "завершені зустрічі між ними" in html or "завершених зустрічей між ними" in html
+    assert "Виграні зустрічі" in html and "Рейтинг сьогодні" in html
