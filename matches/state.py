@@ -6,6 +6,7 @@ the notation does; this module does none of the three. Pure Python: no Django.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -187,6 +188,13 @@ class MatchState:
                 dict(self.corrections.amendments), dict(self.corrections.retractions)
             ),
         )
+
+    def shot_number(self, seq: int) -> int | None:
+        """Return a shot's number: its place among the match's shots in log order, the first
+        1, retracted and void ones counted so that a number never shifts; None for no shot."""
+        if seq not in self.shot_index:
+            return None
+        return bisect_left(self.shots, seq, key=lambda shot: shot["seq"]) + 1
 
     def result_head(self) -> int:
         """Return the seq of the last event that is not a confirmation: what the result is."""

@@ -125,7 +125,7 @@ def follow(
             f"{dispute.slot}: only staff may record it",
             "event",
         )
-    cause = _cause(match, event, after.seq)
+    cause = _cause(match, event, after)
     for found_move in found.moves:
         move(fed[found_move.match], found_move.players, cause, by)
     return found
@@ -170,11 +170,15 @@ def fed_matches(competition: Competition) -> dict[str, Match]:
     return {match.pk: match for match in found}
 
 
-def _cause(match: Match, event: Mapping[str, Any], seq: int) -> dict[str, Any]:
-    """Return what the history names as a move's cause: the event and its match."""
-    cause: dict[str, Any] = {"match": match.pk, "seq": seq, "type": event["type"]}
+def _cause(match: Match, event: Mapping[str, Any], after: MatchState) -> dict[str, Any]:
+    """Return what the history names as a move's cause: the event and its match; for a
+    correction, the shot it names by seq and by number (as the pages name it)."""
+    cause: dict[str, Any] = {"match": match.pk, "seq": after.seq, "type": event["type"]}
     if "shot" in event:
         cause["shot"] = event["shot"]
+        number = after.shot_number(event["shot"])
+        if number is not None:
+            cause["number"] = number
     cause["players"] = [match.players["A"]["name"], match.players["B"]["name"]]
     return cause
 

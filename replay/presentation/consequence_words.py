@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from replay.presentation.sentences import shot_name
 from replay.presentation.stage_words import Terms, stage_name
 from replay.presentation.standings_words import place
 
@@ -198,22 +199,24 @@ def _moved(event: Mapping[str, Any], terms: Mapping[str, Terms]) -> str:
 
 
 def cause_words(cause: Mapping[str, Any]) -> str:
-    """Return the event a change came from: "Amendment to shot 4 of Kovalenko v Fernández"."""
+    """Return the event a change came from: "Amendment to shot 1 of Kovalenko v Fernández"."""
     if cause.get("type") == "dispute_decided":
         return _("A decision on a dispute")
     players = cause.get("players") or ["", ""]
     match = _("%(a)s v %(b)s") % {"a": players[0], "b": players[1]}
     kind = cause.get("type")
-    if kind == "shot_amended":
-        return _("Amendment to shot %(shot)s of %(match)s") % {
-            "shot": cause.get("shot"),
-            "match": match,
-        }
-    if kind == "shot_retracted":
-        return _("Retraction of shot %(shot)s of %(match)s") % {
-            "shot": cause.get("shot"),
-            "match": match,
-        }
+    if kind in ("shot_amended", "shot_retracted"):
+        # Named as every page names a shot, by its number; a move logged before moves noted
+        # numbers names it by its event, never by a seq that would read as a number.
+        shot = (
+            shot_name(cause["number"])
+            if cause.get("number")
+            else _("the shot of event %(seq)s") % {"seq": cause.get("shot")}
+        )
+        words = {"shot": shot, "match": match}
+        if kind == "shot_amended":
+            return _("Amendment to %(shot)s of %(match)s") % words
+        return _("Retraction of %(shot)s of %(match)s") % words
     return _("Event %(seq)s of %(match)s") % {"seq": cause.get("seq"), "match": match}
 
 

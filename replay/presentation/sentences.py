@@ -7,7 +7,7 @@ and after its script takes over, and reads at all without one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -112,11 +112,24 @@ def ruling_in_words(
     return sentence
 
 
-def shot_name(seq: int, game: int | None = None) -> str:
-    """Return how every page names a shot: "shot 48", or "shot 48 (game 2)" beside its game."""
+def shot_name(number: int, game: int | None = None) -> str:
+    """Return how every page names a shot by its number ("shot 1" is the match's first):
+    "shot 48", or "shot 48 (game 2)" beside its game."""
     if game is None:
-        return _("shot %(seq)s") % {"seq": seq}
-    return _("shot %(seq)s (game %(game)s)") % {"seq": seq, "game": game}
+        return _("shot %(number)s") % {"number": number}
+    return _("shot %(number)s (game %(game)s)") % {"number": number, "game": game}
+
+
+def shot_numbers(shots: Iterable[Mapping[str, Any]]) -> dict[int, int]:
+    """Return each shot's number by its seq, from a match state's `shots` (every shot in
+    log order, retracted and void ones too): its place among them, the first 1."""
+    return {shot["seq"]: number for number, shot in enumerate(shots, start=1)}
+
+
+def event_name(seq: int) -> str:
+    """Return how a page names an event by its seq, beside a shot's number where a link or
+    the API needs the seq: "event 4"."""
+    return _("event %(seq)s") % {"seq": seq}
 
 
 def is_void_game(game: Mapping[str, Any]) -> bool:

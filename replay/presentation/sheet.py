@@ -299,7 +299,7 @@ def _corrections(
 ) -> list[Correction]:
     """Return every amended or retracted shot, with the correction's author, time and reason."""
     found = []
-    for shot in state.shots:
+    for number, shot in enumerate(state.shots, start=1):
         if not (shot["amended"] or shot["retracted"]):
             continue
         by_seq = shot.get("retracted_by") or shot.get("amended_by")
@@ -308,7 +308,7 @@ def _corrections(
         before = ruling_in_words(shot["original"] or shot["ruling"], names, player)
         found.append(
             Correction(
-                shot=shot_name(shot["seq"], shot["game"]),
+                shot=shot_name(number, shot["game"]),
                 kind=_("retracted") if shot["retracted"] else _("amended"),
                 before=before,
                 after=_("no shot")

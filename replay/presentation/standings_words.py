@@ -1,6 +1,6 @@
 """What a standings version changed, in a sentence of the page's language.
 
-"Amendment to shot 41 (game 2) of Kovalenko v Marchetti, by petrenko “video review”:
+"Amendment to shot 23 (game 2) of Kovalenko v Marchetti, by petrenko “video review”:
 Marchetti now wins 2–1 (before: Kovalenko 2–1); Marchetti 3rd → 2nd". Built from a
 StandingsChange's `changes` (the event that made the version and why, the match result
 before and after, who moved), so the history reads the same after a rebuild.
@@ -68,7 +68,7 @@ def sentence(change: StandingsChange) -> str:
 
 def _cause(cause: dict[str, Any]) -> str:
     names = cause.get("players") or ["?", "?"]
-    shot = shot_name(cause["shot"], cause.get("game")) if cause.get("shot") else "?"
+    shot = _shot(cause)
     words = {"a": names[0], "b": names[1], "by": cause.get("by", ""), "shot": shot}
     kind = cause.get("type")
     if kind == "shot_amended":
@@ -80,6 +80,16 @@ def _cause(cause: dict[str, Any]) -> str:
     if kind == "game_forfeited":
         return _("%(a)s v %(b)s: a game forfeited, recorded by %(by)s") % words
     return _("%(a)s v %(b)s") % words
+
+
+def _shot(cause: dict[str, Any]) -> str:
+    """Return the shot a correction names by its number; a change kept before changes kept
+    numbers names it by its event, never by a seq that would read as a number."""
+    if cause.get("number"):
+        return shot_name(cause["number"], cause.get("game"))
+    if cause.get("shot"):
+        return _("the shot of event %(seq)s") % {"seq": cause["shot"]}
+    return "?"
 
 
 def _won(result: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ class Change:
     before: Result | None
     after: Result | None
     game: int | None = None  # the game of the shot a correction names
+    shot: int | None = None  # that shot's number (its place among the match's shots)
 
 
 def voided_match(row: LoggedEvent) -> str | None:

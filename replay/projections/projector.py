@@ -352,13 +352,16 @@ def new_summary(match: Match) -> MatchSummary:
     )
 
 
-def _game_of_shot(state: MatchState, event: LoggedEvent) -> int | None:
-    """Return the game of the shot an amendment or retraction names (None for other events)."""
+def _shot_named(state: MatchState, event: LoggedEvent) -> tuple[int | None, int | None]:
+    """Return the game and the number of the shot an amendment or retraction names (None
+    and None for other events)."""
     if event.type not in ("shot_amended", "shot_retracted"):
-        return None
+        return None, None
     named: int | None = event.fact().get("shot")
     shot = state.shot_index.get(named) if named is not None else None
-    return shot["game"] if shot else None
+    if shot is None or named is None:
+        return None, None
+    return shot["game"], state.shot_number(named)
 
 
 def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> list[Change]:
@@ -389,8 +392,10 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
                 summary.retractions += event.type == "shot_retracted"
                 after = result_of(state, players)
                 if after != before:
-                    game = _game_of_shot(state, event)
-                    change = Change(event, match.competition_id, summary, before, after, game)
+                    game, number = _shot_named(state, event)
+                    change = Change(
+                        event, match.competition_id, summary, before, after, game, number
+                    )
                     changes.append(change)
                     summary.result_event_id = event.id
                     before = after

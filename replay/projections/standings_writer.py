@@ -155,6 +155,8 @@ def _explained(change: Change, names: Names) -> dict[str, Any]:
             cause[key] = fact[key]
     if change.game is not None:
         cause["game"] = change.game  # the corrected shot's, to name it as every page does
+    if change.shot is not None:
+        cause["number"] = change.shot  # and its number, "shot 1" for the match's first
     return {
         "cause": cause,
         "result": {

@@ -175,7 +175,10 @@ def match_timeline(match: Match) -> dict[str, Any]:
         "frames": amended,
         # Only where the match as seen live differs from the match as amended.
         "live": {str(seq): seen for seq, seen in live.items()},
-        "shots": [_shot(shot, logged, header.ruleset) for shot in final.shots],
+        "shots": [
+            _shot(shot, number, logged, header.ruleset)
+            for number, shot in enumerate(final.shots, start=1)
+        ],
         "games": _games(final, facts),
         "stats": render(final, detached=False)["stats"],
         "confirmed": confirmed(final),
@@ -183,10 +186,12 @@ def match_timeline(match: Match) -> dict[str, Any]:
 
 
 def _shot(
-    shot: Mapping[str, Any], logged: Sequence[StoredEvent], ruleset: Ruleset
+    shot: Mapping[str, Any], number: int, logged: Sequence[StoredEvent], ruleset: Ruleset
 ) -> dict[str, Any]:
-    """Return a shot as the replay lists it; `logged` is the match's log, event 1 first."""
-    entry = {**shot, "at": logged[shot["seq"] - 1].at, "marks": marks(shot, ruleset)}
+    """Return a shot as the replay lists it, with its number (its place among the match's
+    shots); `logged` is the match's log, event 1 first."""
+    at = logged[shot["seq"] - 1].at
+    entry = {**shot, "number": number, "at": at, "marks": marks(shot, ruleset)}
     if shot["amended"] or shot["retracted"]:
         for key in ("amended_by", "retracted_by"):
             if key in shot:

@@ -16,7 +16,13 @@ from matches.header import Header
 from matches.models import Match
 from matches.rules import receiver
 from replay.presentation.drawing import drawing, legend
-from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
+from replay.presentation.sentences import (
+    is_void_game,
+    ruling_in_words,
+    shot_in_words,
+    shot_name,
+    shot_numbers,
+)
 from replay.projections.positions import last_known_positions
 from replay.projections.states import match_state
 
@@ -31,6 +37,7 @@ def board(match: Match) -> dict[str, Any]:
     games = state["games"]
     current = current_game(games)
     shots = [shot for shot in state["shots"] if current and shot["game"] == current["game"]]
+    numbers = shot_numbers(state["shots"])
     standing = [shot for shot in state["shots"] if not shot["retracted"]]
     latest = standing[-1] if standing else None
     # The last shot shown is one of a game played: a void game's shots counted for nothing.
@@ -72,7 +79,8 @@ def board(match: Match) -> dict[str, Any]:
             {
                 "seq": shot["seq"],
                 "player": shot["player"],
-                "name": shot_name(shot["seq"]),
+                "number": numbers[shot["seq"]],
+                "name": shot_name(numbers[shot["seq"]]),
                 "who": names.get(shot["player"], shot["player"]),
                 "words": shot_in_words(shot, names, games),
                 "points": _points(shot),
@@ -95,7 +103,8 @@ def board(match: Match) -> dict[str, Any]:
             "lastShot": last,
             "fallen": fallen,
             "shots": shots,
-            # Every shot's game and player, to name a corrected shot of an earlier game.
+            # Every shot's game and player in log order (its place there is its number), to
+            # name a corrected shot of an earlier game.
             "played": [[shot["seq"], shot["game"], shot["player"]] for shot in state["shots"]],
             "known": known,
         },

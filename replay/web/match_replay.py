@@ -14,7 +14,13 @@ from matches.errors import Refused
 from matches.state import CONFIRMING_ROLES
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES, rows_side_by_side
-from replay.presentation.sentences import is_void_game, ruling_in_words, shot_in_words, shot_name
+from replay.presentation.sentences import (
+    event_name,
+    is_void_game,
+    ruling_in_words,
+    shot_in_words,
+    shot_name,
+)
 from replay.presentation.sheet import role_name
 from replay.projections.timeline import match_timeline
 from replay.queries.player_keys import player_key
@@ -138,7 +144,7 @@ def _shot_line(
     return {
         "seq": shot["seq"],
         "game": shot["game"],
-        "shot": shot_name(shot["seq"], shot["game"]),
+        "shot": shot_name(shot["number"], shot["game"]),
         "player": shot["player"],
         "name": names.get(shot["player"], shot["player"]),
         "summary": summary,
@@ -158,7 +164,8 @@ def _amendment(
     return {
         "seq": shot["seq"],
         "game": shot["game"],
-        "shot": shot_name(shot["seq"], shot["game"]),
+        "shot": shot_name(shot["number"], shot["game"]),
+        "event": event_name(shot["seq"]),
         "name": names.get(player, player),
         "retracted": shot.get("retracted", False),
         "rows": rows_side_by_side(

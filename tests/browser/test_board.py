@@ -281,7 +281,7 @@ def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(
     wait_until(board, lambda d: score(d, "A") == "4", "the amended shot's 4 points")
     wait_until(board, lambda d: "(amended)" in first_shot(d)[0], "the shot marked amended")
     last = board.find_element(By.ID, "last-ruling").text
-    assert last == "Shot 4 amended: video — Kiss carom: 4 to Olena Kovalenko"
+    assert last == "Shot 1 amended: video — Kiss carom: 4 to Olena Kovalenko"
 
     seq = play(opened_for_token.id, seq + 1, CAROM_B)
     services.shot_retract(
@@ -290,12 +290,12 @@ def test_the_board_live_shows_an_amendment_and_a_retraction_in_its_list(
     wait_until(board, lambda d: first_shot(d)[1] == "retracted", "the shot struck through")
     assert board.execute_script(SEQ) == "7"
     assert score(board, "B") == "0"
-    # The correction, then the shot that is the last now (shot 4, amended), as a reload says.
+    # The correction, then the shot that is the last now (shot 1, amended), as a reload says.
     wait_until(
         board,
         lambda d: (
             d.find_element(By.ID, "last-ruling").text
-            == "Shot 6 retracted: twice — Kiss carom: 4 to Olena Kovalenko"
+            == "Shot 2 retracted: twice — Kiss carom: 4 to Olena Kovalenko"
         ),
         "the last shot that stands",
     )
@@ -350,7 +350,7 @@ def test_amendments_that_decide_a_match_early_read_right_live(served, browsers):
     ).seq
     wait_until(board, lambda d: d.execute_script(SEQ) == str(seq), "the first amendment")
     assert correction(board)[:2] == [
-        "Shot 4 (game 1) amended: same",
+        "Shot 1 (game 1) amended: same",
         "/matches/cup-board-4/replay/?seq=4",
     ]
 
@@ -367,15 +367,13 @@ def test_amendments_that_decide_a_match_early_read_right_live(served, browsers):
         "game 2's shots listed again",
     )
     link = board.find_element(By.CSS_SELECTOR, "#last-ruling a")
-    assert link.text == f"Shot {AMENDED} amended: {REASON}"
+    assert link.text == f"Shot 3 amended: {REASON}"  # event 8 is the third shot
     assert link.get_attribute("href").endswith(f"#shot-{AMENDED}")  # a line of the list
     assert board.find_element(By.ID, "last-ruling").text.endswith(
         "Kiss carom: 4 to Marco Marchetti"
     )
     void = board.find_element(By.CSS_SELECTOR, f"#shots li[data-seq='{VOID_IN_GAME}']").text
-    assert (
-        void == f"shot {VOID_IN_GAME} Olena Kovalenko Kiss carom (void: the game was already won)"
-    )
+    assert void == "shot 4 Olena Kovalenko Kiss carom (void: the game was already won)"
     painted, shown = board.execute_async_script(PAINTED)
     assert shown == painted
     assert shown[1].startswith("Game 2 ·")  # not the void game 3, 0 0
@@ -415,7 +413,7 @@ def test_after_a_retraction_the_board_the_overlay_and_a_reload_agree_on_the_last
     wait_until(board, lambda d: "Olena" in d.find_element(By.ID, "last-ruling").text, "A's shot")
     fresh, live = board.execute_async_script(LAST_FRESH_AND_LIVE, "#last-ruling")
     assert fresh == "Kiss carom: 4 to Olena Kovalenko"
-    assert live == f"Shot {seq - 1} retracted: twice — {fresh}"  # the correction, then the shot
+    assert live == f"Shot 2 retracted: twice — {fresh}"  # the correction, then the shot
     wait_until(overlay, lambda d: d.find_element(By.ID, "last-points").text, "the strip's shot")
     fresh, live = overlay.execute_async_script(LAST_FRESH_AND_LIVE, "#last-points")
     assert live == fresh == "Last shot: 4 to Olena Kovalenko"

@@ -241,10 +241,10 @@ def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console_p
     wait_until(console_page, lambda d: "No preview while offline" in preview.text, "no preview")
     assert console_page.find_element(By.ID, "connection").get_attribute("data-state") == "offline"
     assert len(stored()) == 3
-    # Each waiting shot is named by the seq it gets once recorded where it waits.
+    # Each waiting shot is named by the number it gets once recorded where it waits.
     waiting = console_page.find_element(By.ID, "queue-items").text
-    assert "Shot 4 by Olena Kovalenko: white → yellow — after event 3" in waiting
-    assert "Shot 5 by Marco Marchetti: yellow → white — after event 4" in waiting
+    assert "Shot 1 by Olena Kovalenko: white → yellow — after event 3" in waiting
+    assert "Shot 2 by Marco Marchetti: yellow → white — after event 4" in waiting
 
     go_online(console_page)
 
@@ -252,7 +252,7 @@ def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console_p
     assert shots() == [("A", WHITE_ON_YELLOW), ("B", YELLOW_ON_WHITE)]
     assert [e["seq"] for e in stored()] == [1, 2, 3, 4, 5]
     done = console_page.find_element(By.ID, "form-done")
-    assert done.text == "Recorded: Shot 5 by Marco Marchetti: yellow → white"
+    assert done.text == "Recorded: Shot 2 by Marco Marchetti: yellow → white"
 
 
 def test_two_shots_survive_a_reload_with_the_server_down_and_arrive_once_when_it_is_back(
@@ -411,7 +411,7 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
         console_page, lambda d: console_page.find_element(By.ID, "amend-compare").is_displayed()
     )
     assert console_page.find_element(By.ID, "shot-who").text == (
-        "Amending shot 4 (game 1) by Olena Kovalenko"
+        "Amending shot 1 (game 1) by Olena Kovalenko"
     )
     amended = console_page.find_element(By.ID, "amend-preview")
     # The facts as they stand amend nothing: ruled, but not to be confirmed.
@@ -450,7 +450,7 @@ def test_the_latest_shot_is_undone_with_a_reason(console_page):
     tap(console_page, '[data-tab="correct"]')
     retract = console_page.find_element(By.ID, "retract-what")
     wait_until(
-        console_page, lambda d: retract.text.startswith("Shot 4, game 1: Kiss carom"), "shot 4"
+        console_page, lambda d: retract.text.startswith("Shot 1, game 1: Kiss carom"), "shot 1"
     )
     console_page.find_element(By.CSS_SELECTOR, "#retract-form [name=reason]").send_keys(
         "entered twice"
@@ -517,10 +517,11 @@ def test_any_shot_of_a_long_match_is_found_by_game_number_or_words_and_amended(s
     fetched = chromium.execute_script(STATE_FETCHES)
 
     Select(chromium.find_element(By.ID, "find-game")).select_by_visible_text("game 1")
-    chromium.find_element(By.ID, "find-shot").send_keys("12")
-    wait_until(chromium, lambda d: listed(d) == ["12"], "shot 12 found")
+    # Shot 9, the ninth of the match, is event 12 (after the lag, the start and a placement).
+    chromium.find_element(By.ID, "find-shot").send_keys("9")
+    wait_until(chromium, lambda d: listed(d) == ["12"], "shot 9 found")
     line = chromium.find_element(By.CSS_SELECTOR, '#shot-list li[data-seq="12"]').text
-    assert line.startswith("Shot 12, game 1, Olena Kovalenko: ")
+    assert line.startswith("Shot 9, game 1, Olena Kovalenko: ")
     search = chromium.find_element(By.ID, "find-shot")
     search.clear()
     search.send_keys("kiss")
@@ -528,10 +529,10 @@ def test_any_shot_of_a_long_match_is_found_by_game_number_or_words_and_amended(s
     assert chromium.execute_script(STATE_FETCHES) == fetched  # no fetch for a keystroke
 
     search.clear()
-    search.send_keys("12")
+    search.send_keys("9")
     tap(chromium, '#shot-list li[data-seq="12"] button.amend')
     who = chromium.find_element(By.ID, "shot-who")
-    wait_until(chromium, lambda d: who.text == "Amending shot 12 (game 1) by Olena Kovalenko")
+    wait_until(chromium, lambda d: who.text == "Amending shot 9 (game 1) by Olena Kovalenko")
     # Amended to no contact at all, a miss: a change, judged before it may be confirmed.
     assert chromium.execute_script(TAP_AND_LOOK, "#clear-shot") == STALE
     amended = chromium.find_element(By.ID, "amend-preview")
@@ -547,7 +548,7 @@ def test_any_shot_of_a_long_match_is_found_by_game_number_or_words_and_amended(s
         {"contacts": []},
     )
     done = chromium.find_element(By.ID, "form-done")
-    wait_until(chromium, lambda d: done.text == "Recorded: Shot 12 amended: video: no contact")
+    wait_until(chromium, lambda d: done.text == "Recorded: Shot 9 amended: video: no contact")
 
 
 @pytest.mark.parametrize(

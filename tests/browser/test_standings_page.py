@@ -17,7 +17,7 @@ from tests.support.league import flip, league, win
 
 
 def played() -> tuple[Match, int]:
-    """A league whose first match B won, projected: amending its shot 4 makes A win."""
+    """A league whose first match B won, projected: amending its shot 1 makes A win."""
     cup = league()
     seq = win(cup[0], "B")
     projector.catch_up()
@@ -57,7 +57,7 @@ def test_the_standings_follow_a_flipped_result_without_a_reload(served, chromium
     wait_until(
         chromium,
         lambda d: (
-            f"Amendment to shot 4 (game 1) of {a} v {b}, by petrenko"
+            f"Amendment to shot 1 (game 1) of {a} v {b}, by petrenko"
             in d.find_element(By.CSS_SELECTOR, "[data-history]").text
         ),
         "the history explains the change",
@@ -78,7 +78,7 @@ def test_the_standings_page_speaks_ukrainian(served, chromium_uk):
         "the page connects to the standings",
     )
     history = chromium_uk.find_element(By.CSS_SELECTOR, "[data-history]").text
-    assert "Виправлено рішення: удар 4 (партія 1)" in history and "1-ше місце" in history
+    assert "Виправлено рішення: удар 1 (партія 1)" in history and "1-ше місце" in history
     assert chromium_uk.find_element(By.ID, "standings-heading").text == "Турнірна таблиця"
 
 

@@ -854,3 +854,12 @@ def test_a_match_forfeit_never_creates_a_game_beyond_best_of(best_of, opening):
 
     assert state["winner"] == "A"
     assert len(state["games"]) == best_of // 2 + 1
+
+
+def test_a_shot_is_numbered_by_its_place_among_the_shots_a_retracted_one_counted():
+    state = state_after(header(), CORRECTED)
+
+    # Events 2 to 5 are the match's first four shots; 5 retracted keeps its number.
+    assert [state.shot_number(seq) for seq in (2, 3, 4, 5)] == [1, 2, 3, 4]
+    assert state.shot_number(1) is None  # the game's start is no shot
+    assert state.shot_number(7) is None  # nor an amendment

@@ -83,6 +83,7 @@ def test_the_players_of_a_match_not_started_follow_a_correction_in_the_same_writ
     assert [event.data["match"] for event in moved] == ["euro-ko-1-1", "euro-ko-1-2"]
     cause = moved.first().data["cause"]
     assert (cause["match"], cause["type"], cause["shot"]) == (FLIPPED, "shot_amended", 4)
+    assert cause["number"] == 1  # event 4 is the match's first shot, as the pages name it
 
 
 def test_a_started_match_is_disputed_never_rewritten_and_only_staff_may_dispute_it(

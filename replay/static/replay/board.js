@@ -23,7 +23,8 @@ let known; // where each ball was last seen, for one that moved without a rest
 // The same after each event this page has shown: a retracted shot moved nothing, so what
 // was known before it is known again.
 let knownAfter;
-// Every shot's game and player by seq, to name a corrected shot of an earlier game.
+// Every shot's game, player and number (its place among the match's shots) by seq, in log
+// order: to name a shot, and a corrected shot of an earlier game.
 let played;
 let correction = null; // the correction just applied, {event, words}, to say until the next event
 
@@ -100,8 +101,9 @@ function drawShots() {
       span.textContent = text;
       return span;
     };
-    // As the server paints it: its seq, who played it, what it did.
-    item.append(part("shot-seq", shotName(shot.seq)), " ",
+    // As the server paints it: its number, who played it, what it did.
+    const entry = played.get(shot.seq);
+    item.append(part("shot-seq", shotName(entry ? entry.number : "?")), " ",
       part("shot-who", names[shot.player] || shot.player), " ",
       part("shot-what", shotInWords(shot, names, state.games)));
     return item;
@@ -135,7 +137,9 @@ function drawCorrection({ event, words }) {
   const link = document.createElement("a");
   link.href = listed ? `#shot-${event.shot}`
     : `/matches/${encodeURIComponent(data.match)}/replay/?seq=${event.shot}`;
-  link.textContent = eventInWords(event, names, { game: listed || !shot ? null : shot.game });
+  link.textContent = eventInWords(event, names, {
+    game: listed || !shot ? null : shot.game, number: shot ? shot.number : null,
+  });
   const node = $("#last-ruling");
   node.replaceChildren(link);
   if (words) node.append(` — ${words}`);
@@ -205,7 +209,8 @@ function apply(message) {
     };
     if (shots.length && game && shots[0].game !== game.game) shots = [];
     shots = shots.filter((entry) => entry.seq !== shot.seq).concat([shot]);
-    played.set(shot.seq, { game: shot.game, player });
+    const number = played.has(shot.seq) ? played.get(shot.seq).number : played.size + 1;
+    played.set(shot.seq, { game: shot.game, player, number });
     lastShot = shot;
     fallen = state.ruling.pins;
   } else if (event.type === "game_started") {
@@ -253,7 +258,8 @@ export function start() {
   data = JSON.parse(document.getElementById("board-data").textContent);
   ({ names, state, shots, lastShot, lastEvent, fallen, known } = data);
   knownAfter = new Map([[data.seq, known]]);
-  played = new Map(data.played.map(([seq, game, player]) => [seq, { game, player }]));
+  played = new Map(data.played.map(
+    ([seq, game, player], index) => [seq, { game, player, number: index + 1 }]));
   document.body.dataset.seq = data.seq;
   drawBoard();
   return connectLive(data.match, { after: data.seq, onEvent: apply, onStatus: showStatus });

@@ -1,6 +1,6 @@
 // The console's Game and Correct tabs, filled from the match state.
 
-import { rulingInWords } from "./words.js";
+import { rulingInWords, shotNumbers } from "./words.js";
 import { button } from "./console-queue-view.js";
 
 export const FIND_PAGE = 40; // shots listed at a time in the Correct tab, and per "Show more"
@@ -31,10 +31,10 @@ export function renderGame(root, state) {
   }
 }
 
-/** Return a shot of the Correct tab's list in words: its seq, its game, who, the ruling. */
-function shotLine(shot, names) {
-  return interpolate(gettext("Shot %(seq)s, game %(game)s, %(name)s: %(words)s"), {
-    seq: shot.seq, game: shot.game, name: names[shot.player],
+/** Return a shot of the Correct tab's list in words: its number, its game, who, the ruling. */
+function shotLine(shot, names, number) {
+  return interpolate(gettext("Shot %(number)s, game %(game)s, %(name)s: %(words)s"), {
+    number, game: shot.game, name: names[shot.player],
     words: rulingInWords(shot.ruling, names, shot.player) + (shot.amended ? ` (${gettext("amended")})` : ""),
   }, true);
 }
@@ -42,16 +42,19 @@ function shotLine(shot, names) {
 /**
  * Return the shots to amend that the finder asks for, newest first.
  *
- * game: "" or a game's number; query: a shot's number (its seq), or words of its line.
+ * shots: the state's, every shot in log order; game: "" or a game's number; query: a
+ * shot's number (its place among the shots), or words of its line.
  */
 export function findShots(shots, names, { game = "", query = "" } = {}) {
   const wanted = query.trim();
+  const numbers = shotNumbers(shots);
   let found = shots.filter((shot) => !shot.retracted && (!game || String(shot.game) === game));
   if (/^\d+$/.test(wanted)) {
-    found = found.filter((shot) => shot.seq === Number(wanted));
+    found = found.filter((shot) => numbers.get(shot.seq) === Number(wanted));
   } else if (wanted) {
     const words = wanted.toLocaleLowerCase();
-    found = found.filter((shot) => shotLine(shot, names).toLocaleLowerCase().includes(words));
+    found = found.filter((shot) => shotLine(shot, names, numbers.get(shot.seq))
+      .toLocaleLowerCase().includes(words));
   }
   return found.reverse();
 }
@@ -76,9 +79,12 @@ function renderGameChoice(select, state) {
 export function renderCorrect(root, { state, names, amending, shown, onAmend }) {
   const $ = (selector) => root.querySelector(selector);
   const latest = latestShot(state);
+  const numbers = shotNumbers(state.shots || []);
   $("#retract-what").textContent = latest
-    ? interpolate(gettext("Shot %(seq)s, game %(game)s: %(words)s"),
-      { seq: latest.seq, game: latest.game, words: rulingInWords(latest.ruling, names, latest.player) }, true)
+    ? interpolate(gettext("Shot %(number)s, game %(game)s: %(words)s"), {
+      number: numbers.get(latest.seq), game: latest.game,
+      words: rulingInWords(latest.ruling, names, latest.player),
+    }, true)
     : gettext("No shot to undo.");
   $("#retract-form").querySelector("button").disabled = !latest;
   renderGameChoice($("#find-game"), state);
@@ -107,7 +113,7 @@ export function renderCorrect(root, { state, names, amending, shown, onAmend }) 
     item.dataset.seq = String(shot.seq);
     if (amending && amending.seq === shot.seq) item.setAttribute("aria-current", "true");
     const words = document.createElement("span");
-    words.textContent = shotLine(shot, names);
+    words.textContent = shotLine(shot, names, numbers.get(shot.seq));
     item.append(words, button(gettext("Amend"), "amend", () => onAmend(shot)));
     list.append(item);
   }

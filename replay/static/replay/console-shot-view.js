@@ -19,8 +19,8 @@ export function renderShotPanel(root, view) {
   const $$ = (selector) => Array.from(root.querySelectorAll(selector));
   const name = names[player] || "";
   $("#shot-who").textContent = amending
-    ? interpolate(gettext("Amending shot %(seq)s (game %(game)s) by %(name)s"),
-      { seq: amending.seq, game: amending.game, name }, true)
+    ? interpolate(gettext("Amending shot %(number)s (game %(game)s) by %(name)s"),
+      { number: amending.number, game: amending.game, name }, true)
     : player ? interpolate(playsWith(cueBalls[player]), { name }, true)
       : gettext("No shot is due");
   const moving = draft.movingBalls();

@@ -3,12 +3,20 @@
 import { ballName } from "./table.js";
 import { eventInWords } from "./words.js";
 
-/** Return a submission in words, a shot named by its seq: for the queue's list and "Recorded". */
-export function describe(event, names, seq) {
-  if (event.type !== "shot") return eventInWords(event, names) || event.type;
+/**
+ * Return a submission in words, for the queue's list and "Recorded": a shot named by its
+ * number (its place among the match's shots), a correction naming its shot so too.
+ *
+ * numberOf(seq): the number of the shot recorded (or to be recorded) at that seq.
+ */
+export function describe(event, names, seq, numberOf) {
+  if (event.type !== "shot") {
+    const number = event.shot ? numberOf(event.shot) : null;
+    return eventInWords(event, names, { number }) || event.type;
+  }
   const taps = (event.contacts || []).map(contactInWords).join(", ") || gettext("no contact");
-  return interpolate(gettext("Shot %(seq)s by %(name)s: %(taps)s"),
-    { seq, name: names[event.player] || event.player, taps }, true);
+  return interpolate(gettext("Shot %(number)s by %(name)s: %(taps)s"),
+    { number: numberOf(seq), name: names[event.player] || event.player, taps }, true);
 }
 
 /** Return one tapped contact in words: "white → yellow". */

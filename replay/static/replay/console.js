@@ -41,7 +41,10 @@ let online = true;
 let liveStatus = "live";
 let tab = null;
 let face = null;
-let amending = null; // {seq, player, ruling}: the shot being amended
+let amending = null; // {seq, number, game, player, ruling, facts}: the shot being amended
+// The seqs of the shots seen recorded since the full state came (the live feed's messages
+// and the answers to this console carry no list of shots): to number the shots after them.
+const seenShots = new Set();
 let draft;
 let restBall = null;
 let placePos = null;
@@ -79,6 +82,7 @@ const newQueue = () => new SubmissionQueue({
     render();
   },
   onRecorded: (item, body) => {
+    if (item.event.type === "shot" && typeof body.seq === "number") seenShots.add(body.seq);
     if (typeof body.seq === "number" && body.state && body.seq >= state.seq) {
       // The answer carries the scoreboard; the shots and stats come with the full state.
       applyState({ ...body.state, seq: body.seq });
@@ -141,13 +145,28 @@ function duePlayer() {
 function submit(event) {
   if (refusedAsVoid()) return;
   const seq = queue.nextExpected(state.seq) + 1;
-  queue.add(event, { head: state.seq, label: describe(event, names, seq) });
+  queue.add(event, { head: state.seq, label: describe(event, names, seq, shotNumberAt) });
   render();
 }
 
-/** Return a submission in words, a shot named by the seq it gets (or got) once recorded. */
+/**
+ * Return a submission in words, a shot named by the number it gets (or got) once recorded
+ * at `seq`.
+ */
 function labelOf(item, seq = item.expected_seq + 1) {
-  return describe(item.event, names, seq);
+  return describe(item.event, names, seq, shotNumberAt);
+}
+
+/**
+ * Return the number of the shot recorded (or to be recorded) at `seq`: its place among the
+ * match's shots, those of the full state, those seen since and those waiting before it.
+ */
+function shotNumberAt(seq) {
+  const shots = new Set([...(state.shots || []).map((shot) => shot.seq), ...seenShots]);
+  for (const item of queue.items) {
+    if (item.event.type === "shot") shots.add(item.expected_seq + 1);
+  }
+  return [...shots].filter((shot) => shot < seq).length + 1;
 }
 
 function confirmShot() {
@@ -191,8 +210,8 @@ async function startAmending(shot) {
     draft = new ShotDraft(cueBalls[shot.player]);
     draft.load(event.type === "shot_amended" ? event.facts : event);
     amending = {
-      seq: shot.seq, game: shot.game, player: shot.player, ruling: shot.ruling,
-      facts: JSON.stringify(draft.facts()),
+      seq: shot.seq, number: shotNumberAt(shot.seq), game: shot.game, player: shot.player,
+      ruling: shot.ruling, facts: JSON.stringify(draft.facts()),
     };
     $("#amend-reason").value = "";
     showError("");
@@ -695,6 +714,7 @@ function follow() {
   const live = connectLive(matchId, {
     after: state.seq,
     onEvent: (message) => {
+      if (message.event && message.event.type === "shot") seenShots.add(message.seq);
       // This console's own event comes back here too, after its answer brought the scoreboard.
       if (message.seq > state.seq) {
         state = { ...state, ...message.state, seq: message.seq };

@@ -202,7 +202,8 @@ class Replay {
   eventWords(event) {
     // A correction names its shot with its game: the shot may be in another game than this.
     const shot = event.shot ? this.shots.get(event.shot) : null;
-    return eventInWords(event, this.page.names, { game: shot ? shot.game : null });
+    return eventInWords(event, this.page.names,
+      { game: shot ? shot.game : null, number: shot ? shot.number : null });
   }
 
   rulingOf(shot) {

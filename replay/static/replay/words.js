@@ -107,12 +107,29 @@ export function rulingInWords(ruling, names = {}, player = ruling && ruling.play
 }
 
 /**
- * Return how every page names a shot: by its event seq ("shot 48"), with its game beside it
+ * Return how every page names a shot: by its number, its place among the match's shots in
+ * log order ("shot 1" is the first; retracted and void ones count), with its game beside it
  * ("shot 48 (game 2)") where the game is not obvious.
  */
-export function shotName(seq, game = null) {
-  if (game === null || game === undefined) return interpolate(gettext("shot %(seq)s"), { seq }, true);
-  return interpolate(gettext("shot %(seq)s (game %(game)s)"), { seq, game }, true);
+export function shotName(number, game = null) {
+  if (game === null || game === undefined) {
+    return interpolate(gettext("shot %(number)s"), { number }, true);
+  }
+  return interpolate(gettext("shot %(number)s (game %(game)s)"), { number, game }, true);
+}
+
+/**
+ * Return each shot's number by its seq, from shots in log order (a match state's `shots`,
+ * retracted and void ones too): its place among them, the first 1.
+ */
+export function shotNumbers(shots) {
+  return new Map(shots.map((shot, index) => [shot.seq, index + 1]));
+}
+
+/** Return the shot a correction names: by its number when known, else by its event. */
+function correctedShot(seq, { game = null, number = null } = {}) {
+  if (number) return shotName(number, game);
+  return interpolate(gettext("the shot of event %(seq)s"), { seq }, true);
 }
 
 /** Return whether a shot is void because its game started after the match was decided. */
@@ -142,10 +159,11 @@ export function shotInWords(shot, names = {}, games = []) {
 /**
  * Return an event that is not a shot in words (the board's line for it), or "".
  *
- * A correction names its shot as shotName does; `game`: the shot's game, where the page
- * does not make it obvious.
+ * A correction names its shot as shotName does, by `number` (its place among the match's
+ * shots; without it, by its event); `game`: the shot's game, where the page does not make
+ * it obvious.
  */
-export function eventInWords(event, names = {}, { game = null } = {}) {
+export function eventInWords(event, names = {}, { game = null, number = null } = {}) {
   const name = (player) => names[player] || player;
   switch (event.type) {
     case "lag":
@@ -161,10 +179,12 @@ export function eventInWords(event, names = {}, { game = null } = {}) {
       }[event.ball] || "";
     case "shot_amended":
       return interpolate(gettext("%(shot)s amended: %(reason)s"),
-        { shot: capitalised(shotName(event.shot, game)), reason: event.reason || "" }, true);
+        { shot: capitalised(correctedShot(event.shot, { game, number })),
+          reason: event.reason || "" }, true);
     case "shot_retracted":
       return interpolate(gettext("%(shot)s retracted: %(reason)s"),
-        { shot: capitalised(shotName(event.shot, game)), reason: event.reason || "" }, true);
+        { shot: capitalised(correctedShot(event.shot, { game, number })),
+          reason: event.reason || "" }, true);
     case "balls_respotted":
       return gettext("Balls in contact: put back in the break position");
     case "foul":

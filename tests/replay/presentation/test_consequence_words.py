@@ -70,3 +70,21 @@ def test_the_history_names_a_decision_and_a_move_in_the_third_place_match_so():
     assert log_sentence(moved, KNOCKOUT).endswith("in the third-place match")
     with translation.override("uk"):
         assert "фінал " not in log_sentence(decided, KNOCKOUT)
+
+
+def test_a_move_names_the_corrected_shot_by_its_number_or_else_by_its_event():
+    moved = {
+        "type": "players_moved",
+        "slot": "3rd",
+        "cause": {"type": "shot_amended", "shot": 4, "number": 1, "players": ["Ann", "Bea"]},
+        "was": {"A": {"name": "Bianchi"}, "B": {"name": "Marchetti"}},
+        "now": {"A": {"name": "Dubois"}, "B": {"name": "Marchetti"}},
+    }
+    logged_before = {**moved, "cause": {**moved["cause"], "number": None}}
+
+    assert log_sentence(moved, KNOCKOUT).startswith("Amendment to shot 1 of Ann v Bea: ")
+    assert log_sentence(logged_before, KNOCKOUT).startswith(
+        "Amendment to the shot of event 4 of Ann v Bea: "
+    )
+    with translation.override("uk"):
+        assert "удар 1 у зустрічі Ann" in log_sentence(moved, KNOCKOUT)

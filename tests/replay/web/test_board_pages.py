@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches import services
 from tests.support.cast import BY, CAROM_A, LOWER_HALF, MISS, QUIET, new_match, open_game, play
-from tests.support.decided_early import VOID_IN_GAME, decided_early
+from tests.support.decided_early import decided_early
 
 MATCH = "cup-a-1"
 # Yellow on white, then on red: a kiss carom, 4 points for B (yellow).
@@ -305,9 +305,9 @@ def test_a_match_decided_early_by_an_amendment_reads_right_on_the_first_paint():
     void_row = html.split('<tr data-game="3"')[1].split("</tr>")[0]
     assert void_row.startswith(' class="void">') and "<td>—</td><td>—</td>" in void_row
     assert "void: the match was already decided" in void_row
-    # Game 2's shots, each named by its seq with who played it; the void one claims nothing.
+    # Game 2's shots, each named by its number with who played it; the void one claims nothing.
     assert (
-        f'<span class="shot-seq">shot {VOID_IN_GAME}</span> '
+        '<span class="shot-seq">shot 4</span> '
         '<span class="shot-who">Olena Kovalenko</span> '
         '<span class="shot-what">Kiss carom (void: the game was already won)</span>'
     ) in html
@@ -322,7 +322,7 @@ def test_a_match_decided_early_by_an_amendment_reads_right_on_the_first_paint():
 
     ukrainian = page(f"/matches/{MATCH}/", "uk")
     assert "Marco Marchetti перемагає в зустрічі 2–0" in ukrainian
-    assert f'<span class="shot-seq">удар {VOID_IN_GAME}</span>' in ukrainian
+    assert '<span class="shot-seq">удар 4</span>' in ukrainian
     assert "(анульовано: партію вже виграно)" in ukrainian
 
 
@@ -366,3 +366,23 @@ def test_the_board_links_its_players_competition_replay_head_to_head_and_overlay
     assert f'href="/matches/{MATCH}/overlay/"' in page
     if language == "uk":
         assert "Особисті зустрічі" in page and "Рахунок для трансляції" in page
+
+
+@pytest.mark.django_db
+def test_the_board_numbers_shots_from_one_and_a_retraction_shifts_none():
+    new_match(MATCH)
+    first = play(MATCH, open_game(MATCH), QUIET)  # event 4, A's: shot 1
+    second = play(MATCH, first, CAROM_B)  # event 5, B's: shot 2, entered by mistake
+    services.shot_retract(
+        match_id=MATCH, expected_seq=second, by=BY, shot=second, reason="entered twice"
+    )
+    play(MATCH, second + 1, QUIET)  # event 7, B's again: shot 3
+
+    html = page(f"/matches/{MATCH}/")
+
+    named = {
+        seq: html.split(f'id="shot-{seq}"', 1)[1].split('class="shot-seq">', 1)[1].split("<")[0]
+        for seq in (4, 5, 7)
+    }
+    assert named == {4: "shot 1", 5: "shot 2", 7: "shot 3"}
+    assert '<span class="shot-seq">удар 1</span>' in page(f"/matches/{MATCH}/", "uk")

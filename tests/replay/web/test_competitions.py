@@ -43,7 +43,7 @@ def test_the_competition_page_explains_the_flip_in_a_sentence(flipped):
 
     # The shot as every page names it, why it was amended, the result now and before.
     assert (
-        f"Amendment to shot 4 (game 1) of {a} v {b}, by petrenko “video review: white touched "
+        f"Amendment to shot 1 (game 1) of {a} v {b}, by petrenko “video review: white touched "
         f"the red”: {a} now wins 1–0 (before: {b} 1–0)"
     ) in html
     assert "1st" in html and "→" in html
@@ -68,7 +68,7 @@ def test_the_competition_page_speaks_ukrainian(flipped):
     html = page("/competitions/cup/", "uk")
 
     assert '<html lang="uk">' in html
-    assert "Виправлено рішення: удар 4 (партія 1)" in html
+    assert "Виправлено рішення: удар 1 (партія 1)" in html
     assert "(раніше: " in html
     assert "Турнірна таблиця" in html
 

@@ -97,6 +97,12 @@ def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(finished
         assert event["reason"] in text
     assert f"{corrections[0]['by']}, event" in text
     assert "retracted" in text and "amended" in text
+    # Each corrected shot by its number (its place among the shots), not by its event's seq.
+    events = list(enumerate(finished["events"], start=1))
+    shots = [seq for seq, event in events if event["type"] == "shot"]
+    first = corrections[0]["shot"]
+    game = [e["game"] for seq, e in events if e["type"] == "game_started" and seq < first][-1]
+    assert f"shot {shots.index(first) + 1} (game {game}): " in text
 
 
 def test_the_ukrainian_sheet_is_in_ukrainian_with_the_same_names_and_head(finished):

@@ -306,19 +306,24 @@ def test_a_match_decided_early_by_an_amendment_shows_its_void_game_and_shots_as_
     result = html.split('<p class="result">')[1].split("</p>")[0]
     assert result.count('class="game-score"') == 2  # game 3 is not listed as played
     assert ">Game 3 (void)</option>" in html
-    # Each shot named by its seq and game; a void one says why, and claims no points.
+    # Each shot named by its number (its place among the shots: seq 4 is the first) and
+    # game; a void one says why, and claims no points.
     lines = {line["seq"]: line for line in response.context["shot_lines"]}
-    assert lines[4]["shot"] == "shot 4 (game 1)"
-    assert '<span class="shot-seq">shot 13 (game 3)</span>' in html
+    assert lines[4]["shot"] == "shot 1 (game 1)"
+    assert '<span class="shot-seq">shot 6 (game 3)</span>' in html
     for seq in VOID_GAME:
         assert lines[seq]["summary"].endswith("(void: the match was already decided)")
     assert lines[13]["summary"] == "Kiss carom (void: the match was already decided)"
     assert lines[VOID_IN_GAME]["summary"] == "Kiss carom (void: the game was already won)"
     (void_chart,) = [chart for chart in response.context["charts"] if chart["game"] == 3]
     assert void_chart["void"] and [line["points"] for line in void_chart["lines"]] == ["", ""]
-    assert f'<a href="?seq={AMENDED}">Shot {AMENDED} (game 2) · Marco Marchetti</a>' in html
+    # The amended shot by its number, and beside it the event its link and the API name.
+    assert (
+        f'<a href="?seq={AMENDED}">Shot 3 (game 2) · Marco Marchetti</a> '
+        f'<small class="shot-event">event {AMENDED}</small>'
+    ) in html
     ukrainian = client.get("/matches/cup-early/replay/", headers={"accept-language": "uk"})
-    assert '<span class="shot-seq">удар 13 (партія 3)</span>' in ukrainian.content.decode()
+    assert '<span class="shot-seq">удар 6 (партія 3)</span>' in ukrainian.content.decode()
     assert "(анульовано: зустріч уже вирішено)" in ukrainian.content.decode()
 
 
