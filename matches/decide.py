@@ -20,20 +20,20 @@ Event = dict[str, Any]
 
 def _refuse_after_match(state: MatchState) -> None:
     if state.winner is not None:
-        raise Refused("the match is over", "type")
+        raise Refused.because("match_over", "type")
 
 
 def _refuse_outside_game(state: MatchState) -> None:
     _refuse_after_match(state)
     if state.game is None:
-        raise Refused("no game has started", "type")
+        raise Refused.because("no_game", "type")
     if not state.game_open():
-        raise Refused(f"game {state.game.number} is over", "type")
+        raise Refused.because("game_over", "type", game=state.game.number)
 
 
 def lag(state: MatchState, event: Event) -> Event:
     if state.games:
-        raise Refused("the lag comes before the first game", "type")
+        raise Refused.because("lag_after_game", "type")
     return event
 
 
@@ -42,16 +42,16 @@ def game_started(state: MatchState, event: Event) -> Event:
     expected = len(state.games) + 1
     if state.all_games_played():
         best_of = state.ruleset.best_of
-        raise Refused(f"a match has at most {best_of} games (best of {best_of})", "game")
+        raise Refused.because("too_many_games", "game", best_of=best_of)
     if event["game"] != expected:
-        raise Refused(f"expected game {expected}", "game")
+        raise Refused.because("expected_game", "game", game=expected)
     if state.game_open():
-        raise Refused(f"game {expected - 1} is still being played", "game")
+        raise Refused.because("game_in_play", "game", game=expected - 1)
     if state.game is None and state.lag_repeat:
-        raise Refused("the last lag must be repeated before game 1", "type")
+        raise Refused.because("lag_repeat", "type")
     if state.game is not None and event["breaker"] != next_breaker(state.game.breaker):
         breaker = next_breaker(state.game.breaker)
-        raise Refused(f"game {expected} is broken by {breaker}", "breaker")
+        raise Refused.because("wrong_breaker", "breaker", game=expected, player=breaker)
     return event
 
 
@@ -61,7 +61,7 @@ def shot(state: MatchState, event: Event) -> Event:
     if event.get("player") is None:
         event["player"] = state.due
     elif event["player"] != state.due:
-        raise Refused(f"it is {state.due}'s shot", "player")
+        raise Refused.because("not_due", "player", player=state.due)
     own = state.header.ball_of(event["player"])
     facts = parse_shot({k: event[k] for k in SHOT_FACTS if k in event}, own)
     # A ball that did not move is still where it was: nothing may come to rest on it.
@@ -70,7 +70,7 @@ def shot(state: MatchState, event: Event) -> Event:
     for ball, position in (facts.rest or {}).items():
         for other_ball, placed in still.items():
             if overlaps(position, placed):
-                raise Refused(f"overlaps the {other_ball} ball", f"rest.{ball}")
+                raise Refused.because("rest_overlaps", f"rest.{ball}", ball=other_ball)
     return event
 
 
@@ -78,9 +78,9 @@ def _corrected_shot(state: MatchState, event: Event) -> dict[str, Any]:
     target = event["shot"]
     shot = state.shot_index.get(target)
     if shot is None:
-        raise Refused(f"seq {target} is not a shot", "shot")
+        raise Refused.because("not_a_shot", "shot", shot=target)
     if shot["retracted"]:
-        raise Refused(f"the shot at seq {target} was retracted", "shot")
+        raise Refused.because("shot_retracted", "shot", shot=target)
     return shot
 
 

@@ -1,12 +1,16 @@
 """The one error of carambole: what was refused, the field to blame, and the event's `seq`.
 
 The notation, the rules and the services raise it; the commands, the API and the
-websockets show `as_dict()`. Pure Python: no Django.
+websockets show `as_dict()`. A refusal raised `because` a code of `matches.refusals`
+carries that code and its parameters too, so that it can be said in any language.
+Pure Python: no Django.
 """
 
 from __future__ import annotations
 
-from typing import Any, overload
+from typing import Any, Self, overload
+
+from matches.refusals import TEXTS
 
 EXCERPT = 40  # the most characters of what was sent that an error message quotes
 
@@ -39,11 +43,28 @@ class Refused(ValueError):
 
     status = 422
 
-    def __init__(self, message: str, field: str | None = None, seq: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        seq: int | None = None,
+        *,
+        code: str | None = None,
+        params: dict[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field or None
         self.seq = seq
+        self.code = code
+        self.params = dict(params or {})
+
+    @classmethod
+    def because(
+        cls, code: str, field: str | None = None, seq: int | None = None, **params: str | int
+    ) -> Self:
+        """Return the refusal `code` names, its English text filled in with `params`."""
+        return cls(TEXTS[code] % params, field, seq, code=code, params=params)
 
     def __str__(self) -> str:
         where = [f"seq {self.seq}"] if self.seq is not None else []
@@ -58,10 +79,14 @@ class Refused(ValueError):
         return self
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the error as the interfaces show it: {"error", "field"} and `seq` if known."""
+        """Return the error as the interfaces show it: {"error", "field"}, `seq` if known, and
+        `code` and `params` when the refusal has a code."""
         error: dict[str, Any] = {"error": self.message, "field": self.field}
         if self.seq is not None:
             error["seq"] = self.seq
+        if self.code is not None:
+            error["code"] = self.code
+            error["params"] = self.params
         return error
 
 
@@ -77,5 +102,8 @@ class Conflict(Refused):
     status = 409
 
     def __init__(self, current_seq: int) -> None:
-        super().__init__(f"the match is at seq {current_seq}", "expected_seq", current_seq)
+        stale = Refused.because("stale_seq", "expected_seq", current_seq, current=current_seq)
+        super().__init__(
+            stale.message, stale.field, stale.seq, code=stale.code, params=stale.params
+        )
         self.current_seq = current_seq

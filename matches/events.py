@@ -80,7 +80,7 @@ def _lag_shape(raw: Mapping[str, Any], header: Header) -> None:
         if result.get("fault") is not None:
             expect_choice(result["fault"], LAG_FAULTS, "lag fault", f"{player}.fault")
     if "collision" in raw and not isinstance(raw["collision"], bool):
-        raise Refused("must be true or false", "collision")
+        raise Refused.because("not_boolean", "collision")
 
 
 def _game_started_shape(raw: Mapping[str, Any], header: Header) -> None:

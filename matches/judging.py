@@ -34,18 +34,18 @@ def judge_request(request: Any) -> dict[str, Any]:
     """Return the ruling for a parsed request, raising Refused."""
     check_json(request, None)
     if not isinstance(request, dict):
-        raise Refused("must be an object", None)
+        raise Refused.because("not_object")
     for key in request:
         if key not in LINE_KEYS:
-            raise Refused(f"unknown field {excerpt(key)}", key[:40])
+            raise Refused.because("unknown_field", key[:40], name=excerpt(key))
     own = request.get("own")
     if own not in CUE_BALLS:
         raise Refused('must be "white" or "yellow"', "own")
     ruleset = Ruleset.from_overrides(request.get("ruleset"))
     no_score = request.get("no_score", False)
     if not isinstance(no_score, bool):
-        raise Refused("must be true or false", "no_score")
+        raise Refused.because("not_boolean", "no_score")
     if "shot" not in request:
-        raise Refused("is required", "shot")
+        raise Refused.because("required", "shot")
     shot = parse_shot(request["shot"], own)
     return judge(shot, own, ruleset, no_score=no_score).as_dict()

@@ -77,20 +77,20 @@ LARGEST_NUMBER = 10**15  # any number anywhere, beyond the ranges of the fields 
 
 def expect_object(value: Any, field: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise Refused("must be an object", field or None)
+        raise Refused.because("not_object", field or None)
     return value
 
 
 def expect_list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list):
-        raise Refused("must be a list", field)
+        raise Refused.because("not_list", field)
     return value
 
 
 def expect_choice(value: Any, choices: tuple[str, ...], what: str, field: str) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise Refused(
-            f"unknown {what} {excerpt(value)}; expected one of {', '.join(choices)}", field
+        raise Refused.because(
+            "unknown_choice", field, what=what, value=excerpt(value), choices=", ".join(choices)
         )
     return value
 
@@ -98,17 +98,17 @@ def expect_choice(value: Any, choices: tuple[str, ...], what: str, field: str) -
 def expect_number(value: Any, field: str, low: float, high: float) -> float:
     """Return a number from `low` to `high`, or refuse it naming the field."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Refused("must be a number", field)
+        raise Refused.because("not_number", field)
     # Compared before any float conversion: an integer too large for a float is refused too.
     if not low <= value <= high:  # NaN is never in range
-        raise Refused(f"must be a number from {low:g} to {high:g}", field)
+        raise Refused.because("number_out_of_range", field, low=f"{low:g}", high=f"{high:g}")
     return value
 
 
 def expect_whole(value: Any, field: str, low: int, high: int) -> int:
     """Return a whole number from `low` to `high`, or refuse it naming the field."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Refused(f"must be a whole number from {low} to {high}", field)
+        raise Refused.because("whole_out_of_range", field, low=low, high=high)
     return value
 
 
@@ -119,9 +119,9 @@ def expect_text(
     if value is None and not required:
         return None
     if not isinstance(value, str) or (required and not value.strip()):
-        raise Refused("must be a non-empty string", field)
+        raise Refused.because("not_text", field)
     if longest is not None and len(value) > longest:
-        raise Refused(f"must be at most {longest} characters", field)
+        raise Refused.because("too_long", field, longest=longest)
     if "\x00" in value:  # PostgreSQL's text cannot hold it
         raise Refused("must not contain a NUL character", field)
     return value
@@ -212,7 +212,9 @@ def _check_string(text: str, where: str | None) -> None:
 def refuse_unknown_keys(obj: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> None:
     for key in obj:
         if key not in known:
-            raise Refused(f"unknown field {excerpt(key)}", join_field(prefix, str(key)[:40]))
+            raise Refused.because(
+                "unknown_field", join_field(prefix, str(key)[:40]), name=excerpt(key)
+            )
 
 
 # -- Shot facts --------------------------------------------------------------
@@ -281,21 +283,19 @@ def _parse_contacts(value: Any, struck: str, field: str) -> tuple[Contact, ...]:
             hit = expect_choice(hit, CONTACT_TARGETS, "contact", f"{where}.hit")
         same_time = raw.get("same_time", False)
         if not isinstance(same_time, bool):
-            raise Refused("must be true or false", f"{where}.same_time")
+            raise Refused.because("not_boolean", f"{where}.same_time")
         if ball == hit:
-            raise Refused("a ball cannot touch itself", f"{where}.hit")
+            raise Refused.because("ball_touches_itself", f"{where}.hit")
         if left_table:
             for name, who in (("ball", ball), ("hit", hit)):
                 if who in left_table:
-                    raise Refused(f"the {who} ball acts after it left the table", f"{where}.{name}")
+                    raise Refused.because("acts_after_leaving", f"{where}.{name}", ball=who)
         if hit in BALLS:
             if ball not in moving and hit not in moving:
-                raise Refused(
-                    f"neither the {ball} nor the {hit} ball is moving yet", f"{where}.ball"
-                )
+                raise Refused.because("balls_still", f"{where}.ball", ball=ball, hit=hit)
             moving.update((ball, hit))
         elif ball not in moving:
-            raise Refused(f"the {ball} ball is not moving yet", f"{where}.ball")
+            raise Refused.because("ball_still", f"{where}.ball", ball=ball)
         pins = _parse_pins(raw, hit, fallen, where)
         if hit == "off":
             left_table.add(ball)
@@ -315,7 +315,7 @@ def _parse_pins(raw: Mapping[str, Any], hit: str, fallen: set[str], where: str) 
     for index, name in enumerate(names):
         pin = expect_choice(name, PINS, "pin", f"{where}.pins[{index}]")
         if pin in fallen:
-            raise Refused("pin falls twice", f"{where}.pins[{index}]")
+            raise Refused.because("pin_falls_twice", f"{where}.pins[{index}]")
         fallen.add(pin)
         pins.append(pin)
     return tuple(pins)
@@ -326,7 +326,7 @@ def _parse_called(value: Any, field: str) -> tuple[str, ...]:
     for index, code in enumerate(expect_list(value, field)):
         code = expect_choice(code, CALLED_FOULS, "foul code", f"{field}[{index}]")
         if code in called:
-            raise Refused("foul called twice", f"{field}[{index}]")
+            raise Refused.because("foul_called_twice", f"{field}[{index}]")
         called.append(code)
     return tuple(called)
 
@@ -339,11 +339,11 @@ def _parse_rest(value: Any, off: set[str], field: str) -> dict[str, tuple[float,
         where = f"{field}.{str(ball)[:EXCERPT]}"
         expect_choice(ball, BALLS, "ball", where)
         if ball in off:
-            raise Refused(f"the {ball} ball left the table and has no rest", where)
+            raise Refused.because("off_table_has_no_rest", where, ball=ball)
         position = parse_position(raw, where)
         for other, placed in rest.items():
             if overlaps(position, placed):
-                raise Refused(f"overlaps the {other} ball", where)
+                raise Refused.because("rest_overlaps", where, ball=other)
         rest[ball] = position
     return rest
 
@@ -358,9 +358,9 @@ def parse_position(value: Any, field: str) -> tuple[float, float]:
     if type(y) is not float and type(y) is not int:
         y = expect_number(y, f"{field}[1]", SURFACE_Y[0], SURFACE_Y[1])
     if not SURFACE_X[0] <= x <= SURFACE_X[1]:
-        raise Refused("lies off the playing surface", f"{field}[0]")
+        raise Refused.because("off_surface", f"{field}[0]")
     if not SURFACE_Y[0] <= y <= SURFACE_Y[1]:
-        raise Refused("lies off the playing surface", f"{field}[1]")
+        raise Refused.because("off_surface", f"{field}[1]")
     return (float(x), float(y))
 
 

@@ -103,10 +103,12 @@ def check_retraction(
     `shots` are the match's shots so far, `since` the events recorded after this one.
     """
     latest = latest_in_force(shots)
+    if latest is None:
+        raise Refused.because("nothing_to_retract", "shot")
     if seq != latest:
-        raise Refused(f"only the latest shot (seq {latest}) can be retracted", "shot")
+        raise Refused.because("retract_latest_only", "shot", shot=latest)
     if any(event["type"] == "game_started" for event in since):
-        raise Refused("a game has started since that shot", "shot")
+        raise Refused.because("game_since_shot", "shot")
 
 
 def big_shot_points(ruleset: Ruleset) -> int:

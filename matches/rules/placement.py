@@ -100,13 +100,13 @@ def check_placement(
         if other_ball in (ball, lifted) or placed is None:
             continue
         if overlaps(position, placed):
-            raise Refused(f"overlaps the {other_ball} ball", "pos")
+            raise Refused.because("rest_overlaps", "pos", ball=other_ball)
     if reason == "respot":
         return
     if reason == "break" and in_hand not in ("break", "respot"):
         raise Refused("no break position to take", "reason")
     if reason == "in_hand" and in_hand != "foul":
-        raise Refused(f"{due} has no ball in hand", "reason")
+        raise Refused.because("no_ball_in_hand", "reason", player=due)
     if reason == "in_hand" and ball == balls[other(due)]:
         # The incoming player may have the offender's ball put on its spot instead.
         spot = offender_spot(positions["red"])
@@ -116,4 +116,4 @@ def check_placement(
     if ball != due_ball:
         raise Refused(f"the ball in hand is {due}'s {due_ball} ball", "ball")
     if zone is not None and not in_half(position, zone):
-        raise Refused(f"must be placed in the {zone} half", "pos")
+        raise Refused.because("wrong_half", "pos", zone=zone)

@@ -68,7 +68,7 @@ def log_of(match_id: str, create: Callable[[], Match] | None = None) -> Iterator
             match = create()
             yield Log(match, 0, header_hash(match.header()), created=True)
         else:
-            raise NotFound(f"no match {excerpt(match_id)}", "id")
+            raise NotFound.because("no_match", "id", id=excerpt(match_id))
 
 
 def events_append(
@@ -245,18 +245,16 @@ def _checked(running: MatchState, event: Mapping[str, Any]) -> dict[str, Any]:
     """Return the new event as it will be stored, judged against the match as it stands."""
     seq = running.seq + 1
     if not isinstance(event, Mapping):
-        raise Refused("must be an object", "event")
+        raise Refused.because("not_object", "event")
     for key in ENVELOPE:
         if key in event and key != "seq":
-            raise Refused("is set by the server", key, seq)
+            raise Refused.because("set_by_server", key, seq)
     return decide(running, parse_event(event, running.header, seq))
 
 
 def _replayed(match: Match, earlier: Event, digest: str) -> Recorded:
     if earlier.command_digest != digest:
-        raise Refused(
-            "this idempotency key was used for another command", "Idempotency-Key", earlier.seq
-        )
+        raise Refused.because("idempotency_reused", "Idempotency-Key", earlier.seq)
     events = store.load_facts(match, upto=earlier.seq)
     # The first answer: the scoreboard as it was right after that event.
     state = state_after(match.header(), events)

@@ -1,5 +1,8 @@
 """Every error of the API is JSON `{"error", "field"}` (and `seq` where an event is to blame).
 
+A refusal with a code adds `code` and `params`; its `error` is said in the request's
+language (its Accept-Language, or the language the site's pages were switched to).
+
 `exception_handler` turns what DRF and the services raise into that; the site's
 handlers (`carambole.errors`) answer with `json_error` what never reaches a view under
 /api/ (a bad Host header, a server error), so no client of the API meets an HTML page.
@@ -11,12 +14,14 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, views
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from matches.errors import EXCERPT, Refused, excerpt, join_field
+from replay.presentation.refusals import refusal_dict
 
 API_PREFIX = "/api/"
 
@@ -40,7 +45,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """Return the JSON answer to an error raised in a view (None: a bug, left to Django's 500)."""
     if isinstance(exc, Refused):
         views.set_rollback()
-        return Response(exc.as_dict(), status=exc.status)
+        return Response(refusal_dict(exc), status=exc.status)
     response = views.exception_handler(exc, context)
     if response is None:
         return None
@@ -53,7 +58,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         message = f"the body must be JSON (Content-Type: application/json), not {exc.detail}"
     else:
         message = str(getattr(exc, "detail", exc))
-    response.data = {"error": message, "field": field}
+    # A sentence the catalogue holds is said in the request's language; any other as it is.
+    response.data = {"error": gettext(message) if message else message, "field": field}
     return response
 
 

@@ -297,6 +297,8 @@ def test_the_same_key_with_another_body_is_an_idempotency_mismatch(opened_and_sh
         "error": mismatch.value.message,
         "field": "Idempotency-Key",
         "seq": 5,
+        "code": "idempotency_reused",
+        "params": {},
     }
     assert Event.objects.filter(match=opened_and_shot).count() == 5
 
@@ -434,7 +436,13 @@ def test_a_placement_in_the_upper_half_at_the_break_is_refused(scheduled_match):
             reason="break",
         )
 
-    assert refusal.value.as_dict() == {"error": refusal.value.message, "field": "pos", "seq": 3}
+    assert refusal.value.as_dict() == {
+        "error": refusal.value.message,
+        "field": "pos",
+        "seq": 3,
+        "code": "wrong_half",
+        "params": {"zone": "lower"},
+    }
     assert Event.objects.filter(match=scheduled_match).count() == 2
 
 

@@ -134,7 +134,13 @@ def test_a_preview_before_any_game_has_started_is_a_422_blaming_the_match(match)
     answer = preview(match.id, QUIET)
 
     assert answer.status_code == 422
-    assert answer.json() == {"error": "no game has started", "field": None, "seq": 1}
+    assert answer.json() == {
+        "error": "no game has started",
+        "field": None,
+        "seq": 1,
+        "code": "no_game",
+        "params": {},
+    }
 
 
 @pytest.mark.parametrize(

@@ -83,7 +83,13 @@ def test_a_shot_by_the_wrong_player_is_a_422_naming_the_player_and_the_seq(
     )
 
     assert answer.status_code == 422
-    assert answer.json() == {"error": "it is A's shot", "field": "player", "seq": 4}
+    assert answer.json() == {
+        "error": "it is A's shot",
+        "field": "player",
+        "seq": 4,
+        "code": "not_due",
+        "params": {"player": "A"},
+    }
     assert len(stored(opened_for_referee)) == 3
 
 
@@ -117,7 +123,13 @@ def test_a_stale_expected_seq_is_a_409_carrying_the_current_seq_and_stores_nothi
     answer = record(referee.key, opened_for_referee.id, {"expected_seq": 2, "event": shot()})
 
     assert answer.status_code == 409
-    assert answer.json() == {"error": "the match is at seq 3", "field": "expected_seq", "seq": 3}
+    assert answer.json() == {
+        "error": "the match is at seq 3",
+        "field": "expected_seq",
+        "seq": 3,
+        "code": "stale_seq",
+        "params": {"current": 3},
+    }
     assert len(stored(opened_for_referee)) == 3
 
 

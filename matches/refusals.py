@@ -1,0 +1,63 @@
+"""Every refusal that has a code: its English text, with a `%(name)s` for each parameter.
+
+A refusal carries its code and parameters beside the English text, so that the API and
+the pages can say it in the request's language (`replay.presentation.refusals`) and a
+client can tell refusals apart without reading sentences. A code, once given, keeps its
+meaning: a client may act on it. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+
+def gettext_noop(text: str) -> str:
+    """Return `text` as it is: marks an English text for the translators' catalogue."""
+    return text
+
+
+TEXTS: dict[str, str] = {
+    # Recording an event: the console's and any client's first refusals.
+    "stale_seq": gettext_noop("the match is at seq %(current)s"),
+    "no_match": gettext_noop("no match %(id)s"),
+    "not_due": gettext_noop("it is %(player)s's shot"),
+    "match_over": gettext_noop("the match is over"),
+    "no_game": gettext_noop("no game has started"),
+    "game_over": gettext_noop("game %(game)s is over"),
+    "lag_after_game": gettext_noop("the lag comes before the first game"),
+    "too_many_games": gettext_noop("a match has at most %(best_of)s games (best of %(best_of)s)"),
+    "expected_game": gettext_noop("expected game %(game)s"),
+    "game_in_play": gettext_noop("game %(game)s is still being played"),
+    "lag_repeat": gettext_noop("the last lag must be repeated before game 1"),
+    "wrong_breaker": gettext_noop("game %(game)s is broken by %(player)s"),
+    "rest_overlaps": gettext_noop("overlaps the %(ball)s ball"),
+    "not_a_shot": gettext_noop("seq %(shot)s is not a shot"),
+    "shot_retracted": gettext_noop("the shot at seq %(shot)s was retracted"),
+    "nothing_to_retract": gettext_noop("no shot is in force to retract"),
+    "retract_latest_only": gettext_noop("only the latest shot (seq %(shot)s) can be retracted"),
+    "game_since_shot": gettext_noop("a game has started since that shot"),
+    "set_by_server": gettext_noop("is set by the server"),
+    "idempotency_reused": gettext_noop("this idempotency key was used for another command"),
+    # The shape of what was sent: a field's value.
+    "required": gettext_noop("is required"),
+    "not_object": gettext_noop("must be an object"),
+    "not_list": gettext_noop("must be a list"),
+    "not_boolean": gettext_noop("must be true or false"),
+    "not_number": gettext_noop("must be a number"),
+    "number_out_of_range": gettext_noop("must be a number from %(low)s to %(high)s"),
+    "whole_out_of_range": gettext_noop("must be a whole number from %(low)s to %(high)s"),
+    "not_text": gettext_noop("must be a non-empty string"),
+    "too_long": gettext_noop("must be at most %(longest)s characters"),
+    "unknown_field": gettext_noop("unknown field %(name)s"),
+    "unknown_choice": gettext_noop("unknown %(what)s %(value)s; expected one of %(choices)s"),
+    # The facts of a shot, as the console sends them.
+    "ball_touches_itself": gettext_noop("a ball cannot touch itself"),
+    "ball_still": gettext_noop("the %(ball)s ball is not moving yet"),
+    "balls_still": gettext_noop("neither the %(ball)s nor the %(hit)s ball is moving yet"),
+    "acts_after_leaving": gettext_noop("the %(ball)s ball acts after it left the table"),
+    "pin_falls_twice": gettext_noop("pin falls twice"),
+    "foul_called_twice": gettext_noop("foul called twice"),
+    "off_table_has_no_rest": gettext_noop("the %(ball)s ball left the table and has no rest"),
+    "off_surface": gettext_noop("lies off the playing surface"),
+    # Placing a ball in hand.
+    "no_ball_in_hand": gettext_noop("%(player)s has no ball in hand"),
+    "wrong_half": gettext_noop("must be placed in the %(zone)s half"),
+}

@@ -1,0 +1,46 @@
+"""A refusal with a code carries the code and its parameters beside its English text."""
+
+import re
+
+import pytest
+
+from matches.errors import Conflict, NotFound, Refused
+from matches.refusals import TEXTS
+
+
+def test_a_refusal_because_a_code_says_its_english_text_with_the_parameters_filled_in():
+    refusal = Refused.because("not_due", "player", 4, player="A")
+
+    assert refusal.message == "it is A's shot"
+    assert refusal.as_dict() == {
+        "error": "it is A's shot",
+        "field": "player",
+        "seq": 4,
+        "code": "not_due",
+        "params": {"player": "A"},
+    }
+
+
+def test_a_refusal_without_a_code_keeps_the_record_error_shape():
+    assert Refused("anything", "field").as_dict() == {"error": "anything", "field": "field"}
+
+
+def test_a_subclass_refused_because_a_code_keeps_its_status():
+    assert NotFound.because("no_match", "id", id="'x'").status == 404
+
+
+def test_a_stale_expected_seq_carries_its_code_and_the_current_seq():
+    assert Conflict(7).as_dict() == {
+        "error": "the match is at seq 7",
+        "field": "expected_seq",
+        "seq": 7,
+        "code": "stale_seq",
+        "params": {"current": 7},
+    }
+
+
+@pytest.mark.parametrize("code", sorted(TEXTS))
+def test_every_code_is_a_lowercase_name_and_its_text_names_each_parameter_by_name(code):
+    assert re.fullmatch(r"[a-z_]+", code)
+    assert "{" not in TEXTS[code]
+    assert "%s" not in TEXTS[code]
