@@ -77,3 +77,25 @@ def test_the_compiled_catalogue_says_what_the_written_one_does(domain):
             stale.append(entry["msgid"])
 
     assert stale == [], "compile the catalogue: msgfmt -o {domain}.mo {domain}.po"
+
+
+# A past-tense verb of one gender (записав, виграла, переміг, знявся) beside a placeholder
+# that names a person: the sentence would give that person a gender, which is not recorded.
+PERSON = r"%(?:\((?:a|b|by|who|name|player|winner|loser|login|players?)\))?s"
+GENDERED = r"\w+(?:ав|ив|ув|іг|ла|вся|лася)"
+GENDERED_BESIDE_PERSON = re.compile(
+    rf"\b{GENDERED}:?\s+{PERSON}|{PERSON}\s+{GENDERED}\b", re.IGNORECASE
+)
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_ukrainian_sentence_says_a_person_did_something_in_one_gender(domain):
+    said = [
+        text
+        for entry in entries(MESSAGES / f"{domain}.po")
+        if entry.get("msgid")
+        for keyword, text in entry.items()
+        if keyword.startswith("msgstr")
+    ]
+
+    assert [text for text in said if GENDERED_BESIDE_PERSON.search(text)] == []
