@@ -23,6 +23,7 @@ from matches.rules import Ruleset
 from matches.state import CONFIRMING_ROLES, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of, parse_time
 from replay.presentation.sentences import foul_name, ruling_in_words, shot_in_words, shot_name
+from replay.presentation.stage_words import games_in_words
 
 
 class NotFinished(Exception):
@@ -208,15 +209,11 @@ def _facts(
 
 def ruleset_in_words(ruleset: Ruleset) -> str:
     """Return the ruleset in force as the sheet prints it: target, best of, points of each kind."""
-    return (
-        _(
-            "games to %(target)s points, best of %(best_of)s; side pin %(side_pin)s, red pin "
-            "with others %(center_with_others)s, red pin alone %(center_alone)s, kiss carom "
-            "%(kiss_carom)s, ricochet %(ricochet_carom)s; foul %(foul)s, red ball first "
-            "%(red_first)s"
-        )
-        % ruleset.as_dict()
-    )
+    return _(
+        "%(games)s; side pin %(side_pin)s, red pin with others %(center_with_others)s, "
+        "red pin alone %(center_alone)s, kiss carom %(kiss_carom)s, ricochet "
+        "%(ricochet_carom)s; foul %(foul)s, red ball first %(red_first)s"
+    ) % {**ruleset.as_dict(), "games": games_in_words(ruleset.target, ruleset.best_of)}
 
 
 def _progression(

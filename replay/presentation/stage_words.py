@@ -235,15 +235,29 @@ def setup_words(
                     % {"count": stage.direct, "stage": source}
                 )
         if stage.size:
-            parts.append(_("%(size)s places in round one") % {"size": stage.size})
+            parts.append(
+                ngettext("%(size)s place in round one", "%(size)s places in round one", stage.size)
+                % {"size": stage.size}
+            )
         else:
             parts.append(_("round one as large as the players need"))
         parts.append(
             _("a match for third place") if stage.third_place else _("no match for third place")
         )
     ruleset = stage.ruleset_under(competition_ruleset)
-    parts.append(
-        _("games to %(target)s points, best of %(best_of)s")
-        % {"target": ruleset.target, "best_of": ruleset.best_of}
-    )
+    parts.append(games_in_words(ruleset.target, ruleset.best_of))
     return "; ".join(parts) + "."
+
+
+def games_in_words(target: int, best_of: int) -> str:
+    """Return "games to 60 points, best of 3", each count with its noun in the right form."""
+    to_points = ngettext("games to %(target)s point", "games to %(target)s points", target) % {
+        "target": target
+    }
+    return f"{to_points}, {best_of_words(best_of)}"
+
+
+def best_of_words(best_of: int) -> str:
+    """Return "best of 3": «до 1 партії», «до 5 партій» in Ukrainian."""
+    # The same English for one and many, but not in Ukrainian: a plural all the same.
+    return ngettext("best of %(best_of)s", "best of %(best_of)s", best_of) % {"best_of": best_of}

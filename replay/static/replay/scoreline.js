@@ -32,7 +32,8 @@ export function rulesLine(game, { target, bestOf = null }) {
   const parts = [];
   if (game) parts.push(interpolate(gettext("Game %s"), [game.game]));
   parts.push(interpolate(gettext("to %s"), [target]));
-  if (bestOf !== null) parts.push(interpolate(gettext("best of %s"), [bestOf]));
+  // "best of" takes the count's form in Ukrainian («до 1 партії», «до 5 партій»).
+  if (bestOf !== null) parts.push(interpolate(ngettext("best of %s", "best of %s", bestOf), [bestOf]));
   return parts.join(" · ");
 }
 

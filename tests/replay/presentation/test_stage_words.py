@@ -125,3 +125,32 @@ def test_one_qualifier_or_seed_is_said_alone_and_several_as_a_range_in_ukrainian
         words = setup_words(groups, None, {}) + setup_words(knockout, None, {"groups": "Групи"})
 
     assert all(part in words for part in said), words
+
+
+@pytest.mark.parametrize(
+    ("target", "best_of", "said"),
+    [
+        (21, 1, "партії до 21 очка, зустріч до 1 партії"),
+        (60, 3, "партії до 60 очок, зустріч до 3 партій"),
+        (2, 5, "партії до 2 очок, зустріч до 5 партій"),
+    ],
+)
+def test_the_games_of_a_stage_take_the_form_of_their_count_in_ukrainian(target, best_of, said):
+    (knockout,) = parse_stages(
+        [{"id": "ko", "kind": "knockout", "ruleset": {"target": target, "best_of": best_of}}]
+    )
+
+    with translation.override("uk"):
+        words = setup_words(knockout, None, {})
+
+    assert said in words, words
+
+
+@pytest.mark.parametrize(
+    ("size", "said"), [(2, "2 місця в першому"), (32, "32 місця"), (8, "8 місць")]
+)
+def test_a_knockouts_places_take_the_form_of_their_count_in_ukrainian(size, said):
+    (knockout,) = parse_stages([{"id": "ko", "kind": "knockout", "size": size}])
+
+    with translation.override("uk"):
+        assert said in setup_words(knockout, None, {})
