@@ -99,3 +99,12 @@ def test_no_ukrainian_sentence_says_a_person_did_something_in_one_gender(domain)
     ]
 
     assert [text for text in said if GENDERED_BESIDE_PERSON.search(text)] == []
+
+
+@pytest.mark.parametrize(
+    "msgid", ["Loser of match %(match)s", "Loser of semi-final %(number)d", "withdrawn"]
+)
+def test_a_player_who_lost_or_withdrew_is_named_without_a_gender_in_ukrainian(msgid):
+    (said,) = [e["msgstr"] for e in entries(MESSAGES / "django.po") if e.get("msgid") == msgid]
+
+    assert not re.search(r"\b(переможен\w*|знятий|знята)\b", said, re.IGNORECASE), said

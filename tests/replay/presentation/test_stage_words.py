@@ -25,7 +25,7 @@ KNOCKOUT = Terms("ko", "knockout", rounds=3)
     ("slot", "rounds", "en", "uk"),
     [
         ("W:ko-2-1", 3, "Winner of semi-final 1", "Переможець півфіналу 1"),
-        ("L:ko-2-2", 3, "Loser of semi-final 2", "Переможений у півфіналі 2"),
+        ("L:ko-2-2", 3, "Loser of semi-final 2", "Гравець із поразкою в півфіналі 2"),
         ("W:ko-1-3", 3, "Winner of quarter-final 3", "Переможець чвертьфіналу 3"),
         ("W:ko-1-5", 4, "Winner of match 5 of round 1", "Переможець матчу 5 раунду 1"),
         ("groups:B2", 0, "2nd of group B", "2-ге місце в групі B"),
