@@ -158,7 +158,9 @@ def form_chart(points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ],
         "line": _polyline([(x[i], _y(avg, top)) for i, avg in enumerate(running)]),
         "ticks": [
-            {"value": f"{v:.1f}", "y": _y(v, top)} for v in (0, top / 4, top / 2, 3 * top / 4, top)
+            # A number, not text: the template writes it in the page's language.
+            {"value": v, "y": _y(v, top)}
+            for v in (0, top / 4, top / 2, 3 * top / 4, top)
         ],
         "width": WIDTH,
         "height": HEIGHT,

@@ -19,6 +19,15 @@ export function standingsUrl(competitionId, location = window.location) {
   return socketUrl(`/ws/competitions/${encodeURIComponent(competitionId)}/`, location);
 }
 
+/**
+ * Return an average as the page writes its numbers: three decimals, in the page's language
+ * (a decimal comma in Ukrainian, as the rows the server drew).
+ */
+export function averageText(average, lang = document.documentElement.lang) {
+  const format = { minimumFractionDigits: 3, maximumFractionDigits: 3, useGrouping: false };
+  return new Intl.NumberFormat(lang || "en", format).format(average);
+}
+
 function cell(text, className) {
   const td = document.createElement("td");
   td.textContent = text;
@@ -78,7 +87,7 @@ function drawRows(rows, previous) {
       cell(row.match_points, "score match-points"),
       cell(`${row.games_won}–${row.games_lost}`, "score minor"),
       cell(`${row.points_for}–${row.points_against}`, "score minor"),
-      cell(row.average.toFixed(3), "score minor"),
+      cell(averageText(row.average), "score minor"),
     ]));
     return tr;
   });

@@ -335,6 +335,16 @@ def test_the_form_chart_runs_by_date_with_an_undated_match_under_way_as_its_last
     assert days == sorted(days) and len(days) >= 2
 
 
+def test_the_form_charts_scale_is_written_with_a_decimal_comma_on_a_ukrainian_page(db, client):
+    make_archive(8)
+
+    html = client.get("/players/UA-101/", HTTP_ACCEPT_LANGUAGE="uk").content.decode()
+
+    chart = html.split('class="chart form-chart"', 1)[1].split("</figure>", 1)[0]
+    scale = re.findall(r'dominant-baseline="middle">([^<]*)</text>', chart)
+    assert scale[0] == "0,0" and all("," in tick and "." not in tick for tick in scale), scale
+
+
 def test_a_player_without_a_federation_id_has_a_stable_page_of_their_own(db, client):
     make_archive(8)
     html = client.get("/archive/", {"player": "Club"}).content.decode()
