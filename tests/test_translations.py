@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from django.template.defaultfilters import filesizeformat
+from django.utils import translation
 
 MESSAGES = Path(__file__).resolve().parents[1] / "carambole" / "locale" / "uk" / "LC_MESSAGES"
 DOMAINS = ["django", "djangojs"]
@@ -108,3 +110,9 @@ def test_a_player_who_lost_or_withdrew_is_named_without_a_gender_in_ukrainian(ms
     (said,) = [e["msgstr"] for e in entries(MESSAGES / "django.po") if e.get("msgid") == msgid]
 
     assert not re.search(r"\b(переможен\w*|знятий|знята)\b", said, re.IGNORECASE), said
+
+
+@pytest.mark.parametrize(("size", "said"), [(1536, "1,5\xa0КБ"), (5_542_880, "5,3\xa0МБ")])
+def test_a_file_size_is_said_in_ukrainian_bytes_with_a_decimal_comma(size, said):
+    with translation.override("uk"):
+        assert filesizeformat(size) == said
