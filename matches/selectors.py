@@ -27,9 +27,9 @@ def check_id(value: Any, field: str, what: str) -> str:
     surrogate) a database cannot even be asked about.
     """
     if not isinstance(value, str):
-        raise Refused(f"must be a {what} id", field)
+        raise Refused.because(f"not_{what}_id", field)
     if not SLUG.match(value):
-        raise NotFound(f"no {what} {excerpt(value)}", field)
+        raise NotFound.because(f"no_{what}", field, id=excerpt(value))
     return value
 
 
@@ -38,7 +38,7 @@ def competition_get(competition_id: Any, field: str = "id") -> Competition:
     check_id(competition_id, field, "competition")
     found = Competition.objects.filter(pk=competition_id).first()
     if found is None:
-        raise NotFound(f"no competition {excerpt(competition_id)}", field)
+        raise NotFound.because("no_competition", field, id=excerpt(competition_id))
     return found
 
 
@@ -48,7 +48,7 @@ def match_get(match_id: Any) -> Match:
         Match, "competition", f"{plain_rows.column(Match, 'id')} = %s", [str(match_id)]
     )
     if not found:
-        raise NotFound(f"no match {excerpt(match_id)}", "id")
+        raise NotFound.because("no_match", "id", id=excerpt(match_id))
     return found[0][0]
 
 
@@ -73,7 +73,7 @@ def match_header(match_id: Any) -> Header:
         cursor.execute(HEADER_SQL, [str(match_id)])
         row = cursor.fetchone()
     if row is None:
-        raise NotFound(f"no match {excerpt(match_id)}", "id")
+        raise NotFound.because("no_match", "id", id=excerpt(match_id))
     players, ball_a, ball_b, ruleset = (
         field.from_db_value(value, field.cached_col, connection)
         if isinstance(field, JSONField)
@@ -147,9 +147,9 @@ def shot_preview(match: Match, facts: Mapping[str, Any], shot: int | None = None
     else:
         recorded = now.shot_index.get(shot)
         if recorded is None:
-            raise Refused(f"seq {shot} is not a shot", "shot")
+            raise Refused.because("not_a_shot", "shot", shot=shot)
         if recorded["retracted"]:
-            raise Refused(f"the shot at seq {shot} was retracted", "shot")
+            raise Refused.because("shot_retracted", "shot", shot=shot)
         player = recorded["player"]
         # What the fold folds an amended shot into: the events before it, every correction known.
         context = state_after(header, events[: shot - 1], Corrections.of(events))

@@ -123,12 +123,12 @@ def seeded_enter(competition: Competition, entry: Entry, seed: Any, by: str) -> 
     the first draw closes the entries. The caller holds the competition's lock.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= 10_000:
-        raise Refused("must be a whole number from 1 (the strongest) to 10000", "seed")
+        raise Refused.because("seed_out_of_range", "seed")
     if Event.objects.filter(competition=competition, type="stage_drawn").exists():
-        raise Refused("entries closed at the first draw", "player")
+        raise Refused.because("entries_closed", "player")
     taken = Entry.objects.filter(competition=competition, seed=seed).exclude(pk=entry.pk).first()
     if taken is not None:
-        raise Refused(f"seed {seed} is {excerpt(taken.player.name)}'s", "seed")
+        raise Refused.because("seed_taken", "seed", seed=seed, player=excerpt(taken.player.name))
     if entry.seed != seed:
         entry.seed = seed
         entry.save()
@@ -150,9 +150,9 @@ def player_withdraw(*, competition_id: str, player_key_: int, reason: Any, by: s
             .first()
         )
         if entry is None:
-            raise Refused(f"player {player_key_} is not entered", "player")
+            raise Refused.because("not_entered", "player", player=player_key_)
         if entry.withdrawn:
-            raise StateClash("the player is withdrawn already", "player")
+            raise StateClash.because("withdrawn_already", "player")
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
         event = {"type": PLAYER_WITHDRAWN, "player": entry.player.as_record(), "reason": reason}
@@ -195,9 +195,9 @@ def stage_draw(
         stage = _stage(competition, stage_id)
         championship = championship_at(competition).championship
         if stage.id in championship.book.draws:
-            raise StateClash(f"stage {stage.id} is drawn already", "stage")
+            raise StateClash.because("stage_drawn", "stage", stage=stage.id)
         if len(championship.book.entrants) < 2:
-            raise Refused("a draw needs at least two players entered", "players")
+            raise Refused.because("draw_too_few", "players")
         event = draw_event(championship, stage)
         if start is not None:  # the knockout's later rounds are created later, on their day
             event["first_date"] = start.isoformat()
@@ -223,7 +223,7 @@ def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
         stage = _stage(competition, stage_id)
         book = book_of([entry.event for entry in log_read(competition.pk)])
         if stage.id not in book.draws:
-            raise StateClash(f"stage {stage.id} is not drawn", "stage")
+            raise StateClash.because("stage_not_drawn", "stage", stage=stage.id)
         later = [
             s.id for s in stages_of(competition) if s.source == stage.id and s.id in book.draws
         ]

@@ -82,7 +82,7 @@ def match_create(
     """
     check_id(competition, "competition", "competition")
     if ruleset is not None and not isinstance(ruleset, Mapping):
-        raise Refused("must be an object", "ruleset")
+        raise Refused.because("not_object", "ruleset")
     found = competition_get(competition, "competition")
     overrides = {**found.ruleset, **(ruleset or {})}
     header_fields = {
@@ -116,14 +116,14 @@ def created_once(model: type[Model], pk: str, what: str) -> Iterator[None]:
     422 naming `id` as a request sent after it. Any other IntegrityError is left alone.
     """
     if model._default_manager.filter(pk=pk).exists():
-        raise Refused(f"{what} {pk!r} exists already", "id")
+        raise Refused.because(f"{what}_exists", "id", id=repr(pk))
     try:
         with transaction.atomic():
             yield
     except IntegrityError:
         if not model._default_manager.filter(pk=pk).exists():
             raise
-        raise Refused(f"{what} {pk!r} exists already", "id") from None
+        raise Refused.because(f"{what}_exists", "id", id=repr(pk)) from None
 
 
 def match_store(
@@ -189,17 +189,17 @@ class Place:
 
 def _check_slug(value: Any, field: str) -> None:
     if not isinstance(value, str) or not SLUG.match(value):
-        raise Refused("must be a slug (letters, digits, - _ .)", field)
+        raise Refused.because("not_slug", field)
 
 
 def check_text(value: Any, field: str, longest: int, *, required: bool = False) -> str:
     """Return text a column of `longest` characters can hold, or refuse it naming the field."""
     if not isinstance(value, str):
-        raise Refused("must be a string", field)
+        raise Refused.because("not_string", field)
     if required and not value.strip():
-        raise Refused("must be a non-empty string", field)
+        raise Refused.because("not_text", field)
     if len(value) > longest:
-        raise Refused(f"must be at most {longest} characters", field)
+        raise Refused.because("too_long", field, longest=longest)
     if "\x00" in value:  # PostgreSQL's text cannot hold it
         raise Refused("must not contain a NUL character", field)
     try:
@@ -219,7 +219,7 @@ def day_of(value: Any, field: str = "date") -> date | None:
         return value
     if is_date(value):
         return date.fromisoformat(value)
-    raise Refused("must be a date, YYYY-MM-DD", field)
+    raise Refused.because("not_date", field)
 
 
 def player_of(entry: Mapping[str, Any], field: str) -> Player:
@@ -256,7 +256,7 @@ def referee_assign(*, match_id: str, username: str | None, by: str) -> Assignmen
         check_text(username, "username", USERNAME_LENGTH, required=True)
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
-            raise Refused(f"no login {excerpt(username)}", "username")
+            raise Refused.because("no_login", "username", username=excerpt(username))
     return Assignment.objects.create(match=match, user=user, assigned_by=by)
 
 
@@ -273,5 +273,5 @@ def match_open(*, referee: str | None = None, by: str, **fields: Any) -> Match:
             except Refused as error:
                 # The caller names the login `referee`; `referee_assign` calls it `username`.
                 field = "referee" if error.field == "username" else error.field
-                raise Refused(error.message, field) from None
+                raise Refused(error.message, field, code=error.code, params=error.params) from None
     return match

@@ -47,7 +47,7 @@ def player_enter(
     check_text(by, "by", USERNAME_LENGTH, required=True)
     competition = competition_get(competition_id)
     if not isinstance(player, Mapping):
-        raise Refused("must be an object", "player")
+        raise Refused.because("not_object", "player")
     name = check_text(player.get("name"), "name", NAME_LENGTH, required=True)
     entry: dict[str, Any] = {"name": name}
     federation_id = player.get("federation_id")
@@ -57,17 +57,17 @@ def player_enter(
     with transaction.atomic():
         competition_lock(competition)
         if Entry.objects.filter(competition=competition).count() >= MAX_ENTRANTS:
-            raise Refused(f"a competition takes at most {MAX_ENTRANTS} players", "player")
+            raise Refused.because("too_many_players", "player", most=MAX_ENTRANTS)
         found = player_of(entry, "")
         existing = Entry.objects.filter(competition=competition, player=found).first()
         if competition.stages is None:
             if seed is not None:
-                raise Refused("only a competition with stages seeds its players", "seed")
+                raise Refused.because("seed_without_stages", "seed")
             if existing is not None:
                 return existing
             return Entry.objects.create(competition=competition, player=found, entered_by=by)
         if seed is None:
-            raise Refused("is required in a competition with stages", "seed")
+            raise Refused.because("seed_required", "seed")
         if existing is None:
             existing = Entry(competition=competition, player=found, entered_by=by)
         return seeded_enter(competition, existing, seed, by)
@@ -86,13 +86,13 @@ def players_seed(
     with transaction.atomic():
         competition_lock(competition)
         if Event.objects.filter(competition=competition, type="stage_drawn").exists():
-            raise Refused("entries closed at the first draw", "players")
+            raise Refused.because("entries_closed", "players")
         entries = {
             entry.player_id: entry
             for entry in Entry.objects.select_related("player").filter(competition=competition)
         }
         if sorted(players, key=str) != sorted(entries, key=str):
-            raise Refused("must name every player entered, each once", "players")
+            raise Refused.because("seed_order_incomplete", "players")
         ordered = [entries[key] for key in players]
         # Two at once: every seed is cleared before any is given (each is unique).
         Entry.objects.filter(competition=competition).update(seed=None)
@@ -120,7 +120,7 @@ def round_robin_create(
     check_text(by, "by", USERNAME_LENGTH, required=True)
     competition = competition_get(competition_id)
     if competition.stages is not None:
-        raise Refused("the competition is played in stages: draw each stage instead", "stages")
+        raise Refused.because("draw_stages_instead", "stages")
     start = day_of(first_date, "first_date")
     created = []
     with transaction.atomic():
@@ -130,7 +130,7 @@ def round_robin_create(
             for entry in Entry.objects.filter(competition=competition).select_related("player")
         ]
         if len(entrants) < 2:
-            raise Refused("a round robin needs at least two players entered", "players")
+            raise Refused.because("round_robin_too_few", "players")
         paired = {
             frozenset(pair)
             for pair in Match.objects.filter(competition=competition).values_list(

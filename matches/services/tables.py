@@ -44,9 +44,9 @@ def table_add(*, competition_id: str, name: str, by: str) -> Table:
         competition = competition_get(competition_id)
         tables = Table.objects.select_for_update().filter(competition=competition)
         if tables.filter(name=name).exists():
-            raise Refused(f"table {excerpt(name)} exists already", "name")
+            raise Refused.because("table_exists", "name", table=excerpt(name))
         if tables.count() >= MOST_TABLES:
-            raise Refused(f"a competition has at most {MOST_TABLES} tables", "name")
+            raise Refused.because("too_many_tables", "name", most=MOST_TABLES)
         last = max((table.order for table in tables), default=0)
         _announce(competition.pk)
         return Table.objects.create(competition=competition, name=name, order=last + 1)
@@ -63,11 +63,11 @@ def tables_set(*, competition_id: str, names: Sequence[str], by: str) -> list[Ta
     if not isinstance(names, (list, tuple)):
         raise Refused("must be a list of table names", "tables")
     if len(names) > MOST_TABLES:
-        raise Refused(f"must have at most {MOST_TABLES} tables", "tables")
+        raise Refused.because("too_many_tables_named", "tables", most=MOST_TABLES)
     wanted = [_name_of(name, f"tables[{index}]") for index, name in enumerate(names)]
     for index, name in enumerate(wanted):
         if name in wanted[:index]:
-            raise Refused(f"table {excerpt(name)} is named twice", f"tables[{index}]")
+            raise Refused.because("table_named_twice", f"tables[{index}]", table=excerpt(name))
     with transaction.atomic():
         competition = competition_get(competition_id)
         known = {
@@ -76,7 +76,7 @@ def tables_set(*, competition_id: str, names: Sequence[str], by: str) -> list[Ta
         }
         for name, table in known.items():
             if name not in wanted and TableAssignment.objects.filter(table=table).exists():
-                raise Refused(f"table {excerpt(name)} has had matches: it stays", "tables")
+                raise Refused.because("table_stays", "tables", table=excerpt(name))
         Table.objects.filter(competition=competition).exclude(name__in=wanted).delete()
         kept = []
         for order, name in enumerate(wanted, start=1):
@@ -108,7 +108,9 @@ def table_get(competition_id: str, name: Any, field: str = "table", *, lock: boo
     tables = Table.objects.filter(competition_id=competition_id, name=name)
     table = (tables.select_for_update() if lock else tables).first()
     if table is None:
-        raise NotFound(f"no table {excerpt(name)} in {excerpt(competition_id)}", field)
+        raise NotFound.because(
+            "no_table", field, table=excerpt(name), competition=excerpt(competition_id)
+        )
     return table
 
 
@@ -151,13 +153,13 @@ def match_call(*, competition_id: str, table: str, match_id: str, by: str) -> Ta
         try:
             match = match_get(check_id(match_id, "match", "match"))
         except NotFound as error:
-            raise NotFound(error.message, "match") from None
+            raise NotFound(error.message, "match", code=error.code, params=error.params) from None
         if match.competition_id != competition.pk:
-            raise Refused(f"match {excerpt(match_id)} is not of this competition", "match")
+            raise Refused.because("match_elsewhere", "match", match=excerpt(match_id))
         if match.status == Match.Status.VOID:
-            raise Refused(f"match {excerpt(match_id)} is void", "match")
+            raise Refused.because("match_void", "match", match=excerpt(match_id))
         if store.head(match)[0] > 0:
-            raise Refused(f"match {excerpt(match_id)} has started: move it instead", "match")
+            raise Refused.because("match_started", "match", match=excerpt(match_id))
         _check_free(found, match)
         _announce(competition.pk)
         return TableAssignment.objects.create(match=match, table=found, assigned_by=by)
@@ -167,9 +169,8 @@ def _check_free(table: Table, match: Match) -> None:
     """Refuse (409 naming `table`) a match called where another waits to be played."""
     for waiting in _called_to(table):
         if waiting.pk != match.pk:
-            raise TableTaken(
-                f"table {excerpt(table.name)} has match {excerpt(waiting.pk)} called already",
-                "table",
+            raise TableTaken.because(
+                "table_taken", "table", table=excerpt(table.name), match=excerpt(waiting.pk)
             )
 
 

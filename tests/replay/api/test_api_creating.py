@@ -119,7 +119,12 @@ def test_an_unknown_referee_username_is_a_422_and_stores_no_match(match, staff):
     answer = post(staff.key, "matches/", match_body(referee="nobody-by-that-name"))
 
     assert answer.status_code == 422
-    assert answer.json() == {"error": "no login 'nobody-by-that-name'", "field": "referee"}
+    assert answer.json() == {
+        "error": "no login 'nobody-by-that-name'",
+        "field": "referee",
+        "code": "no_login",
+        "params": {"username": "'nobody-by-that-name'"},
+    }
     assert not Match.objects.filter(pk="cup-2026-b-1").exists()
 
 

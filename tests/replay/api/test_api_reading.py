@@ -103,7 +103,12 @@ def test_an_unknown_match_is_a_404_naming_its_id(db, path):
     answer = api().get(f"/api/matches/cup-2026-z-9{path}")
 
     assert answer.status_code == 404
-    assert answer.json() == {"error": "no match 'cup-2026-z-9'", "field": "id"}
+    assert answer.json() == {
+        "error": "no match 'cup-2026-z-9'",
+        "field": "id",
+        "code": "no_match",
+        "params": {"id": "'cup-2026-z-9'"},
+    }
 
 
 @pytest.mark.parametrize("match_id", ["-starts-with-a-dash", "a" * 101, "nul%00", "sp%20ace"])

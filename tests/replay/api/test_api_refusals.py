@@ -75,3 +75,27 @@ def test_a_refusal_without_a_code_is_translated_when_the_catalogue_holds_its_sen
 def test_every_refusal_code_has_a_ukrainian_text(code):
     with translation.override("uk"):
         assert translation.gettext(TEXTS[code]) != TEXTS[code]
+
+
+def test_a_directors_refusal_is_said_in_ukrainian_naming_the_field(cup, staff):
+    answer = api(staff.key).post(
+        "/api/competitions/cup/tables",
+        {"tables": ["1", "1"]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="uk",
+    )
+
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "error": "стіл '1' названо двічі",
+        "field": "tables[1]",
+        "code": "table_named_twice",
+        "params": {"table": "'1'"},
+    }
+
+
+def test_a_body_missing_a_field_is_refused_in_ukrainian(match, referee):
+    answer = record(referee.key, match.id, {"event": {"type": "lag"}}, HTTP_ACCEPT_LANGUAGE="uk")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "обов'язкове поле", "field": "expected_seq"}

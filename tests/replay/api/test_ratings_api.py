@@ -120,4 +120,6 @@ def test_seeding_is_staff_s_by_a_known_order_and_only_before_the_draw(staff, ref
     assert after_the_draw.json() == {
         "error": "entries closed at the first draw",
         "field": "players",
+        "code": "entries_closed",
+        "params": {},
     }
