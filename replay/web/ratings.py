@@ -26,7 +26,11 @@ def ratings_page(request: HttpRequest) -> HttpResponse:
         "day": day,
         "today": today,
         "wrong": wrong,
-        "rows": ratings_on(day),
+        # The day each last played as a date, written as every date of the page is.
+        "rows": [
+            {**row, "last_played": date.fromisoformat(row["last_played"])}
+            for row in ratings_on(day)
+        ],
         "start": START_RATING,
         "start_deviation": START_DEVIATION,
         "tau": TAU,
