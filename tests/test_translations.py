@@ -116,3 +116,22 @@ def test_a_player_who_lost_or_withdrew_is_named_without_a_gender_in_ukrainian(ms
 def test_a_file_size_is_said_in_ukrainian_bytes_with_a_decimal_comma(size, said):
     with translation.override("uk"):
         assert filesizeformat(size) == said
+
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "replay" / "static" / "replay"
+ASKED = re.compile(r'\b(?:gettext|ngettext)\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def test_every_message_the_scripts_ask_for_has_a_ukrainian_text():
+    said = {
+        entry["msgid"]
+        for entry in entries(MESSAGES / "djangojs.po")
+        if entry.get("msgstr") or entry.get("msgstr[0]")
+    }
+    asked = {
+        (script.name, found.group(1))
+        for script in SCRIPTS.rglob("*.js")
+        for found in ASKED.finditer(script.read_text(encoding="utf-8"))
+    }
+
+    assert sorted((name, msgid) for name, msgid in asked if msgid not in said) == []

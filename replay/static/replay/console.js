@@ -514,7 +514,8 @@ function renderPlace() {
     : next.ball_in_hand ? interpolate(gettext("Ball in hand for %(name)s: place it %(where)s."),
       { name: names[next.player], where }, true)
       : gettext("Re-place a ball that left the table, on its spot.");
-  $("#place-pos").textContent = placePos ? `${Math.round(placePos[0])}, ${Math.round(placePos[1])} mm`
+  $("#place-pos").textContent = placePos
+    ? interpolate(gettext("%(x)s, %(y)s mm"), { x: Math.round(placePos[0]), y: Math.round(placePos[1]) }, true)
     : gettext("tap the table");
 }
 
