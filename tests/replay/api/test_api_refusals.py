@@ -99,3 +99,12 @@ def test_a_body_missing_a_field_is_refused_in_ukrainian(match, referee):
 
     assert answer.status_code == 400
     assert answer.json() == {"error": "обов'язкове поле", "field": "expected_seq"}
+
+
+def test_a_body_with_a_wrong_type_is_refused_in_ukrainian(match, referee):
+    body = {"expected_seq": "three", "event": {"type": "lag"}}
+
+    answer = record(referee.key, match.id, body, HTTP_ACCEPT_LANGUAGE="uk")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "має бути цілим числом", "field": "expected_seq"}
