@@ -93,6 +93,20 @@ TEXTS: dict[str, str] = {
     "stage_drawn": gettext_noop("stage %(stage)s is drawn already"),
     "stage_not_drawn": gettext_noop("stage %(stage)s is not drawn"),
     "draw_too_few": gettext_noop("a draw needs at least two players entered"),
+    # A competition's stages, as the form that creates it sends them.
+    "stage_count": gettext_noop("must list 1 to %(most)s stages"),
+    "unknown_stage_kind": gettext_noop("unknown stage kind %(value)s; expected one of %(choices)s"),
+    "unknown_stage_key": gettext_noop("unknown key %(name)s of a %(kind)s stage"),
+    "not_stage_id": gettext_noop(
+        "must be 1 to 20 lowercase letters, digits or _, starting with a letter or digit"
+    ),
+    "stage_id_taken": gettext_noop("another stage is %(stage)s"),
+    "direct_without_from": gettext_noop("only a stage with `from` takes entries directly"),
+    "third_place_too_small": gettext_noop(
+        "a third-place match needs at least 4 players; a knockout of %(size)s places has at most 2"
+    ),
+    "no_earlier_stage": gettext_noop("names no earlier stage: %(value)s"),
+    "no_qualifiers": gettext_noop("stage %(stage)s has no qualifiers: it needs `advance`"),
     # Placing a ball in hand.
     "no_ball_in_hand": gettext_noop("%(player)s has no ball in hand"),
     "wrong_half": gettext_noop("must be placed in the %(zone)s half"),

@@ -70,7 +70,7 @@ def parse_stages(value: Any, competition_ruleset: Mapping[str, Any] | None = Non
     """Return a competition's stages, checked in order, or refuse naming the field."""
     written = expect_list(value, "stages")
     if not 1 <= len(written) <= MAX_STAGES:
-        raise Refused(f"must list 1 to {MAX_STAGES} stages", "stages")
+        raise Refused.because("stage_count", "stages", most=MAX_STAGES)
     stages: list[Stage] = []
     for index, entry in enumerate(written):
         stage = _stage(entry, f"stages[{index}]", stages, competition_ruleset)
@@ -85,28 +85,26 @@ def _stage(
     written = expect_object(value, where)
     kind = written.get("kind")
     if kind not in KINDS:
-        raise Refused(
-            f"unknown stage kind {excerpt(kind)}; expected one of {', '.join(KINDS)}",
-            f"{where}.kind",
+        raise Refused.because(
+            "unknown_stage_kind", f"{where}.kind", value=excerpt(kind), choices=", ".join(KINDS)
         )
     for key in written:
         if key not in KEYS[kind]:
-            raise Refused(f"unknown key {excerpt(key)} of a {kind} stage", f"{where}.{key}")
+            raise Refused.because(
+                "unknown_stage_key", f"{where}.{key}", name=excerpt(key), kind=kind
+            )
     stage_id = written.get("id")
     if not isinstance(stage_id, str) or not STAGE_ID.match(stage_id):
-        raise Refused(
-            "must be 1 to 20 lowercase letters, digits or _, starting with a letter or digit",
-            f"{where}.id",
-        )
+        raise Refused.because("not_stage_id", f"{where}.id")
     if any(stage.id == stage_id for stage in before):
-        raise Refused(f"another stage is {stage_id}", f"{where}.id")
+        raise Refused.because("stage_id_taken", f"{where}.id", stage=stage_id)
     ruleset = dict(expect_object(written.get("ruleset", {}), f"{where}.ruleset"))
     Ruleset.from_overrides({**(competition_ruleset or {}), **ruleset}, f"{where}.ruleset")
     source = _source(written.get("from"), f"{where}.from", before)
     direct = 0
     if "direct" in written:
         if source is None:
-            raise Refused("only a stage with `from` takes entries directly", f"{where}.direct")
+            raise Refused.because("direct_without_from", f"{where}.direct")
         direct = expect_whole(written["direct"], f"{where}.direct", 1, 10_000)
     if kind == "groups":
         advance = written.get("advance")
@@ -124,7 +122,7 @@ def _stage(
         check_places(size, f"{where}.size")
     third_place = written.get("third_place", False)
     if not isinstance(third_place, bool):
-        raise Refused("must be true or false", f"{where}.third_place")
+        raise Refused.because("not_boolean", f"{where}.third_place")
     return Stage(stage_id, kind, ruleset, source, direct, size=size, third_place=third_place)
 
 
@@ -135,10 +133,10 @@ def _check_counts(stage: Stage, where: str, before: list[Stage]) -> None:
     its `advance`, plus `direct`. A stage of the entries learns them at its draw.
     """
     if stage.kind == "knockout" and stage.third_place and (stage.size or 4) < 4:
-        raise Refused(
-            f"a third-place match needs at least 4 players; a knockout of {stage.size} "
-            "places has at most 2",
+        raise Refused.because(
+            "third_place_too_small",
             f"{where}.third_place",
+            size=stage.size or 0,  # given: no size passes the check above
         )
     if stage.source is None:
         return
@@ -175,7 +173,7 @@ def _source(value: Any, where: str, before: list[Stage]) -> str | None:
         return None
     earlier = next((stage for stage in before if stage.id == value), None)
     if earlier is None:
-        raise Refused(f"names no earlier stage: {excerpt(value)}", where)
+        raise Refused.because("no_earlier_stage", where, value=excerpt(value))
     if earlier.kind != "groups" or earlier.advance is None:
-        raise Refused(f"stage {earlier.id} has no qualifiers: it needs `advance`", where)
+        raise Refused.because("no_qualifiers", where, stage=earlier.id)
     return earlier.id

@@ -108,3 +108,22 @@ def test_a_body_with_a_wrong_type_is_refused_in_ukrainian(match, referee):
 
     assert answer.status_code == 400
     assert answer.json() == {"error": "має бути цілим числом", "field": "expected_seq"}
+
+
+def test_a_stage_set_up_is_refused_in_ukrainian_naming_the_stage(staff):
+    body = {
+        "id": "open-2026",
+        "name": "Open",
+        "stages": [
+            {"id": "groups", "kind": "groups", "groups": 2},
+            {"id": "groups", "kind": "knockout"},
+        ],
+    }
+
+    answer = api(staff.key).post(
+        "/api/competitions/", body, format="json", HTTP_ACCEPT_LANGUAGE="uk"
+    )
+
+    assert answer.status_code == 422
+    assert answer.json()["error"] == "етап groups уже є"
+    assert answer.json()["field"] == "stages[1].id" and answer.json()["code"] == "stage_id_taken"
