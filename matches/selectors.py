@@ -27,9 +27,11 @@ def check_id(value: Any, field: str, what: str) -> str:
     surrogate) a database cannot even be asked about.
     """
     if not isinstance(value, str):
-        raise Refused.because(f"not_{what}_id", field)
+        raise Refused.because("not_match_id" if what == "match" else "not_competition_id", field)
     if not SLUG.match(value):
-        raise NotFound.because(f"no_{what}", field, id=excerpt(value))
+        raise NotFound.because(
+            "no_match" if what == "match" else "no_competition", field, id=excerpt(value)
+        )
     return value
 
 

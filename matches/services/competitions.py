@@ -116,14 +116,18 @@ def created_once(model: type[Model], pk: str, what: str) -> Iterator[None]:
     422 naming `id` as a request sent after it. Any other IntegrityError is left alone.
     """
     if model._default_manager.filter(pk=pk).exists():
-        raise Refused.because(f"{what}_exists", "id", id=repr(pk))
+        raise Refused.because(
+            "match_exists" if what == "match" else "competition_exists", "id", id=repr(pk)
+        )
     try:
         with transaction.atomic():
             yield
     except IntegrityError:
         if not model._default_manager.filter(pk=pk).exists():
             raise
-        raise Refused.because(f"{what}_exists", "id", id=repr(pk)) from None
+        raise Refused.because(
+            "match_exists" if what == "match" else "competition_exists", "id", id=repr(pk)
+        ) from None
 
 
 def match_store(
