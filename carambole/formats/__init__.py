@@ -1,1 +1,1 @@
-"""Date formats of the pages, where Django's own are ambiguous."""
+"""Date formats of the pages, where Django's own are ambiguous or mixed."""

@@ -1,0 +1,1 @@
+"""Formats of Ukrainian pages."""
