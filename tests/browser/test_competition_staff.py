@@ -55,6 +55,21 @@ def test_a_table_named_twice_is_refused_naming_the_line(served, browsers):
     assert tables_of("cup") == []
 
 
+def test_a_refusal_is_said_in_ukrainian_on_a_ukrainian_page(served, browsers):
+    services.competition_create(id="cup", name="Cup", ruleset=RULESET)
+    page = browsers(language="uk")
+    log_in(page, served, make_user("director", staff=True))
+    page.get(f"{served.url}/competitions/cup/")
+    form = page.find_element(By.CSS_SELECTOR, "form[data-action=tables]")
+
+    form.find_element(By.NAME, "tables").send_keys("1\n1\n")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+
+    wait_until(page, lambda d: "(tables[1])" in text_of(d, "#tables"), "refused")
+    assert "стіл '1' названо двічі" in text_of(page, "#tables")
+    assert "named twice" not in text_of(page, "#tables")
+
+
 def test_the_tables_form_reads_well_on_a_phone_and_a_desktop(served, browsers):
     services.competition_create(id="cup", name="Cup", ruleset=RULESET)
     services.tables_set(competition_id="cup", names=["1", "2", "3"], by="federation")
