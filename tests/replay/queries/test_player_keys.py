@@ -158,7 +158,8 @@ def page_of(player: Player) -> str:
 
 
 def player_links(page: str) -> set[str]:
-    return {html.unescape(href) for href in re.findall(r'href="(/players/[^"]*)"', page)}
+    """The links of a page to a player's own page (not to the players directory)."""
+    return {html.unescape(href) for href in re.findall(r'href="(/players/[^"]+)"', page)}
 
 
 def assert_shows_both(
