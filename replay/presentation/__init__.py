@@ -6,6 +6,7 @@
 - `stage_words`: a competition's rounds, slots and matches' places in words.
 - `consequence_words`: what a correction changes in the draw, in sentences.
 - `sheet`: what a finished match's official sheet says; `sheet_pdf` draws it as a PDF.
+- `refusals`: a refusal in the active language, from its code and parameters.
 
 No database query and no request: each takes data and returns data. May import:
 `matches` (its pure modules), `replay.models` for types, `replay.projections`. Not

@@ -20,6 +20,7 @@
 - `csv_cells`: every CSV's one writer, served or in open data: no cell a spreadsheet
   would compute.
 - `pins`: who has been shown a player's PIN, and when.
+- `players_directory`: every player by name, searched by name or federation id, paged.
 - `read_cache`: answers costly to make (a match sheet, stages as of a version), kept in
   Django's cache "reads" by everything they depend on.
 
