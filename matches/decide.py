@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from matches.errors import Refused
-from matches.notation import SHOT_FACTS, parse_shot
+from matches.notation import SHOT_FACTS, decode_lag, parse_shot
 from matches.rules import check_placement, check_retraction, next_breaker, overlaps
 from matches.state import MatchState
 
@@ -34,6 +34,14 @@ def _refuse_outside_game(state: MatchState) -> None:
 def lag(state: MatchState, event: Event) -> Event:
     if state.games:
         raise Refused.because("lag_after_game", "type")
+    winner = event.get("winner")
+    if winner is not None:
+        # The winner given stands only where the faults and distances leave the lag open.
+        decision = decode_lag(event, state.late_starts)
+        if decision.winner is None:
+            raise Refused.because("lag_repeated", "winner")
+        if decision.winner != winner:
+            raise Refused.because("lag_won_by", "winner", player=decision.winner)
     return event
 
 

@@ -72,11 +72,16 @@ def _reason(raw: Mapping[str, Any], required: bool = True) -> None:
 
 
 def _lag_shape(raw: Mapping[str, Any], header: Header) -> None:
+    # A referee who measured nothing gives the winner alone: then the distances are optional.
+    winner = _player(raw, "winner", required=False)
     for player in PLAYERS:
+        if winner is not None and player not in raw:
+            continue
         result = expect_object(raw.get(player), player)
         refuse_unknown_keys(result, ("distance", "fault"), player)
-        # Where the ball came to rest, from the bottom cushion: somewhere along the table.
-        expect_number(result.get("distance"), f"{player}.distance", 0, TABLE_LENGTH)
+        if winner is None or result.get("distance") is not None:
+            # Where the ball came to rest, from the bottom cushion: somewhere along the table.
+            expect_number(result.get("distance"), f"{player}.distance", 0, TABLE_LENGTH)
         if result.get("fault") is not None:
             expect_choice(result["fault"], LAG_FAULTS, "lag fault", f"{player}.fault")
     if "collision" in raw and not isinstance(raw["collision"], bool):
@@ -146,7 +151,9 @@ def _result_confirmed_shape(raw: Mapping[str, Any], header: Header) -> None:
 KINDS: dict[str, EventKind] = {
     kind.name: kind
     for kind in (
-        EventKind("lag", ("A", "B", "collision"), _lag_shape, decide.lag, transitions.lag),
+        EventKind(
+            "lag", ("A", "B", "collision", "winner"), _lag_shape, decide.lag, transitions.lag
+        ),
         EventKind(
             "game_started",
             ("game", "breaker"),

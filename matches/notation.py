@@ -18,10 +18,14 @@ from matches.rules import (
     BALLS,
     CALLED_FOULS,
     PINS,
+    PLAYERS,
     SURFACE_X,
     SURFACE_Y,
     Contact,
+    LagDecision,
+    LagResult,
     Shot,
+    decide_lag,
     overlaps,
 )
 
@@ -260,6 +264,18 @@ def decode_shot(facts: Mapping[str, Any], own: str) -> Shot:
     return Shot(
         facts.get("struck") or own, contacts, tuple(called) if called else (), facts.get("rest")
     )
+
+
+def decode_lag(event: Mapping[str, Any], earlier_late_starts: Mapping[str, int]) -> LagDecision:
+    """Return the decision of a lag event whose shape was checked, as section 3 makes it.
+
+    A result not given (a winner given alone) is a result with no distance and no fault.
+    """
+    a, b = (
+        LagResult(result.get("distance"), result.get("fault"))
+        for result in (event.get(player) or {} for player in PLAYERS)
+    )
+    return decide_lag(a, b, event.get("collision", False), earlier_late_starts, event.get("winner"))
 
 
 def _parse_contacts(value: Any, struck: str, field: str) -> tuple[Contact, ...]:

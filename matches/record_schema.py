@@ -124,15 +124,30 @@ def record_schema() -> dict[str, Any]:
     }
     lag_result = _object(
         {
-            "distance": {"type": "number", "minimum": 0, "maximum": TABLE_LENGTH},
+            "distance": _nullable({"type": "number", "minimum": 0, "maximum": TABLE_LENGTH}),
             "fault": {"enum": [*LAG_FAULTS, None]},
-        },
-        ("distance",),
+        }
     )
+    measured = {"required": ["distance"], "properties": {"distance": {"type": "number"}}}
     events = [
-        _event(
-            "lag", {"A": lag_result, "B": lag_result, "collision": {"type": "boolean"}}, PLAYERS
-        ),
+        {
+            **_event(
+                "lag",
+                {
+                    "A": lag_result,
+                    "B": lag_result,
+                    "collision": {"type": "boolean"},
+                    "winner": {"enum": [*PLAYERS, None]},
+                },
+            ),
+            # The winner the referee gave, or both distances measured.
+            "anyOf": [
+                {"required": ["winner"], "properties": {"winner": player}},
+                {"required": list(PLAYERS), "properties": {"A": measured, "B": measured}},
+            ],
+            "description": "each player's result; a winner given alone makes the distances "
+            "optional (faults, a collision and two distances that decide otherwise are refused)",
+        },
         _event(
             "game_started",
             {"game": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES}, "breaker": player},

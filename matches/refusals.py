@@ -30,6 +30,8 @@ TEXTS: dict[str, str] = {
     "expected_game": gettext_noop("expected game %(game)s"),
     "game_in_play": gettext_noop("game %(game)s is still being played"),
     "lag_repeat": gettext_noop("the last lag must be repeated before game 1"),
+    "lag_repeated": gettext_noop("the faults and distances given make this lag one to repeat"),
+    "lag_won_by": gettext_noop("the faults and distances given make %(player)s the winner"),
     "wrong_breaker": gettext_noop("game %(game)s is broken by %(player)s"),
     "rest_overlaps": gettext_noop("overlaps the %(ball)s ball"),
     "not_a_shot": gettext_noop("seq %(shot)s is not a shot"),

@@ -15,17 +15,15 @@ from typing import Any, NamedTuple
 
 from orjson import dumps
 
-from matches.notation import decode_shot
+from matches.notation import decode_lag, decode_shot
 from matches.rules import (
     INTERMISSION_MINUTES,
     PLAYERS,
-    LagResult,
     Ruleset,
     Ruling,
     Shot,
     break_position,
     capped,
-    decide_lag,
     forfeit_winner,
     game_won,
     judge,
@@ -112,10 +110,9 @@ def judged_as_stored(state: MatchState, facts: Mapping[str, Any], own: str) -> J
 
 
 def lag(state: MatchState, event: Mapping[str, Any]) -> None:
-    a, b = (LagResult(event[p]["distance"], event[p].get("fault")) for p in PLAYERS)
-    decision = decide_lag(a, b, event.get("collision", False), state.late_starts)
-    for player, result in (("A", a), ("B", b)):
-        if result.fault == "late_start":
+    decision = decode_lag(event, state.late_starts)
+    for player in PLAYERS:
+        if (event.get(player) or {}).get("fault") == "late_start":
             state.late_starts[player] += 1
     state.lag_winner, state.lag_repeat = decision.winner, decision.winner is None
     state.lags.append({"seq": state.seq, "winner": decision.winner, "reason": decision.reason})

@@ -40,13 +40,20 @@ def lag_record(
     match_id: str,
     expected_seq: int,
     by: str,
-    a: Mapping[str, Any],
-    b: Mapping[str, Any],
+    a: Mapping[str, Any] | None = None,
+    b: Mapping[str, Any] | None = None,
     collision: bool | None = None,
+    winner: str | None = None,
     idempotency_key: str | None = None,
 ) -> Recorded:
-    """Record one lag: each player's distance and fault."""
-    event = _command("lag", A=_object(a, "A"), B=_object(b, "B"), collision=collision)
+    """Record one lag: each player's distance and fault, or the winner (distances optional)."""
+    event = _command(
+        "lag",
+        A=None if a is None else _object(a, "A"),
+        B=None if b is None else _object(b, "B"),
+        collision=collision,
+        winner=winner,
+    )
     return event_record(
         match_id=match_id,
         expected_seq=expected_seq,

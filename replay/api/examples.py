@@ -43,6 +43,11 @@ EVENT_EXAMPLES = [
         request_only=True,
     ),
     OpenApiExample(
+        "the lag, by its winner alone (nothing measured)",
+        value={"expected_seq": 0, "event": {"type": "lag", "winner": "B"}},
+        request_only=True,
+    ),
+    OpenApiExample(
         "a shot by whoever is due",
         value={
             "expected_seq": 3,

@@ -303,6 +303,22 @@ def test_record_of_the_notation_example_is_accepted_with_every_event_type():
     assert parsed.match["ruleset"] == Ruleset(target=30).as_dict()
 
 
+@pytest.mark.parametrize(
+    "lag",
+    [
+        {"type": "lag", "winner": "A"},
+        {"type": "lag", "winner": "B", "A": {"fault": "crossed"}},
+        {"type": "lag", "winner": "B", "A": {"distance": 300}, "B": {"distance": None}},
+        {"type": "lag", "winner": None, "A": {"distance": 120}, "B": {"distance": 95}},
+    ],
+    ids=["winner alone", "winner and a fault", "winner and one distance", "winner null"],
+)
+def test_a_lag_given_its_winner_needs_no_distance_and_is_kept_as_written(lag):
+    parsed = parse_record(record(lag, START))
+
+    assert parsed.events[0] == lag
+
+
 REJECTED_EVENTS = [
     pytest.param({"type": "break"}, "type", id="unknown event type"),
     pytest.param({"player": "A"}, "type", id="event without a type"),
@@ -335,6 +351,18 @@ REJECTED_EVENTS = [
         id="negative lag distance",
     ),
     pytest.param({"type": "lag", "A": {"distance": 1}}, "B", id="lag without B"),
+    pytest.param({"type": "lag", "winner": "C"}, "winner", id="lag won by no player"),
+    pytest.param({"type": "lag", "winner": "A", "A": None}, "A", id="lag result null"),
+    pytest.param(
+        {"type": "lag", "winner": "A", "B": {"distance": 2900}},
+        "B.distance",
+        id="lag off the table",
+    ),
+    pytest.param(
+        {"type": "lag", "winner": None, "A": {"distance": 1}, "B": {}},
+        "B.distance",
+        id="lag without a winner or a distance",
+    ),
     pytest.param(
         {"type": "lag", "A": {"distance": 1}, "B": {"distance": 2}, "collision": "yes"},
         "collision",

@@ -809,6 +809,63 @@ def test_lag_is_decided_by_the_first_rule_that_applies(a, b, collision, earlier,
     assert decision.reason
 
 
+def not_measured(fault: str | None = None) -> LagResult:
+    return LagResult(fault=fault)
+
+
+# The winner the referee gave, and what the faults, a collision and the distances make of it.
+LAGS_WITH_A_WINNER = [
+    pytest.param(not_measured(), not_measured(), False, None, "B", "B", id="nothing measured"),
+    pytest.param(lag(95), not_measured(), False, None, "B", "B", id="one distance measured"),
+    pytest.param(lag(95), lag(120), False, None, "A", "A", id="the distances agree"),
+    pytest.param(lag(95), lag(120), False, None, "B", "A", id="the distances give it to A"),
+    pytest.param(lag(95), lag(95), False, None, "A", None, id="equal distances repeat"),
+    pytest.param(
+        not_measured("crossed"), not_measured(), False, None, "B", "B", id="a fault of the loser"
+    ),
+    pytest.param(
+        not_measured("crossed"), not_measured(), False, None, "A", "B", id="a fault of the winner"
+    ),
+    pytest.param(
+        not_measured("crossed"),
+        lag(120, "long_cushion"),
+        False,
+        None,
+        "A",
+        None,
+        id="both at fault",
+    ),
+    pytest.param(not_measured(), not_measured(), True, None, "A", None, id="a collision repeats"),
+    pytest.param(
+        not_measured("late_start"), not_measured(), False, {}, "B", None, id="a first late start"
+    ),
+    pytest.param(
+        not_measured("late_start"),
+        not_measured(),
+        False,
+        {"A": 1},
+        "B",
+        "B",
+        id="a second late start loses",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "collision", "earlier", "given", "winner"), LAGS_WITH_A_WINNER)
+def test_a_winner_given_decides_only_what_the_faults_and_distances_leave_open(
+    a, b, collision, earlier, given, winner
+):
+    decision = decide_lag(a, b, collision=collision, earlier_late_starts=earlier, winner=given)
+
+    assert decision.winner == winner
+    assert decision.reason
+
+
+def test_a_lag_with_neither_a_winner_nor_two_distances_cannot_be_decided():
+    with pytest.raises(ValueError, match="both distances"):
+        decide_lag(lag(95), not_measured())
+
+
 def test_pins_stand_in_a_cross_one_pitch_from_the_centre_pin():
     pins = pin_positions(Ruleset.from_overrides({"pin_pitch": 80}))
 

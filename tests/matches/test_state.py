@@ -55,6 +55,11 @@ def lag(a: float, b: float, **faults: str) -> dict[str, Any]:
     return event
 
 
+def lag_won(winner: str, **results: dict[str, Any]) -> dict[str, Any]:
+    """Return a lag recorded by its winner, each player's result (distance, fault) optional."""
+    return {"type": "lag", "winner": winner, **results}
+
+
 def amend(seq: int, *contacts: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "shot_amended",
@@ -142,6 +147,24 @@ REJECTED = {
         "type",
     ),
     "lag after the first game started": ([start(1, "A"), lag(90, 100)], 2, "type"),
+    "lag won by the player the distances make the loser": (
+        [lag_won("B", A={"distance": 90}, B={"distance": 100})],
+        1,
+        "winner",
+    ),
+    "lag won by the player at fault": ([lag_won("A", A={"fault": "crossed"})], 1, "winner"),
+    "lag won although both are at fault": (
+        [lag_won("A", A={"fault": "crossed"}, B={"fault": "red_or_pins"})],
+        1,
+        "winner",
+    ),
+    "lag won although the balls collided": ([{**lag_won("A"), "collision": True}], 1, "winner"),
+    "lag won despite a first late start": ([lag_won("A", B={"fault": "late_start"})], 1, "winner"),
+    "lag won with equal distances": (
+        [lag_won("A", A={"distance": 90}, B={"distance": 90})],
+        1,
+        "winner",
+    ),
     "game started after the match ended": (
         [*A_WINS_GAME_1, start(2, "B"), b_zero(), a_scores_10(), start(3, "A")],
         6,
@@ -256,6 +279,24 @@ def test_check_log_refuses_the_first_illegal_event_naming_its_seq_and_field(even
 ACCEPTED = {
     "game 1 after a decided lag": [lag(90, 100), start(1, "B"), b_zero()],
     "game 1 after a repeated lag then a decided one": [lag(90, 90), lag(90, 100), start(1, "A")],
+    "game 1 after a lag recorded by its winner alone": [lag_won("B"), start(1, "A")],
+    "game 1 after a lag won with one distance measured": [
+        lag_won("B", B={"distance": 40}),
+        start(1, "B"),
+    ],
+    "game 1 after a lag won and the loser at fault": [
+        lag_won("B", A={"fault": "long_cushion"}),
+        start(1, "B"),
+    ],
+    "game 1 after a lag won and distances that agree": [
+        lag_won("A", A={"distance": 90}, B={"distance": 100}),
+        start(1, "A"),
+    ],
+    "game 1 after a repeated lag, then one recorded by its winner": [
+        lag(90, 90),
+        lag_won("A"),
+        start(1, "A"),
+    ],
     "game 1 after a second late start loses the lag": [
         lag(90, 100, A="late_start"),
         lag(90, 100, A="late_start"),
@@ -338,6 +379,49 @@ def test_check_log_judges_each_event_with_the_corrections_recorded_before_it():
         check_log(header(), events)
 
     assert (refused.value.seq, refused.value.field) == (5, "type")
+
+
+def test_a_lag_recorded_by_its_winner_alone_is_won_on_the_referees_word():
+    state = fold(header(), check_log(header(), [lag_won("B")]))
+
+    assert state["lags"] == [{"seq": 1, "winner": "B", "reason": "the referee's word"}]
+    assert state["status"] == "lag"
+
+
+def test_a_lag_won_and_measured_is_won_by_the_rule_that_decides_it():
+    events = [lag_won("A", A={"distance": 90}, B={"distance": 100, "fault": "crossed"})]
+
+    state = fold(header(), check_log(header(), events))
+
+    assert state["lags"] == [{"seq": 1, "winner": "A", "reason": "B at fault"}]
+
+
+def test_a_late_start_in_a_lag_recorded_by_its_winner_counts_towards_the_second():
+    events = [lag_won("A", B={"fault": "long_cushion"}), lag_won("A", B={"fault": "late_start"})]
+
+    with pytest.raises(Refused) as refused:
+        check_log(header(), events)
+    assert (refused.value.seq, refused.value.field, refused.value.code) == (
+        2,
+        "winner",
+        "lag_repeated",
+    )
+
+    second = [lag(90, 100, B="late_start"), lag_won("A", B={"fault": "late_start"})]
+    assert fold(header(), check_log(header(), second))["lags"][-1]["winner"] == "A"
+
+
+def test_a_winner_the_distances_contradict_is_refused_naming_who_they_make_the_winner():
+    with pytest.raises(Refused) as refused:
+        check_log(header(), [lag_won("B", A={"distance": 90}, B={"distance": 100})])
+
+    assert refused.value.as_dict() == {
+        "error": "the faults and distances given make A the winner",
+        "field": "winner",
+        "seq": 1,
+        "code": "lag_won_by",
+        "params": {"player": "A"},
+    }
 
 
 def test_foul_outside_a_stroke_by_the_player_due_passes_his_turn():

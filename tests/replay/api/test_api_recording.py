@@ -37,6 +37,39 @@ def test_the_assigned_referee_records_an_event_and_gets_its_seq_and_the_scoreboa
     assert [lag["winner"] for lag in state["lags"]] == ["A"]  # the full state, a GET away
 
 
+def test_a_lag_recorded_by_its_winner_alone_is_a_201_and_the_state_says_who_won(match, referee):
+    answer = record(
+        referee.key, match.id, {"expected_seq": 0, "event": {"type": "lag", "winner": "B"}}
+    )
+
+    assert answer.status_code == 201
+    state = api(referee.key).get(f"/api/matches/{match.id}/state").json()
+    assert [(lag["winner"], lag["reason"]) for lag in state["lags"]] == [
+        ("B", "the referee's word")
+    ]
+    assert [event.data for event in stored(match)] == [{"type": "lag", "winner": "B"}]
+
+
+def test_a_lag_winner_its_faults_contradict_is_a_422_naming_the_winner_in_the_page_language(
+    match, referee
+):
+    event = {"type": "lag", "winner": "A", "A": {"fault": "long_cushion"}}
+
+    answer = record(
+        referee.key, match.id, {"expected_seq": 0, "event": event}, HTTP_ACCEPT_LANGUAGE="uk"
+    )
+
+    assert answer.status_code == 422
+    assert answer.json() == {
+        "error": "за вказаними порушеннями й відстанями переможець — гравець B",
+        "field": "winner",
+        "seq": 1,
+        "code": "lag_won_by",
+        "params": {"player": "B"},
+    }
+    assert stored(match) == []
+
+
 def test_a_recorded_shot_answers_the_scoreboard_with_its_ruling(opened_for_referee, referee):
     answer = record(referee.key, opened_for_referee.id, {"expected_seq": 3, "event": shot()})
 

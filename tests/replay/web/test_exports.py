@@ -137,6 +137,117 @@ def test_the_schema_takes_a_federation_id_as_an_import_does(federation_id):
     assert validator.is_valid(record) == imports
 
 
+# -- A lag recorded by its winner -------------------------------------------------------
+
+
+def example(*events: dict) -> dict:
+    """Return the example record with `events` in place of its own."""
+    record = copy.deepcopy(read(FIXTURES / "records" / "match.json"))
+    record["events"] = list(events)
+    return record
+
+
+START = {"type": "game_started", "game": 1, "breaker": "B"}
+
+
+@pytest.mark.parametrize(
+    "lag",
+    [
+        {"type": "lag", "winner": "B"},
+        {"type": "lag", "winner": "B", "A": {"fault": "long_cushion"}, "B": {"distance": 90}},
+        {"type": "lag", "winner": "B", "A": {"distance": None}},
+        {"type": "lag", "winner": None, "A": {"distance": 150}, "B": {"distance": 90}},
+        {"type": "lag", "A": {"distance": 150}, "B": {"distance": 90}},
+        {"type": "lag", "winner": "C"},
+        {"type": "lag", "winner": "B", "A": None},
+        {"type": "lag", "winner": "B", "B": {"distance": 3000}},
+        {"type": "lag", "winner": None, "A": {"distance": 150}},
+        {"type": "lag", "A": {"distance": 150}, "B": {"fault": "crossed"}},
+        {"type": "lag", "winner": "B", "B": {"distance": 90, "speed": 3}},
+    ],
+    ids=[
+        "winner-alone",
+        "winner-a-fault-and-a-distance",
+        "winner-a-distance-null",
+        "winner-null-two-distances",
+        "two-distances",
+        "winner-no-player",
+        "winner-a-result-null",
+        "winner-a-distance-off-the-table",
+        "winner-null-one-distance",
+        "no-winner-one-distance",
+        "winner-an-unknown-key",
+    ],
+)
+def test_the_schema_takes_a_lag_as_an_import_does(lag):
+    validator = Draft202012Validator(record_schema())
+    record = example(lag, START)
+    try:
+        parse_record(record)
+        imports = True
+    except Refused:
+        imports = False
+
+    assert validator.is_valid(record) == imports
+
+
+def test_a_lag_recorded_by_its_winner_alone_exports_and_imports_elsewhere_unchanged(db, client):
+    validator = schema_of(client)
+    match_id = record_import(example({"type": "lag", "winner": "B"}, START)).match_id
+
+    exported = record_export(match_id)
+
+    validator.validate(exported)
+    assert {k: v for k, v in exported["events"][0].items() if k in ("type", "winner", "A")} == {
+        "type": "lag",
+        "winner": "B",
+    }
+    empty_the_database()
+    assert record_import(exported, by="elsewhere").outcome == "created"
+    assert record_export(match_id) == exported
+    state = client.get(f"/api/matches/{match_id}/state").json()
+    assert [(lag["winner"], lag["reason"]) for lag in state["lags"]] == [
+        ("B", "the referee's word")
+    ]
+
+
+def test_a_record_whose_lag_winner_the_distances_contradict_is_refused_and_nothing_stored(db):
+    lag = {"type": "lag", "winner": "A", "A": {"distance": 150}, "B": {"distance": 90}}
+
+    with pytest.raises(Refused) as refused:
+        record_import(example(lag, START))
+
+    assert (refused.value.seq, refused.value.field, refused.value.code) == (
+        1,
+        "winner",
+        "lag_won_by",
+    )
+    assert not Match.objects.exists() and not Event.objects.exists()
+
+
+# The first events of the example record as stamped before a lag could name its winner:
+# the hashes of a record written then stay what they were.
+STAMPED = [
+    {"seq": 1, "hash": "2f1d01a90155dde7e7b32772db4982b751b928b2d5cdd09c2c4c53ef82aed28e"},
+    {"seq": 2, "hash": "1360501b60ca0bac65c4470925bb0cd127004cd758ad6f191ba94d46df5dfe50"},
+    {"seq": 3, "hash": "a9ea93ae2e396eed2806d52611fb2085b5e25398e25a859969ad66dd9ec53ed9"},
+]
+
+
+def test_a_record_of_measured_lags_keeps_the_hashes_it_was_written_with(db):
+    own = read(FIXTURES / "records" / "match.json")["events"][:3]
+    events = [
+        {**event, **stamp, "at": "2026-11-29T14:00:00Z", "by": "referee"}
+        for event, stamp in zip(own, STAMPED, strict=True)
+    ]
+
+    match_id = record_import(example(*events)).match_id
+
+    assert [event["hash"] for event in record_export(match_id)["events"]] == [
+        stamp["hash"] for stamp in STAMPED
+    ]
+
+
 # -- A match's record -------------------------------------------------------------------
 
 
