@@ -26,24 +26,41 @@ function withReason(event, data, required = false) {
   return event;
 }
 
-function lagResult(data, player) {
-  const result = {
-    distance: whole(data, `${player}-distance`,
-      interpolate(gettext("Give the distance of player %s's ball."), [player])),
-  };
+/**
+ * Return one player's lag result from the form, or null when a winner makes it needless.
+ *
+ * With a winner, a distance and a fault are each optional; without one, the rules decide
+ * the lag from the distances, so both are needed.
+ */
+function lagResult(data, player, winner) {
+  const result = {};
+  if (text(data, `${player}-distance`) !== "" || !winner) {
+    result.distance = whole(data, `${player}-distance`, winner
+      ? interpolate(gettext("Give the distance of player %s's ball."), [player])
+      : gettext("Choose who won the lag, or give both distances."));
+  }
   const fault = text(data, `${player}-fault`);
   if (fault) result.fault = fault;
-  return result;
+  return Object.keys(result).length ? result : null;
+}
+
+function lagEvent(data) {
+  const winner = text(data, "winner");
+  const event = { type: "lag" };
+  if (winner) event.winner = winner;
+  for (const player of ["A", "B"]) {
+    const result = lagResult(data, player, winner);
+    if (result) event[player] = result;
+  }
+  if (data.get("collision")) event.collision = true;
+  return event;
 }
 
 /** Return the event a console form records, from the form's id and its data. */
 export function eventFromForm(formId, data, extra = {}) {
   switch (formId) {
-    case "lag-form": {
-      const event = { type: "lag", A: lagResult(data, "A"), B: lagResult(data, "B") };
-      if (data.get("collision")) event.collision = true;
-      return event;
-    }
+    case "lag-form":
+      return lagEvent(data);
     case "start-form":
       return {
         type: "game_started",
