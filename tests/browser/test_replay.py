@@ -190,3 +190,20 @@ def test_a_void_shot_says_why_and_the_language_switch_keeps_the_event_and_the_vi
     wait_until(chromium, lambda d: shown_seq(d) == VOID_GAME[1], "the same event, in Ukrainian")
     assert chromium.current_url.endswith(f"?seq={VOID_GAME[1]}&view=live")
     assert chromium.find_element(By.CSS_SELECTOR, "input[name=view][value=live]").is_selected()
+
+
+def test_space_plays_and_pauses_once_the_slider_was_used(served, chromium):
+    match_id, timeline = imported(next(iter_competition(2026, 1, competition="browser")))
+    chromium.get(f"{served.url}/matches/{match_id}/replay/?seq=0")
+    wait_until(chromium, lambda d: shown_seq(d) == 0, "the replay at its start")
+    slider = chromium.find_element(By.ID, "seq")
+    slider.send_keys(Keys.ARROW_RIGHT)  # the slider's own key: one event on, the focus kept
+    wait_until(chromium, lambda d: shown_seq(d) == 1, "the slider moved")
+    play = chromium.find_element(By.ID, "play")
+
+    slider.send_keys(Keys.SPACE)
+
+    wait_until(chromium, lambda d: play.get_attribute("aria-pressed") == "true", "playing")
+    slider.send_keys(Keys.SPACE)
+    wait_until(chromium, lambda d: play.get_attribute("aria-pressed") == "false", "paused")
+    assert chromium.switch_to.active_element == slider

@@ -116,8 +116,11 @@ class Replay {
   key(event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
-    // The slider, the lists and the radios keep their own keys.
-    if (target.closest && target.closest("input, select, textarea")) return;
+    // The slider, the lists and the radios keep their own keys; but space does nothing on a
+    // slider, and a slider just dragged keeps the focus: there space still plays and pauses.
+    const slider = target === this.els.slider;
+    if (slider && event.key !== " ") return;
+    if (!slider && target.closest && target.closest("input, select, textarea")) return;
     const steps = {
       ArrowRight: "next", ArrowLeft: "previous", Home: "first", End: "last",
       PageDown: "next-game", PageUp: "previous-game",
