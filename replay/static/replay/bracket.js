@@ -76,7 +76,10 @@ function followRounds(bracket) {
   for (const button of buttons) {
     button.addEventListener("click", () => {
       const round = bracket.querySelector(`.bracket-round[data-round="${button.dataset.round}"]`);
-      if (round) bracket.scrollTo({ left: round.offsetLeft - bracket.offsetLeft, behavior: "smooth" });
+      if (!round) return;
+      // Measured on the screen: the bracket may be shifted out of the page's column.
+      const left = round.getBoundingClientRect().left - bracket.getBoundingClientRect().left;
+      bracket.scrollTo({ left: bracket.scrollLeft + left, behavior: "smooth" });
     });
   }
   bracket.addEventListener("scroll", mark, { passive: true });
