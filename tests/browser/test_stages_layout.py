@@ -1,17 +1,19 @@
-"""A competition's stages laid out: inside the page's column on a desktop."""
+"""A competition's stages laid out: inside the page's column on a desktop, and a group's table
+on a phone with its first columns shown and the rest behind "More columns"."""
 
 from __future__ import annotations
 
 import pytest
 from django.conf import settings
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from matches import services
 from tests.browser.test_stages_page import NAMES
 from tests.support.browser import wait_until
-from tests.support.league import RULESET
+from tests.support.league import RULESET, win
 from tests.support.pages import PROBLEMS
-from tests.support.screens import DESKTOP, save_shot, screen
+from tests.support.screens import DESKTOP, PHONE, save_shot, screen
 
 # What of `selector` reaches out of the page's column (main, within its padding).
 OUT_OF_COLUMN = """
@@ -25,6 +27,20 @@ return [...document.querySelectorAll(arguments[0])]
   .filter(([, at]) => at.width && (at.left < left - 1 || at.right > right + 1))
   .map(([node, at]) => `${node.className || node.id}: ${at.left}-${at.right} (${left}-${right})`);
 """
+# The column headings a group's table shows now, in order.
+HEADINGS = """
+return [...document.querySelectorAll(`.group[data-group="${arguments[0]}"] thead th`)]
+  .filter((th) => th.getClientRects().length).map((th) => th.textContent.trim());
+"""
+# Read in one script: the stages drawn again between two reads are new elements.
+VERSION = "return document.getElementById('stages').dataset.version"
+HEADINGS_SHOWN = {
+    "en": (
+        ["#", "Player", "Match points"],
+        ["#", "Player", "Played", "Match points", "Games", "Points"],
+    ),
+    "uk": (["#", "Гравець", "Бали"], ["#", "Гравець", "Зіграно", "Бали", "Партії", "Очки"]),
+}
 
 
 @pytest.fixture
@@ -63,8 +79,62 @@ def test_on_a_desktop_the_stages_and_their_groups_keep_to_the_page_s_column(
 
     cards = "#stages, #stages > *, .stage, .stage > *, .groups, .group"
     assert browser.execute_script(OUT_OF_COLUMN, cards) == []
-    # Two groups side by side.
+    # Two groups side by side, each table whole: the phone's "More columns" is not there.
     groups = browser.find_elements(By.CSS_SELECTOR, ".group")
     assert len({group.location["y"] for group in groups}) == 1
+    assert browser.execute_script(HEADINGS, "A") == HEADINGS_SHOWN[language][1]
+    assert not browser.find_element(By.CSS_SELECTOR, ".more-columns").is_displayed()
     assert browser.execute_script(PROBLEMS, ".group") == []
     save_shot(browser, f"stages-desktop-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_on_a_phone_a_group_shows_rank_player_and_points_and_more_columns_opens_the_rest(
+    served, browsers, grouped, language
+):
+    browser = opened(served, browsers, PHONE, language, grouped)
+    fewer, every = HEADINGS_SHOWN[language]
+
+    assert browser.execute_script(HEADINGS, "A") == fewer
+    assert browser.execute_script(HEADINGS, "B") == fewer
+    assert browser.execute_script(PROBLEMS, ".group") == []
+    # Nothing of the table hidden sideways in its box either.
+    assert browser.execute_script(
+        "return [...document.querySelectorAll('.group .table-scroll')]"
+        ".every((box) => box.scrollWidth <= box.clientWidth)"
+    )
+    save_shot(browser, f"stages-phone-{language}")
+    summary = browser.find_element(By.CSS_SELECTOR, '.group[data-group="A"] .more-columns summary')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+
+    summary.send_keys(Keys.ENTER)  # from the keyboard, as a tap would
+
+    wait_until(browser, lambda d: d.execute_script(HEADINGS, "A") == every, "group A whole")
+    assert browser.execute_script(HEADINGS, "B") == fewer
+    assert browser.execute_script(PROBLEMS, ".group") == []
+    save_shot(browser, f"stages-phone-more-{language}")
+
+
+def test_a_group_opened_on_a_phone_stays_open_when_a_result_redraws_the_stages(
+    served, browsers, grouped
+):
+    browser = opened(served, browsers, PHONE, "en", grouped)
+    version = int(browser.execute_script(VERSION))
+    summary = browser.find_element(By.CSS_SELECTOR, '.group[data-group="A"] .more-columns summary')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+    wait_until(browser, lambda d: len(d.execute_script(HEADINGS, "A")) == 6, "group A whole")
+
+    win("cup-groups-A1", "A")
+
+    wait_until(
+        browser,
+        lambda d: int(d.execute_script(VERSION)) > version,
+        "the stages drawn again",
+    )
+    assert browser.execute_script(HEADINGS, "A") == HEADINGS_SHOWN["en"][1]
+    assert browser.execute_script(HEADINGS, "B") == HEADINGS_SHOWN["en"][0]
+    won = browser.execute_script(
+        "return document.querySelector('.group[data-group=\"A\"] tbody tr').innerText"
+    )
+    assert "1–0" in won  # the winner's games, in a column the phone shows again at once

@@ -131,6 +131,14 @@ function showStatus(state) {
 
 let shownRows = new Map();
 
+/** Open in `fresh` each group's "More columns" the viewer opened in `shown`. */
+function keepOpen(shown, fresh) {
+  for (const opened of shown.querySelectorAll("details.more-columns[open]")) {
+    const same = fresh.querySelector(`details.more-columns[data-group="${CSS.escape(opened.dataset.group)}"]`);
+    if (same) same.open = true;
+  }
+}
+
 /** Draw a competition's stages again (groups, bracket, ranking) when their version grew:
  * the page is asked for again and its #stages put in place of the one shown. A view as of
  * a version (?at=V) stays as it stood. */
@@ -143,6 +151,7 @@ async function refreshStages(version) {
   const fresh = page.getElementById("stages");
   const now = document.getElementById("stages");
   if (fresh && Number(fresh.dataset.version) > Number(now.dataset.version || 0)) {
+    keepOpen(now, fresh);
     now.replaceWith(document.importNode(fresh, true));
     document.dispatchEvent(new CustomEvent("stages-drawn"));
   }
