@@ -291,3 +291,45 @@ def test_a_void_match_and_its_replacement_reach_the_hall_without_a_reload(hall_s
     assert "Void" in replaced and f"{a} — {b}" in replaced
     link = page.execute_script(f"{CARD} return card.querySelector('.replaced a').href;", "1")
     assert link.endswith("/matches/euro-ko-1-1-r2/")
+
+
+# Each word of the cards' names that the page breaks over two lines (a word on one line
+# has one box; "Kowal-" above "ski" has two).
+BROKEN_WORDS = """
+const broken = [];
+for (const name of document.querySelectorAll(".table-card .name")) {
+  const text = name.firstChild;
+  for (const word of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    if (range.getClientRects().length > 1) broken.push(word[0]);
+  }
+}
+return broken;
+"""
+LONG_NAMES = {
+    "A": {"name": "Maximiliano Wojciechowski", "federation_id": "PL-7"},
+    "B": {"name": "Aleksandra Szczepankiewicz", "federation_id": "PL-8"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_on_a_phone_the_hall_breaks_names_between_words_and_each_word_fits(
+    hall_server, browsers, language
+):
+    new_match("cup-a-1")  # the competition
+    services.match_create(
+        id="cup-long", competition="cup", players=LONG_NAMES, ruleset={}, referee_username="x"
+    )
+    services.tables_set(competition_id="cup", names=["1"], by="federation")
+    services.match_assign_table(match_id="cup-long", table="1", by="federation")
+    open_game("cup-long")
+    page = screen(browsers, PHONE, language)
+    page.get(f"{hall_server.url}/competitions/cup/hall/")
+    wait_until(page, lambda d: "Szczepankiewicz" in card_text(d, "1"), "the long names shown")
+
+    assert page.execute_script(BROKEN_WORDS) == []
+    assert overflowing(page, "#hall") == []
+    assert min(font_px(page, ".table-card .name") + font_px(page, ".table-card .score")) >= 28
+    save_shot(page, f"hall-long-names-{language}")
