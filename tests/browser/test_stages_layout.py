@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from matches import services
-from tests.browser.test_stages_page import NAMES
+from tests.browser.test_stages_page import NAMES, sixteen
 from tests.support.browser import wait_until
 from tests.support.league import RULESET, win
 from tests.support.pages import PROBLEMS
@@ -43,8 +43,7 @@ HEADINGS_SHOWN = {
 }
 
 
-@pytest.fixture
-def grouped(event_db) -> str:
+def two_groups() -> str:
     """A cup of two groups of four, drawn, and a knockout after them, not drawn yet."""
     services.competition_create(
         id="cup",
@@ -59,6 +58,11 @@ def grouped(event_db) -> str:
         services.player_enter(competition_id="cup", player={"name": name}, seed=seed, by="director")
     services.stage_draw(competition_id="cup", stage_id="groups", by="director")
     return "cup"
+
+
+@pytest.fixture
+def grouped(event_db) -> str:
+    return two_groups()
 
 
 def opened(served, browsers, size: tuple[int, int], language: str, competition: str):
@@ -86,6 +90,16 @@ def test_on_a_desktop_the_stages_and_their_groups_keep_to_the_page_s_column(
     assert not browser.find_element(By.CSS_SELECTOR, ".more-columns").is_displayed()
     assert browser.execute_script(PROBLEMS, ".group") == []
     save_shot(browser, f"stages-desktop-{language}")
+
+
+def test_on_a_phone_a_bracket_keeps_to_the_page_s_column_and_scrolls_within_it(served, browsers):
+    sixteen()
+    browser = screen(browsers, PHONE)
+    browser.get(f"{served.url}/competitions/open/")
+    wait_until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".bracket-round"), "drawn")
+
+    assert browser.execute_script(OUT_OF_COLUMN, "#stages, .stage, .bracket-tabs, .bracket") == []
+    assert browser.execute_script(PROBLEMS, ".bracket-match") == []
 
 
 @pytest.mark.parametrize("language", ["en", "uk"])
