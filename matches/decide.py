@@ -77,7 +77,8 @@ def shot(state: MatchState, event: Event) -> Event:
     still = {b: p for b, p in state.positions.items() if p and b not in moved}
     for ball, position in (facts.rest or {}).items():
         for other_ball, placed in still.items():
-            if overlaps(position, placed):
+            # A still ball's own rest says where it lies: it may lie on its old place.
+            if other_ball != ball and overlaps(position, placed):
                 raise Refused.because("rest_overlaps", f"rest.{ball}", ball=other_ball)
     return event
 

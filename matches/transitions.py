@@ -200,10 +200,13 @@ def shot(state: MatchState, event: Mapping[str, Any]) -> None:
         game.shots += 1
     entry["score"] = dict(game.score) if game else None
     _add_shot(state, entry)
-    # A ball that moved is where the shot says it came to rest, or somewhere unknown.
+    # A ball that moved is where the shot says it came to rest, or somewhere unknown; one
+    # that did not move keeps its place, unless the referee says where it lies (it may have
+    # been unknown, or marked roughly before).
     rest, positions = facts.get("rest") or {}, state.positions
     for ball in moved:
         positions[ball] = rest.get(ball)
+    positions.update(rest)
     state.due = other(player)
     if ruling.ball_in_hand:
         state.in_hand, state.offender = "foul", player

@@ -882,6 +882,33 @@ def test_a_ball_cannot_come_to_rest_on_a_ball_that_did_not_move():
     assert refusal(events) == (3, "rest.white")
 
 
+def test_a_rest_given_for_a_ball_that_did_not_move_is_where_the_state_puts_it():
+    events = [
+        start(1, "A"),
+        place(W, [700, 500], "break"),
+        # The yellow, not on the table at the break, and the red, untouched, marked by the
+        # referee; the red a little off its spot, over where it was drawn.
+        shot("A", c(W, "cushion"), rest={W: [300, 900], Y: [1000, 2500], R: [720, 2135]}),
+    ]
+
+    assert check_log(header(), events)
+    assert fold(header(), events)["positions"] == {
+        W: [300, 900],
+        Y: [1000, 2500],
+        R: [720, 2135],
+    }
+
+
+def test_a_ball_that_did_not_move_and_has_no_rest_keeps_its_place():
+    events = [
+        start(1, "A"),
+        place(W, [700, 500], "break"),
+        shot("A", c(W, Y), rest={W: [300, 900]}),
+    ]
+
+    assert fold(header(), events)["positions"] == {W: [300, 900], Y: None, R: [710.0, 2130.0]}
+
+
 # -- No game beyond best_of ----------------------------------------------------------------
 
 # Best of 3: A wins games 1 and 3, B game 2; then game 1's winning shot is amended short.
