@@ -132,6 +132,58 @@ def test_a_scoring_shot_is_four_taps_its_ruling_shown_before_the_confirm_stores_
     assert [s.text for s in scores] == ["9", "0"]
 
 
+# Where the console's table draws a ball (mm), or None.
+DRAWN_AT = """
+const ball = document.querySelector(`#table circle.ball[data-ball="${arguments[0]}"]`);
+return ball && ball.getAttribute("cx") ? [Number(ball.getAttribute("cx")),
+  Number(ball.getAttribute("cy"))] : null;
+"""
+
+
+def near(point: list[float] | None, x: float, y: float) -> bool:
+    """Return whether a tapped point is where it was aimed, to the screen's resolution."""
+    return point is not None and abs(point[0] - x) < 15 and abs(point[1] - y) < 15
+
+
+def armed(driver: WebDriver) -> list[str]:
+    """Return the balls whose "Came to rest" button is pressed."""
+    chips = driver.find_elements(By.CSS_SELECTOR, '[data-rest][aria-pressed="true"]')
+    return [chip.get_attribute("data-rest") for chip in chips]
+
+
+def test_a_tap_on_the_ball_the_console_armed_keeps_it_armed_and_every_rest_is_kept(console_page):
+    hint = console_page.find_element(By.ID, "table-hint")
+    tap(console_page, '[data-hit="yellow"]')
+    assert armed(console_page) == ["white"]  # the cue ball first, with no tap
+    console_page.execute_script(TAP_TABLE, 300, 500)
+    # The console arms the next ball; the referee taps its button all the same.
+    assert armed(console_page) == ["yellow"]
+    tap(console_page, '[data-rest="yellow"]')
+
+    assert armed(console_page) == ["yellow"]
+    assert hint.text == "Tap the table where the yellow ball stopped."
+    console_page.execute_script(TAP_TABLE, 1000, 1800)
+    assert armed(console_page) == ["red"]
+    # The red did not move: where the referee says it lies is kept all the same.
+    console_page.execute_script(TAP_TABLE, 900, 2300)
+    assert armed(console_page) == []
+    console_page.execute_script(TAP_TABLE, 200, 2500)  # no ball armed: said, not dropped
+    assert console_page.find_element(By.ID, "form-error").text == (
+        "Pick a ball under “Came to rest”, then tap the table where it stopped."
+    )
+    confirm(console_page)
+
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot recorded")
+    rest = stored()[-1]["rest"]
+    assert near(rest["white"], 300, 500) and near(rest["yellow"], 1000, 1800)
+    assert near(rest["red"], 900, 2300)
+    wait_until(
+        console_page,
+        lambda d: near(d.execute_script(DRAWN_AT, "red"), 900, 2300),
+        "the red drawn where it lies",
+    )
+
+
 def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(console_page):
     preview = console_page.find_element(By.ID, "preview")
     tap(console_page, '[data-hit="yellow"]')

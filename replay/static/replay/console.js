@@ -46,7 +46,7 @@ let amending = null; // {seq, number, game, player, ruling, facts}: the shot bei
 // and the answers to this console carry no list of shots): to number the shots after them.
 const seenShots = new Set();
 let draft;
-let restBall = null;
+let restBall = null; // the ball the referee armed under "Came to rest", or one armed for them
 let placePos = null;
 let placeDefaultsAt = -1;
 let preview = { state: "empty", key: null }; // the engine's latest answer, and what it judged
@@ -208,6 +208,7 @@ async function startAmending(shot) {
     if (answer.status !== 200) throw new Error(answer.body && answer.body.error);
     const event = answer.body.events[0];
     draft = new ShotDraft(cueBalls[shot.player]);
+    restBall = null;
     draft.load(event.type === "shot_amended" ? event.facts : event);
     amending = {
       seq: shot.seq, number: shotNumberAt(shot.seq), game: shot.game, player: shot.player,
@@ -223,6 +224,7 @@ async function startAmending(shot) {
 
 function stopAmending() {
   amending = null;
+  restBall = null;
   draft = new ShotDraft(cueBalls[duePlayer()] || cueBalls.A);
   render();
 }
@@ -441,10 +443,31 @@ function renderTabs() {
     node.setAttribute("aria-selected", String(node.dataset.tab === tab));
   }
   for (const panel of $$("[data-panel]")) panel.hidden = panel.dataset.panel !== tab;
+}
+
+/** Say under the table what a tap on it does now: which ball it places, or that none is armed. */
+function renderTableHint() {
   const hint = $("#table-hint");
+  const ball = tab === "shot" ? armedRestBall() : null;
   hint.textContent = tab === "place" ? gettext("Tap the table where the ball is placed.")
-    : tab === "shot" ? gettext("Pick a ball under “Came to rest”, then tap the table where it stopped.")
-      : "";
+    : tab !== "shot" ? ""
+      : ball ? restHint(ball)
+        : gettext("Pick a ball under “Came to rest”, then tap the table where it stopped.");
+}
+
+/** Return "tap where the white/yellow/red ball stopped" whole, each language its way. */
+function restHint(ball) {
+  return {
+    white: gettext("Tap the table where the white ball stopped."),
+    yellow: gettext("Tap the table where the yellow ball stopped."),
+    red: gettext("Tap the table where the red ball stopped."),
+  }[ball];
+}
+
+/** Return the ball a tap on the table marks at rest: the one armed, else the cue ball until
+ * it has a rest; null when none is. */
+function armedRestBall() {
+  return restBall || (draft.rest[draft.own] ? null : draft.own);
 }
 
 function chooseTab(name) {
@@ -477,6 +500,7 @@ function renderTable() {
     mark.setAttribute("r", geometry().ballRadius);
     surface.appendChild(mark);
   }
+  renderTableHint();
 }
 
 /** Draw the shot panel and its preview; ask the engine for the facts shown if it must. */
@@ -484,7 +508,7 @@ function renderShot() {
   const shown = shownPreview();
   const player = amending ? amending.player : duePlayer();
   renderShotPanel(root, {
-    draft, amending, player, names, cueBalls, restBall, preview: shown,
+    draft, amending, player, names, cueBalls, restBall: armedRestBall(), preview: shown,
     confirmable: mayConfirm(shown),
     unchanged: Boolean(amending) && JSON.stringify(draft.facts()) === amending.facts,
     consequences: consequences && consequences.key === factsKey() ? consequences : null,
@@ -596,8 +620,11 @@ function wire() {
   $("#cancel-amend").addEventListener("click", stopAmending);
   for (const chip of $$("[data-rest]")) {
     chip.addEventListener("click", () => {
-      restBall = restBall === chip.dataset.rest ? null : chip.dataset.rest;
+      // Arming, never a toggle: a tap on the ball armed already (the console arms the next
+      // one after each mark) keeps it armed, and the next tap on the table is its rest.
+      restBall = chip.dataset.rest;
       renderShot();
+      renderTableHint();
     });
   }
   const fouls = $("#called-fouls");
@@ -637,8 +664,13 @@ function tableTapped(event) {
     showError(refusal);
     renderPlace();
   } else if (tab === "shot") {
-    const ball = restBall || (draft.rest[draft.own] ? null : draft.own);
-    if (!ball) return;
+    const ball = armedRestBall();
+    if (!ball) {
+      // Every ball marked and none armed: the tap is not dropped in silence.
+      showError(gettext("Pick a ball under “Came to rest”, then tap the table where it stopped."));
+      return;
+    }
+    showError("");
     draft.setRest(ball, point);
     // The next tap marks the next ball that has no rest yet.
     restBall = geometry().balls.find((b) => !draft.rest[b]) || null;
