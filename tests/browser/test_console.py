@@ -184,6 +184,40 @@ def test_a_tap_on_the_ball_the_console_armed_keeps_it_armed_and_every_rest_is_ke
     )
 
 
+# The "at the same time" toggle as the referee sees it, and the taps' line.
+SAME_TIME = """
+const toggle = document.getElementById("same-time");
+return {pressed: toggle.getAttribute("aria-pressed"),
+        look: getComputedStyle(toggle).backgroundColor + getComputedStyle(toggle).boxShadow,
+        taps: document.getElementById("contacts").innerText.replace(/\\s+/g, " ").trim()};
+"""
+
+
+def test_at_the_same_time_shows_it_is_on_and_undo_takes_it_back_tap_by_tap(console_page):
+    tap(console_page, '[data-hit="yellow"]')
+    off = console_page.execute_script(SAME_TIME)
+    assert off["pressed"] == "false"
+
+    tap(console_page, "#same-time")
+
+    on = console_page.execute_script(SAME_TIME)
+    assert on["pressed"] == "true" and on["look"] != off["look"]
+    assert on["taps"] == "white → yellow the next contact at the same time as the last"
+    tap(console_page, "#undo-tap")
+    assert console_page.execute_script(SAME_TIME) == off
+
+    tap(console_page, "#same-time")
+    tap(console_page, '[data-hit="red"]')  # the yellow and the white hit the red together
+    assert console_page.execute_script(SAME_TIME) == {
+        **off,
+        "taps": "white → yellow yellow → red (=)",
+    }
+    tap(console_page, "#undo-tap")
+    assert console_page.execute_script(SAME_TIME) == on
+    tap(console_page, "#undo-tap")
+    assert console_page.execute_script(SAME_TIME) == off
+
+
 def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(console_page):
     preview = console_page.find_element(By.ID, "preview")
     tap(console_page, '[data-hit="yellow"]')

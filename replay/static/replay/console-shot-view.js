@@ -59,6 +59,12 @@ export function renderShotPanel(root, view) {
     item.className = "none";
     item.textContent = gettext("No contact yet: tap what the moving ball hit, in order.");
     contacts.append(item);
+  } else if (draft.sameTime) {
+    // "At the same time" waits for the next contact: said where the taps are read.
+    const item = document.createElement("li");
+    item.className = "same-time";
+    item.textContent = gettext("the next contact at the same time as the last");
+    contacts.append(item);
   }
   $("#called-count").textContent = draft.called.length ? `(${draft.called.length})` : "";
   for (const toggle of $$("[data-called]")) {
