@@ -193,6 +193,11 @@ return {pressed: toggle.getAttribute("aria-pressed"),
 """
 
 
+def taps(driver: WebDriver) -> str:
+    """Return the taps' line as the referee reads it."""
+    return driver.execute_script(SAME_TIME)["taps"]
+
+
 def test_at_the_same_time_shows_it_is_on_and_undo_takes_it_back_tap_by_tap(console_page):
     tap(console_page, '[data-hit="yellow"]')
     off = console_page.execute_script(SAME_TIME)
@@ -528,6 +533,28 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
         lambda d: "6 to Olena Kovalenko (amended)" in (d.execute_script(line) or ""),
         "the amended ruling in the list",
     )
+
+
+def test_an_amendment_takes_the_recorded_taps_back_with_undo_one_at_a_time(console_page):
+    services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
+    tap(console_page, '[data-tab="correct"]')
+    wait_until(console_page, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
+    tap(console_page, "#shot-list button.amend")
+    wait_until(console_page, lambda d: taps(d) == "white → yellow white → red", "the facts")
+    undo = console_page.find_element(By.ID, "undo-tap")
+    assert undo.is_displayed()  # before any tap: the recorded ones are taps too
+
+    # The red was never hit: the last recorded tap taken back, as in a new shot.
+    assert console_page.execute_script(TAP_AND_LOOK, "#undo-tap") == STALE
+    assert taps(console_page) == "white → yellow"
+    amended = console_page.find_element(By.ID, "amend-preview")
+    wait_until(console_page, lambda d: amended.text == "Valid shot, no points", "the amendment")
+    tap(console_page, "#undo-tap")
+    assert taps(console_page) == "No contact yet: tap what the moving ball hit, in order."
+    assert not undo.is_displayed()  # nothing left to take back
+    tap(console_page, "#cancel-amend")
+    assert len(stored()) == 4  # nothing recorded
 
 
 def test_the_latest_shot_is_undone_with_a_reason(console_page):

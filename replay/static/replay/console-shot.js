@@ -21,23 +21,62 @@ export class ShotDraft {
   }
 
   clear() {
+    this.history = []; // each tap's undo: the draft as it was before it
+    this.empty();
+  }
+
+  /** Take every tap away; Undo brings them back. Return whether there was one. */
+  clearTaps() {
+    if (this.isEmpty()) return false;
+    this.remember();
+    this.empty();
+    return true;
+  }
+
+  empty() {
     this.struck = this.own;
     this.contacts = [];
     this.called = [];
     this.rest = {};
     this.sameTime = false;
     this.actor = this.own;
-    this.history = []; // each tap's undo: the draft as it was before it
   }
 
-  /** Load recorded facts (an amendment starts from the shot as it stands). */
+  /**
+   * Load recorded facts (an amendment starts from the shot as it stands), as if tapped:
+   * Undo takes them back one tap at a time, the latest first, as in a new shot.
+   */
   load(facts) {
     this.clear();
-    this.struck = facts.struck || this.own;
-    this.contacts = (facts.contacts || []).map((contact) => ({ ...contact }));
-    this.called = [...(facts.called || [])];
-    this.rest = { ...(facts.rest || {}) };
+    const struck = facts.struck || this.own;
+    const contacts = (facts.contacts || []).map((contact) => ({ ...contact }));
+    const called = [...(facts.called || [])];
+    const rest = { ...(facts.rest || {}) };
+    const taps = []; // the draft before each tap, in the order tapped
+    const before = (fields) => taps.push({
+      struck, contacts: [], called: [], rest: {}, sameTime: false, actor: struck, ...fields,
+    });
+    if (struck !== this.own) before({ struck: this.own, actor: this.own });
+    contacts.forEach((contact, index) => {
+      const done = contacts.slice(0, index);
+      if (contact.same_time && index) before({ contacts: done, actor: contact.ball });
+      const sameTime = Boolean(contact.same_time && index);
+      const pins = contact.hit === "pins" ? contact.pins : [null];
+      pins.forEach((pin, count) => {
+        const partial = count ? [...done, { ...contact, pins: pins.slice(0, count) }] : done;
+        before({ contacts: partial, actor: contact.ball, sameTime: sameTime && !count });
+      });
+    });
+    const last = { contacts, actor: null };
+    called.forEach((code, index) => before({ ...last, called: called.slice(0, index) }));
+    Object.keys(rest).forEach((ball, index) => before({
+      ...last, called, rest: Object.fromEntries(Object.entries(rest).slice(0, index)),
+    }));
+    Object.assign(this, { struck, contacts, called, rest });
     this.actor = this.movingBalls().filter((ball) => !this.offBalls().has(ball)).pop() || this.struck;
+    this.history = taps.map((fields) => JSON.stringify(
+      fields.actor === null ? { ...fields, actor: this.actor } : fields,
+    ));
   }
 
   snapshot() {

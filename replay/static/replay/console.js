@@ -574,7 +574,7 @@ const hitBall = tapped((ball) => draft.hitBall(ball));
 const hitPin = tapped((pin) => draft.hitPin(pin));
 const setActor = tapped((ball) => draft.setActor(ball));
 const undoTap = tapped(() => draft.undo());
-const clearShot = tapped(() => draft.clear());
+const clearShot = tapped(() => draft.clearTaps());
 
 /** Send one confirmation of the result (online only), then read the state again. */
 async function confirmResult(body) {
