@@ -51,7 +51,7 @@ export function renderShotPanel(root, view) {
     item.textContent = contactInWords(contact);
     contacts.append(item);
   }
-  // Nothing to undo or clear: the contacts' line has the whole width for its hint.
+  // Nothing to undo or clear: the Confirm has the whole width.
   $("#undo-tap").hidden = !draft.history.length;
   $("#clear-shot").hidden = draft.isEmpty();
   if (!draft.contacts.length) {
@@ -66,6 +66,7 @@ export function renderShotPanel(root, view) {
     item.textContent = gettext("the next contact at the same time as the last");
     contacts.append(item);
   }
+  contacts.scrollLeft = contacts.scrollWidth; // the latest tap in sight
   $("#called-count").textContent = draft.called.length ? `(${draft.called.length})` : "";
   for (const toggle of $$("[data-called]")) {
     toggle.setAttribute("aria-pressed", String(draft.called.includes(toggle.dataset.called)));
