@@ -223,6 +223,42 @@ def test_at_the_same_time_shows_it_is_on_and_undo_takes_it_back_tap_by_tap(conso
     assert console_page.execute_script(SAME_TIME) == off
 
 
+def record(*events: dict[str, Any]) -> None:
+    """Record events after those of the match, as another console would."""
+    for event in events:
+        seq = len(stored())
+        services.event_record(match_id=MATCH, expected_seq=seq, event=event, by="petrenko")
+
+
+def hinted_at(driver: WebDriver, seq: int) -> bool:
+    """Return whether the hint on unknown positions shows once the console is at `seq`."""
+    wait_until(driver, lambda d: attribute(d, "data-seq") == str(seq), f"seq {seq}")
+    return driver.find_element(By.ID, "unknown-balls").is_displayed()
+
+
+def test_the_hint_on_unknown_positions_shows_once_a_game_not_after_every_shot(console_page):
+    quiet = {"type": "shot", **QUIET}  # no rest given: where the balls stopped is unknown
+    record(quiet)
+    assert hinted_at(console_page, 4)
+    record({**quiet, "contacts": YELLOW_ON_WHITE})
+
+    assert not hinted_at(console_page, 5)
+    legend = console_page.find_element(By.ID, "table-legend").text
+    assert "position unknown" in legend  # the table still says it, as it always does
+    console_page.refresh()
+    assert not hinted_at(console_page, 5)
+
+    record(
+        {"type": "game_forfeited", "player": "A", "reason": "left"},
+        {"type": "game_started", "game": 2, "breaker": "B"},
+        {"type": "ball_placed", "ball": "yellow", "pos": LOWER_HALF, "reason": "break"},
+        {**quiet, "contacts": YELLOW_ON_WHITE},
+    )
+    assert hinted_at(console_page, 9)  # once in game 2 too
+    record(quiet)
+    assert not hinted_at(console_page, 10)
+
+
 def test_no_tap_leaves_nothing_to_confirm_and_a_foul_is_not_shown_as_a_success(console_page):
     preview = console_page.find_element(By.ID, "preview")
     tap(console_page, '[data-hit="yellow"]')

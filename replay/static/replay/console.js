@@ -32,6 +32,7 @@ let matchId;
 let names;
 let cueBalls; // {A: "white", B: "yellow"}
 let STATE_KEY;
+let HINTED_KEY;
 let queue;
 const $ = (selector) => root.querySelector(selector);
 const $$ = (selector) => Array.from(root.querySelectorAll(selector));
@@ -425,7 +426,7 @@ function renderScoreline(moment) {
   $("#face").textContent = moment.detail;
   const unknown = unknownBalls(state);
   const note = $("#unknown-balls");
-  note.hidden = !unknown.length || state.status === "lag" || state.status === "finished";
+  note.hidden = !unknownHintDue(unknown);
   note.textContent = interpolate(gettext("Position unknown: %s. Tap where it lies when you record its rest or placement."),
     [unknown.map(ballName).join(", ")]);
   const connection = $("#connection");
@@ -436,6 +437,32 @@ function renderScoreline(moment) {
   pending.hidden = !queue.length;
   pending.textContent = interpolate(ngettext("%s waiting", "%s waiting", queue.length), [queue.length]);
   for (const node of $$("[data-name-of]")) node.textContent = names[node.dataset.nameOf];
+}
+
+/**
+ * Return whether the hint on unknown positions shows now: once per game, from the moment
+ * a ball's place is first unknown in it until the next event (the table's legend says it
+ * all along). The game and that moment are kept with the match, so a reload keeps them.
+ */
+function unknownHintDue(unknown) {
+  const under = state.status === "playing" && state.next && gameStarted(state) && !state.next.break;
+  if (!unknown.length || !under) return false;
+  let hinted = {};
+  try {
+    hinted = JSON.parse(window.localStorage.getItem(HINTED_KEY) || "{}") || {};
+  } catch {
+    // A record that cannot be read: the hint shows once more.
+  }
+  const game = String(state.next.game);
+  if (hinted[game] === undefined) {
+    hinted[game] = state.seq;
+    try {
+      window.localStorage.setItem(HINTED_KEY, JSON.stringify(hinted));
+    } catch {
+      // Storage full: the hint may show again after a reload, nothing worse.
+    }
+  }
+  return hinted[game] === state.seq;
 }
 
 function renderTabs() {
@@ -784,6 +811,7 @@ export function start() {
   names = { A: header.players.A.name, B: header.players.B.name };
   cueBalls = header.balls;
   STATE_KEY = `carambole.console.state.${matchId}`;
+  HINTED_KEY = `carambole.console.hinted.${matchId}`;
   state = newestState(setup.state);
   online = navigator.onLine !== false;
   draft = new ShotDraft(cueBalls.A);
