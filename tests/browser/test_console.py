@@ -497,6 +497,28 @@ def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_que
     assert abs(x - 700) < 15 and abs(y - 2000) < 15
 
 
+def test_a_ball_in_hand_placed_brings_the_shot_tab_back_for_the_shot(console_page):
+    services.shot_record(
+        match_id=MATCH,
+        expected_seq=3,
+        by="petrenko",
+        facts={"contacts": [{"ball": "white", "hit": "cushion"}], "rest": {"white": [700, 400]}},
+    )
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
+    tap(console_page, '[data-tab="place"]')
+    console_page.execute_script(TAP_TABLE, 700, 2000)
+
+    tap(console_page, "#place-form button[type=submit]")
+
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "5", "placed")
+    assert stored()[-1]["reason"] == "in_hand"
+    shot_tab = console_page.find_element(By.CSS_SELECTOR, '[data-tab="shot"]')
+    wait_until(console_page, lambda d: shot_tab.get_attribute("aria-selected") == "true", "shot")
+    tap(console_page, '[data-hit="white"]')  # B's shot, with no tap on the tab
+    confirm(console_page)
+    wait_until(console_page, lambda d: attribute(d, "data-seq") == "6", "B's shot recorded")
+
+
 def test_the_keyboard_records_a_shot_as_the_taps_do(console_page):
     body = console_page.find_element(By.TAG_NAME, "body")
     for key in "yr45":  # the yellow, the red, the left pin, the centre pin

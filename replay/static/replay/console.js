@@ -84,6 +84,11 @@ const newQueue = () => new SubmissionQueue({
   },
   onRecorded: (item, body) => {
     if (item.event.type === "shot" && typeof body.seq === "number") seenShots.add(body.seq);
+    // A ball in hand placed: the shot is what comes next, one tap fewer on a phone. Not
+    // before it is recorded: a placement refused is tried again on the Place tab.
+    if (item.event.type === "ball_placed" && item.event.reason === "in_hand" && tab === "place") {
+      tab = "shot";
+    }
     if (typeof body.seq === "number" && body.state && body.seq >= state.seq) {
       // The answer carries the scoreboard; the shots and stats come with the full state.
       applyState({ ...body.state, seq: body.seq });
