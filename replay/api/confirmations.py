@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +22,7 @@ from matches.services.pins import WrongPin
 from matches.state import CONFIRMING_ROLES
 from replay.api import schema
 from replay.api.permissions import MayRecord
-from replay.api.serializers import Body, Choice, Whole
+from replay.api.serializers import Body, Choice, Text, Whole
 from replay.api.throttles import CountingAway
 from replay.api.views import IDEMPOTENCY_HEADER, checked, username
 
@@ -40,8 +40,9 @@ class ConfirmationBody(Body):
         help_text="the event the result stands at, as the confirming person saw it "
         "(the state's confirmed.head)",
     )
-    pin = serializers.CharField(
+    pin = Text(
         required=False,
+        allow_blank=False,
         max_length=32,
         help_text="a player's PIN (A and B only): checked, never stored",
     )

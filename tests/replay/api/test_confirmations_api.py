@@ -58,6 +58,19 @@ def test_a_wrong_pin_is_a_403_and_too_many_are_a_429(staff):
     assert late.status_code == 429 and "Retry-After" in late.headers
 
 
+def test_a_pin_of_spaces_is_a_wrong_pin_as_sent_not_a_blank_field(staff):
+    first, *_ = league()
+    win(first, "A")
+    client = api(staff.key)
+    url = f"/api/matches/{first}/confirmations"
+
+    answers = [
+        client.post(url, body(first, "A", pin=pin), format="json") for pin in ("\u00a0", " 1 ")
+    ]
+
+    assert [(a.status_code, a.json()["field"]) for a in answers] == [(403, "pin"), (403, "pin")]
+
+
 def test_a_stranger_may_not_confirm_and_a_pin_is_no_referee_s(staff, stranger):
     first, *_ = league()
     win(first, "A")
