@@ -24,7 +24,8 @@ from django.contrib.auth import get_user_model
 from replay.api.tokens import token_issue
 from tests.support.servers import serving
 
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
+# Journeys: each waits out a login window on a real server.
+pytestmark = [pytest.mark.slow, pytest.mark.journey, pytest.mark.usefixtures("event_db")]
 PASSWORD = "a long enough password"
 TOKEN_HEADER = "Authorization"
 

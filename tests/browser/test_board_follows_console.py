@@ -25,6 +25,9 @@ from tests.support.pages import (
     watch_seq,
 )
 
+# Journeys: a console and a board on one server, which stops and starts again.
+pytestmark = pytest.mark.journey
+
 REFEREE = "petrenko"
 OUTAGE_WAIT_S = 40.0  # the console retries after 1, 2, 4, 8 s...: back within this
 

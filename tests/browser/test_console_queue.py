@@ -14,6 +14,10 @@ from matches.notation import utc_time
 from tests.support.browser import go_offline, go_online, wait_until
 from tests.support.pages import open_console
 
+# Journeys: the console's queue through drops, refusals and a server's clock (its logic
+# alone runs under Node in tests/js).
+pytestmark = pytest.mark.journey
+
 MATCH = "cup-queue-1"
 QUEUE_WAIT_S = 40.0  # the network back, the queue's backoff waits at most 15 s between tries
 

@@ -28,7 +28,8 @@ from tests.support.servers import ROOT, free_port
 # Migrating a new database and loading the demo before serving: minutes on a loaded machine.
 MIGRATE_AND_DEMO_S = 600.0
 
-pytestmark = pytest.mark.slow
+# Journeys: each runs `make run` itself, the demo loaded and served.
+pytestmark = [pytest.mark.slow, pytest.mark.journey]
 
 STOP_S = 120.0  # how long a test waits for a server to stop once told (a loaded machine)
 

@@ -99,6 +99,7 @@ def a_match() -> tuple[str, int]:
 # -- Tests ------------------------------------------------------------------------------
 
 
+@pytest.mark.journey  # two servers and Redis
 def test_a_viewer_of_one_server_gets_a_shot_recorded_through_another(redis_url):
     match_id, head = a_match()
     key = staff_token()
@@ -116,6 +117,7 @@ def test_a_viewer_of_one_server_gets_a_shot_recorded_through_another(redis_url):
     assert pushed["event"]["type"] == "shot" and pushed["event"]["by"] == "federation"
 
 
+@pytest.mark.journey  # Redis stopped and started again
 def test_with_redis_stopped_recording_answers_at_once_and_viewers_catch_up_when_it_is_back():
     match_id, head = a_match()
     key = staff_token()
@@ -136,6 +138,7 @@ def test_with_redis_stopped_recording_answers_at_once_and_viewers_catch_up_when_
                     assert next_event(watching)["seq"] == head + 2
 
 
+@pytest.mark.journey  # a viewer left unread until the server's ping closes it
 @pytest.mark.parametrize(
     ("kind", "ping"),
     [
