@@ -122,6 +122,7 @@ def test_the_overlay_follows_a_shot_recorded_through_the_api(
     assert last == "Last shot: 4 to Olena Kovalenko"
 
 
+@pytest.mark.journey  # a dropped network and its return
 def test_the_board_shows_reconnecting_after_a_drop_and_then_catches_up(
     served, opened_for_token, chromium
 ):

@@ -3,6 +3,7 @@ back, and a message after each action."""
 
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from matches import services
@@ -160,6 +161,7 @@ def test_each_staff_action_is_followed_by_a_sentence_saying_what_was_done(served
     assert said(page) == ""  # said once, not at every load
 
 
+@pytest.mark.journey  # a director's work from the pages
 def test_a_competition_created_shows_its_stages_set_up_as_stored(served, browsers):
     for size in SCREENS:
         page = screen(browsers, size)

@@ -382,6 +382,7 @@ def test_two_shots_recorded_offline_wait_and_arrive_once_each_in_order(console_p
     assert done.text == "Recorded: Shot 2 by Marco Marchetti: yellow → white"
 
 
+@pytest.mark.journey  # the server stopped and started again
 def test_two_shots_survive_a_reload_with_the_server_down_and_arrive_once_when_it_is_back(
     console_page, served
 ):

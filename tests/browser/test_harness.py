@@ -85,6 +85,7 @@ def test_offline_fails_new_requests_and_sockets_but_leaves_an_open_socket_delive
     assert chromium.execute_script("return socketLog")[-1] == "online"
 
 
+@pytest.mark.journey  # the server stopped and started again
 def test_a_stopped_server_comes_back_on_the_same_address(served, chromium):
     chromium.get(served.url + "/")
     served.stop()

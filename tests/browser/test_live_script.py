@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.browser import wait_until
 
 # A WebSocket stand-in the test drives: `sockets` lists each one opened, with its URL,
@@ -60,6 +62,7 @@ def test_live_applies_each_seq_once_and_in_order_and_resumes_a_gap(served, chrom
     assert chromium.execute_script("return sockets[0].sent[1]") == {"type": "resume", "after": 5}
 
 
+@pytest.mark.journey  # a dropped network and its return
 def test_live_reconnects_after_a_drop_from_its_last_seq_and_says_so(served, chromium):
     chromium.get(f"{served.url}/static/replay/table.css")
     chromium.execute_async_script(FAKE_SOCKETS)

@@ -19,6 +19,7 @@ def open_data_server(event_db, tmp_path) -> Iterator[Daphne]:
         yield server
 
 
+@pytest.mark.journey  # a director's work from the pages
 def test_a_director_writes_the_export_from_the_page_and_is_told_what_was_written(
     open_data_server, browsers, tmp_path
 ):

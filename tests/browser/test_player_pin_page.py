@@ -3,6 +3,7 @@ desktop."""
 
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from matches.models import PinShown, Player
@@ -12,6 +13,7 @@ from tests.support.league import league
 from tests.support.screens import SCREENS, overflowing, save_shot, screen
 
 
+@pytest.mark.journey  # a director's work from the pages
 def test_a_director_issues_a_player_a_new_pin_from_the_players_page(served, browsers):
     league()
     olena = Player.objects.get(federation_id="UA-101")

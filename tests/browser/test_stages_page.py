@@ -183,6 +183,7 @@ def test_the_bracket_as_of_a_version_is_a_link_anyone_can_share(served, chromium
     assert chromium.find_elements(By.CSS_SELECTOR, "[data-slot='1-5'] .bracket-line.won")
 
 
+@pytest.mark.journey  # a director's work from the pages
 def test_a_director_enters_seeded_players_draws_the_groups_and_undoes_the_draw(served, chromium):
     services.competition_create(
         id="cup",
@@ -218,6 +219,7 @@ def test_a_director_enters_seeded_players_draws_the_groups_and_undoes_the_draw(s
     assert not Match.objects.filter(competition_id="cup").exists()
 
 
+@pytest.mark.journey  # a director's work from the pages
 def test_a_director_creates_a_competition_in_stages_from_the_competitions_page(served, chromium):
     log_in(chromium, served, make_user("director", staff=True))
     chromium.get(f"{served.url}/competitions/")

@@ -3,6 +3,7 @@ amendment flips a result, with the move shown and the change explained; in Ukrai
 
 from __future__ import annotations
 
+import pytest
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -82,6 +83,7 @@ def test_the_standings_page_speaks_ukrainian(served, chromium_uk):
     assert chromium_uk.find_element(By.ID, "standings-heading").text == "Турнірна таблиця"
 
 
+@pytest.mark.journey  # a director's work from the pages
 def test_staff_enter_players_and_schedule_the_round_robin_from_the_page(served, chromium):
     services.competition_create(id="open", name="Open", ruleset={"target": 4, "best_of": 1})
     log_in(chromium, served, make_user("federation", staff=True))
