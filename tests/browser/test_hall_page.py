@@ -22,6 +22,7 @@ from tests.store.test_corrections import (
 from tests.support.browser import log_in, make_user, serving, wait_until
 from tests.support.cast import new_match, open_game, play
 from tests.support.league import league, names
+from tests.support.pages import broken_words
 from tests.support.screens import DESKTOP, PHONE, overflowing, save_shot, screen
 from tests.support.servers import Daphne
 
@@ -302,21 +303,6 @@ def test_a_void_match_and_its_replacement_reach_the_hall_without_a_reload(hall_s
     assert link.endswith("/matches/euro-ko-1-1-r2/")
 
 
-# Each word of the cards' names that the page breaks over two lines (a word on one line
-# has one box; "Kowal-" above "ski" has two).
-BROKEN_WORDS = """
-const broken = [];
-for (const name of document.querySelectorAll(".table-card .name")) {
-  const text = name.firstChild;
-  for (const word of text.textContent.matchAll(/\\S+/g)) {
-    const range = document.createRange();
-    range.setStart(text, word.index);
-    range.setEnd(text, word.index + word[0].length);
-    if (range.getClientRects().length > 1) broken.push(word[0]);
-  }
-}
-return broken;
-"""
 LONG_NAMES = {
     "A": {"name": "Maximiliano Wojciechowski", "federation_id": "PL-7"},
     "B": {"name": "Aleksandra Szczepankiewicz", "federation_id": "PL-8"},
@@ -338,7 +324,7 @@ def test_on_a_phone_the_hall_breaks_names_between_words_and_each_word_fits(
     page.get(f"{hall_server.url}/competitions/cup/hall/")
     wait_until(page, lambda d: "Szczepankiewicz" in card_text(d, "1"), "the long names shown")
 
-    assert page.execute_script(BROKEN_WORDS) == []
+    assert broken_words(page, ".table-card .name") == []
     assert overflowing(page, "#hall") == []
     assert min(font_px(page, ".table-card .name") + font_px(page, ".table-card .score")) >= 28
     save_shot(page, f"hall-long-names-{language}")

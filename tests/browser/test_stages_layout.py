@@ -12,7 +12,7 @@ from matches import services
 from tests.browser.test_stages_page import NAMES, sixteen
 from tests.support.browser import wait_until
 from tests.support.league import RULESET, win
-from tests.support.pages import PROBLEMS
+from tests.support.pages import PROBLEMS, broken_words
 from tests.support.screens import DESKTOP, PHONE, save_shot, screen
 
 # What of `selector` reaches out of the page's column (main, within its padding).
@@ -154,29 +154,13 @@ def test_a_group_opened_on_a_phone_stays_open_when_a_result_redraws_the_stages(
     assert "1–0" in won  # the winner's games, in a column the phone shows again at once
 
 
-# Each word of the final ranking's names broken over two lines (a whole word has one box).
-BROKEN_NAMES = """
-const broken = [];
-for (const cell of document.querySelectorAll("table.ranking td:nth-child(2)")) {
-  const text = cell.firstChild;
-  for (const word of text.textContent.matchAll(/\\S+/g)) {
-    const range = document.createRange();
-    range.setStart(text, word.index);
-    range.setEnd(text, word.index + word[0].length);
-    if (range.getClientRects().length > 1) broken.push(word[0]);
-  }
-}
-return broken;
-"""
-
-
 @pytest.mark.parametrize("language", ["en", "uk"])
 def test_on_a_phone_the_final_ranking_breaks_names_between_words(
     served, browsers, grouped, language
 ):
     browser = opened(served, browsers, PHONE, language, grouped)
 
-    assert browser.execute_script(BROKEN_NAMES) == []
+    assert broken_words(browser, "table.ranking td:nth-child(2)") == []
     assert browser.execute_script(PROBLEMS, "table.ranking") == []
     # The narrowest phone, and the longest round a player goes out in.
     browser.execute_cdp_cmd(
@@ -187,5 +171,5 @@ def test_on_a_phone_the_final_ranking_breaks_names_between_words(
         "document.querySelector('table.ranking td:nth-child(4)').textContent = arguments[0]",
         "Чвертьфінали" if language == "uk" else "Quarter-finals",
     )
-    assert browser.execute_script(BROKEN_NAMES) == []
+    assert broken_words(browser, "table.ranking td:nth-child(2)") == []
     assert browser.execute_script(PROBLEMS, "table.ranking") == []

@@ -194,3 +194,24 @@ if (table) {
 }
 return problems;
 """
+
+
+def broken_words(driver: WebDriver, selector: str) -> list[str]:
+    """Return each word of the elements `selector` finds that the page breaks over two
+    lines: a word on one line has one box, "Kowal-" above "ski" has two."""
+    return driver.execute_script(BROKEN_WORDS, selector)
+
+
+BROKEN_WORDS = """
+const broken = [];
+for (const element of document.querySelectorAll(arguments[0])) {
+  const text = element.firstChild;
+  for (const word of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    if (range.getClientRects().length > 1) broken.push(word[0]);
+  }
+}
+return broken;
+"""
