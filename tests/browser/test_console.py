@@ -454,8 +454,9 @@ def test_a_dropped_submission_is_never_sent(console_page):
     assert shots() == [("A", WHITE_ON_YELLOW)]  # the API's shot alone
 
 
-def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_queued(console_page):
-    # A misses and his ball stops in the lower half: B's ball in hand goes in the upper half.
+def a_miss_in_the_lower_half(console_page: WebDriver) -> None:
+    """A misses, the white ball at rest in the lower half (B's ball in hand goes in the upper
+    half); the console shown it live, on its Place tab."""
     services.shot_record(
         match_id=MATCH,
         expected_seq=3,
@@ -464,6 +465,10 @@ def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_que
     )
     wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
     tap(console_page, '[data-tab="place"]')
+
+
+def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_queued(console_page):
+    a_miss_in_the_lower_half(console_page)
     # On the centre line: its centre is in the upper half, but the ball lies across the line.
     console_page.execute_script(TAP_TABLE, 700, 1440)
 
@@ -499,14 +504,7 @@ def test_a_placement_outside_its_half_is_refused_on_the_table_and_nothing_is_que
 
 
 def test_a_ball_in_hand_placed_brings_the_shot_tab_back_for_the_shot(console_page):
-    services.shot_record(
-        match_id=MATCH,
-        expected_seq=3,
-        by="petrenko",
-        facts={"contacts": [{"ball": "white", "hit": "cushion"}], "rest": {"white": [700, 400]}},
-    )
-    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the miss shown live")
-    tap(console_page, '[data-tab="place"]')
+    a_miss_in_the_lower_half(console_page)
     console_page.execute_script(TAP_TABLE, 700, 2000)
 
     tap(console_page, "#place-form button[type=submit]")
