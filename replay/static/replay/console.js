@@ -431,6 +431,7 @@ function renderScoreline(moment) {
   $("#face").textContent = moment.detail;
   const unknown = unknownBalls(state);
   const note = $("#unknown-balls");
+  noteUnknownHint(unknown);
   note.hidden = !unknownHintDue(unknown);
   note.textContent = interpolate(gettext("Position unknown: %s. Tap where it lies when you record its rest or placement."),
     [unknown.map(ballName).join(", ")]);
@@ -445,29 +446,44 @@ function renderScoreline(moment) {
 }
 
 /**
+ * Return the seq at which the hint on unknown positions first showed in each game: kept
+ * with the match, so a reload keeps it.
+ */
+function hintedAt() {
+  try {
+    return JSON.parse(window.localStorage.getItem(HINTED_KEY) || "{}") || {};
+  } catch {
+    return {}; // a record that cannot be read: the hint shows once more
+  }
+}
+
+/** Return the game under way whose positions a hint may speak of, or null. */
+function hintedGame() {
+  const under = state.status === "playing" && state.next && gameStarted(state) && !state.next.break;
+  return under ? String(state.next.game) : null;
+}
+
+/** Note that the hint on unknown positions first shows now, unless it has in this game. */
+function noteUnknownHint(unknown) {
+  const game = hintedGame();
+  const hinted = hintedAt();
+  if (!unknown.length || game === null || hinted[game] !== undefined) return;
+  hinted[game] = state.seq;
+  try {
+    window.localStorage.setItem(HINTED_KEY, JSON.stringify(hinted));
+  } catch {
+    // Storage full: the hint may show again after a reload, nothing worse.
+  }
+}
+
+/**
  * Return whether the hint on unknown positions shows now: once per game, from the moment
  * a ball's place is first unknown in it until the next event (the table's legend says it
- * all along). The game and that moment are kept with the match, so a reload keeps them.
+ * all along).
  */
 function unknownHintDue(unknown) {
-  const under = state.status === "playing" && state.next && gameStarted(state) && !state.next.break;
-  if (!unknown.length || !under) return false;
-  let hinted = {};
-  try {
-    hinted = JSON.parse(window.localStorage.getItem(HINTED_KEY) || "{}") || {};
-  } catch {
-    // A record that cannot be read: the hint shows once more.
-  }
-  const game = String(state.next.game);
-  if (hinted[game] === undefined) {
-    hinted[game] = state.seq;
-    try {
-      window.localStorage.setItem(HINTED_KEY, JSON.stringify(hinted));
-    } catch {
-      // Storage full: the hint may show again after a reload, nothing worse.
-    }
-  }
-  return hinted[game] === state.seq;
+  const game = hintedGame();
+  return Boolean(unknown.length) && game !== null && hintedAt()[game] === state.seq;
 }
 
 function renderTabs() {
