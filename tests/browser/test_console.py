@@ -548,13 +548,18 @@ def test_what_another_console_records_shows_on_this_one_without_a_reload(console
 CAROM = [{"ball": "white", "hit": "yellow"}, {"ball": "white", "hit": "red"}]
 
 
-def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reason(console_page):
+def amend_a_carom(console_page: WebDriver) -> None:
+    """Record a kiss carom for A (seq 4), shown live, and open its amendment on the console."""
     services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
     wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
     tap(console_page, '[data-tab="correct"]')
     # The shots come with the full state, fetched just after the live message.
     wait_until(console_page, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
     tap(console_page, "#shot-list button.amend")
+
+
+def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reason(console_page):
+    amend_a_carom(console_page)
     wait_until(
         console_page, lambda d: console_page.find_element(By.ID, "amend-compare").is_displayed()
     )
@@ -593,11 +598,7 @@ def test_an_amendment_shows_both_rulings_side_by_side_then_records_with_its_reas
 
 
 def test_an_amendment_takes_the_recorded_taps_back_with_undo_one_at_a_time(console_page):
-    services.shot_record(match_id=MATCH, expected_seq=3, by="petrenko", facts={"contacts": CAROM})
-    wait_until(console_page, lambda d: attribute(d, "data-seq") == "4", "the shot shown live")
-    tap(console_page, '[data-tab="correct"]')
-    wait_until(console_page, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-list button.amend"))
-    tap(console_page, "#shot-list button.amend")
+    amend_a_carom(console_page)
     wait_until(console_page, lambda d: taps(d) == "white → yellow white → red", "the facts")
     undo = console_page.find_element(By.ID, "undo-tap")
     assert undo.is_displayed()  # before any tap: the recorded ones are taps too
