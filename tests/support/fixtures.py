@@ -17,6 +17,7 @@ from django.test import override_settings
 
 from bench.processes import free_port, stop
 from carambole import throttle
+from carambole.caches import clear_every_cache
 from matches import services
 from matches.immutability import install_triggers, remove_triggers
 from matches.models import Match
@@ -48,10 +49,11 @@ def _events_immutable(request, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def _caches_forget(monkeypatch):
-    """Every test starts with no failed login or token counted, and nothing in the read
-    cache; a refusal answers at once."""
+    """Every test starts with no failed login or token counted, nothing in the read cache
+    nor in any process-local cache; a refusal answers at once."""
     cache.clear()
     caches[READS].clear()
+    clear_every_cache()
     monkeypatch.setattr(throttle, "REFUSAL_PAUSE_S", 0)
     yield
 
