@@ -936,7 +936,9 @@ class Championship:
                 disputes.setdefault(match_id, []).append(dispute)
         for match_id, a, b, round_number in self.group_matches(stage.id, group):
             played = self.played_of(match_id)
-            if played is not None:  # as made, whatever came since
+            # Once begun, as made, whatever came since; before, as its places are held now
+            # (a place left empty by a withdrawal is no one's, whoever the match was made for).
+            if played is not None and played.started:
                 a, b = (str(key) for key in played.result.players)
             own = [dispute.view(names) for dispute in disputes.get(match_id, [])]
             matches.append(
@@ -974,11 +976,12 @@ class Championship:
         disputes: dict[str, list[Dispute]] = {}
         for dispute in self.disputes():
             disputes.setdefault(dispute.match, []).append(dispute)
+        amended_in_round = self._amended_in_rounds(stage)
         for planned in self._plan(stage.id):
             while len(rounds) < planned.round:
                 rounds.append([])
             a, b = (self.holder(slot) for slot in planned.slots)
-            amended = [self.amended_holder(slot).key for slot in planned.slots]
+            amended = amended_in_round[planned.slots]
             match_id = self.current(planned.id) if planned.id else None
             played = self.played_of(match_id) if match_id else None
             if planned.id is None:
@@ -1018,6 +1021,25 @@ class Championship:
                 }
             )
         return rounds
+
+    def _amended_in_rounds(self, stage: Stage) -> dict[tuple[str, str], list[str | None]]:
+        """Return each place's holders as amended, by its slots, but where that would put a
+        player into two matches of one round or against himself: those places are left with
+        their holders as the draw goes on (a dispute says who holds them as amended)."""
+        found: dict[tuple[str, str], list[str | None]] = {}
+        rounds: dict[int, list[tuple[str, str]]] = {}
+        for planned in self._plan(stage.id):
+            found[planned.slots] = [self.amended_holder(slot).key for slot in planned.slots]
+            rounds.setdefault(planned.round, []).append(planned.slots)
+        for places in rounds.values():
+            named = [key for slots in places for key in found[slots] if key is not None]
+            twice = {key for key in named if named.count(key) > 1}
+            for slots in places:
+                found[slots] = [
+                    self.holder(slot).key if key in twice else key
+                    for slot, key in zip(slots, found[slots], strict=True)
+                ]
+        return found
 
     def _replaced_chain(self, match_id: str) -> list[str]:
         """Return a place's matches in order: its own, then each replacement."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 from matches.errors import Refused
@@ -133,6 +133,13 @@ def step(rng: random.Random, competition: str, stages: list[dict[str, Any]], tra
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(seed=st.integers(0, 2**32 - 1))
+# Sequences the search once found, run every time:
+# a group's amended winner with a bye, who also won the match he played as runner-up, put
+# into two matches of the next round as amended;
+@example(seed=27312)
+# a later group's place a withdrawal left empty, shown with the player its unbegun match
+# was made for, who holds another place of that group now.
+@example(seed=54624)
 def test_any_shape_and_sequence_keeps_the_draw_single_the_ranking_whole_and_rebuilds(
     db, projector_forgotten, django_capture_on_commit_callbacks, seed
 ):
