@@ -171,7 +171,7 @@ def _marks(shot: Mapping[str, Any]) -> dict[str, bool]:
 def moment(
     state: Mapping[str, Any], names: Mapping[str, str], last_type: str = "", minutes: Any = None
 ) -> dict[str, str]:
-    """Return the moment of the match for a viewer: {"face": ..., "text": ...}.
+    """Return the moment of the match for a viewer: {"kind": ..., "text": ...}.
 
     Faces: lag, break, playing, between, intermission, review, forfeit, finished
     (the twin of `moment` in scoreboard.js).
@@ -180,10 +180,10 @@ def moment(
     upcoming = state["next"]
     won = state["games_won"]
     if state["status"] == "lag":
-        return {"face": "lag", "text": _("Lag: the players decide who breaks")}
+        return {"kind": "lag", "text": _("Lag: the players decide who breaks")}
     if state["status"] == "review":
         return {
-            "face": "review",
+            "kind": "review",
             "text": _("Under review: the referee is checking a game's result"),
         }
     if state["status"] == "finished":
@@ -192,13 +192,13 @@ def moment(
         last = current_game(games)
         if last and last["end"] == "forfeit":
             return {
-                "face": "forfeit",
+                "kind": "forfeit",
                 "text": _("%(winner)s wins the match: %(loser)s forfeited")
                 % {"winner": winner, "loser": loser},
             }
         # The winner's games first, as the standings write a result.
         return {
-            "face": "finished",
+            "kind": "finished",
             "text": _("%(winner)s wins the match %(won)s–%(lost)s")
             % {
                 "winner": winner,
@@ -208,7 +208,7 @@ def moment(
         }
     if not upcoming:
         return {
-            "face": "review",
+            "kind": "review",
             "text": _("Under review: the referee is checking a game's result"),
         }
     due = names.get(upcoming["player"], upcoming["player"])
@@ -217,7 +217,7 @@ def moment(
     if upcoming["game"] != current["game"]:
         if last_type == "intermission":
             return {
-                "face": "intermission",
+                "kind": "intermission",
                 "text": _("Intermission before game %(game)s") % {"game": upcoming["game"]},
             }
         winner = names.get(current["winner"], current["winner"])
@@ -234,7 +234,7 @@ def moment(
         }
         if current["end"] == "forfeit":
             return {
-                "face": "forfeit",
+                "kind": "forfeit",
                 "text": _(
                     "Game %(game)s to %(winner)s: %(loser)s forfeited. "
                     "Next: game %(next)s, %(breaker)s breaks"
@@ -242,7 +242,7 @@ def moment(
                 % parts,
             }
         return {
-            "face": "between",
+            "kind": "between",
             "text": _(
                 "Game %(game)s to %(winner)s, %(won)s–%(lost)s. "
                 "Next: game %(next)s, %(breaker)s breaks"
@@ -251,7 +251,7 @@ def moment(
         }
     if upcoming.get("break"):
         return {
-            "face": "break",
+            "kind": "break",
             "text": _("Game %(game)s: %(name)s breaks from the lower half")
             % {"game": upcoming["game"], "name": due},
         }
@@ -260,5 +260,5 @@ def moment(
             "lower": _("%s to play, with ball in hand in the lower half"),
             "upper": _("%s to play, with ball in hand in the upper half"),
         }.get(upcoming.get("zone") or "", _("%s to play, with ball in hand in either half"))
-        return {"face": "playing", "text": text % (due,)}
-    return {"face": "playing", "text": _("%s to play") % (due,)}
+        return {"kind": "playing", "text": text % (due,)}
+    return {"kind": "playing", "text": _("%s to play") % (due,)}

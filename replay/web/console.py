@@ -28,7 +28,7 @@ CONSOLE_SCRIPTS = (
     "replay/console.js",
     "replay/api.js",
     "replay/constants.js",
-    "replay/console-faces.js",
+    "replay/console-moments.js",
     "replay/console-forms.js",
     "replay/console-offline.js",
     "replay/console-panels.js",

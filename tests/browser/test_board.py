@@ -224,14 +224,14 @@ def test_the_board_live_shows_each_moment_as_a_fresh_load_would(served, browsers
         ),
         lambda seq: play("cup-board-2", seq, CAROM_B),  # B breaks and wins game 2: the match
     ]
-    faces = []
+    moments = []
     for step in steps:
         seq = step(seq)
         wait_until(board, lambda d, seq=seq: d.execute_script(SEQ) == str(seq), f"seq {seq}")
         fresh, live = board.execute_async_script(FRESH_AND_LIVE)
         assert live == fresh
-        faces.append(live[-1])
-    assert faces == ["playing", "between", "break", "finished"]
+        moments.append(live[-1])
+    assert moments == ["playing", "between", "break", "finished"]
 
 
 def test_the_board_live_shows_an_intermission_and_a_forfeit(served, browsers):
@@ -252,14 +252,14 @@ def test_the_board_live_shows_an_intermission_and_a_forfeit(served, browsers):
             ).seq
         ),
     ]
-    faces = []
+    moments = []
     for step in steps:
         seq = step(seq)
         wait_until(board, lambda d, seq=seq: d.execute_script(SEQ) == str(seq), f"seq {seq}")
         fresh, live = board.execute_async_script(FRESH_AND_LIVE)
         assert live == fresh
-        faces.append(live[-1])
-    assert faces == ["intermission", "forfeit"]
+        moments.append(live[-1])
+    assert moments == ["intermission", "forfeit"]
 
 
 def first_shot(board: WebDriver) -> list[str]:

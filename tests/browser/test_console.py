@@ -723,7 +723,7 @@ def test_any_shot_of_a_long_match_is_found_by_game_number_or_words_and_amended(s
 
 
 @pytest.mark.parametrize(
-    ("events", "face"),
+    ("events", "kind"),
     [
         ([], "lag"),
         ([{"type": "lag", "A": {"distance": 90}, "B": {"distance": 150}}], "lag"),
@@ -761,8 +761,8 @@ def test_any_shot_of_a_long_match_is_found_by_game_number_or_words_and_amended(s
     ],
     ids=["no lag yet", "lag won", "break", "between games", "intermission", "forfeit"],
 )
-def test_every_moment_of_a_match_has_a_face_on_the_console(served, chromium, events, face):
-    show_face(served, chromium, events, face, target=4)  # one kiss carom wins a game
+def test_every_moment_of_a_match_has_its_kind_shown_on_the_console(served, chromium, events, kind):
+    show_moment(served, chromium, events, kind, target=4)  # one kiss carom wins a game
 
 
 ONE_GAME_WON = [
@@ -772,34 +772,34 @@ ONE_GAME_WON = [
 ]
 
 
-def test_a_match_won_has_its_face(served, chromium):
-    show_face(served, chromium, ONE_GAME_WON, "finished", target=4, best_of=1)
+def test_a_match_won_shows_so_on_the_console(served, chromium):
+    show_moment(served, chromium, ONE_GAME_WON, "finished", target=4, best_of=1)
 
 
-def test_a_match_under_review_has_its_face(served, chromium):
+def test_a_match_under_review_shows_so_on_the_console(served, chromium):
     amendment = {
         "type": "shot_amended",
         "shot": 3,
         "facts": {"contacts": CAROM[:1]},
         "reason": "video",
     }
-    show_face(served, chromium, [*ONE_GAME_WON, amendment], "review", target=4, best_of=1)
+    show_moment(served, chromium, [*ONE_GAME_WON, amendment], "review", target=4, best_of=1)
 
 
-def show_face(served, chromium, events, face, **ruleset):
-    """Open the console of a match after `events` and see the face of that moment."""
-    new_match("cup-faces", **ruleset)
+def show_moment(served, chromium, events, kind, **ruleset):
+    """Open the console of a match after `events` and see that moment said, of its kind."""
+    new_match("cup-moments", **ruleset)
     referee = make_user("petrenko")
-    services.referee_assign(match_id="cup-faces", username="petrenko", by="federation")
+    services.referee_assign(match_id="cup-moments", username="petrenko", by="federation")
     for seq, event in enumerate(events):
-        services.event_record(match_id="cup-faces", expected_seq=seq, event=event, by="petrenko")
+        services.event_record(match_id="cup-moments", expected_seq=seq, event=event, by="petrenko")
     log_in(chromium, served, referee)
 
-    chromium.get(f"{served.url}/referee/matches/cup-faces/")
+    chromium.get(f"{served.url}/referee/matches/cup-moments/")
 
-    wait_until(chromium, lambda d: attribute(d, "data-face") == face, f"the {face} face")
-    assert chromium.find_element(By.ID, "face-title").text
-    assert chromium.find_element(By.ID, "face").text
+    wait_until(chromium, lambda d: attribute(d, "data-moment") == kind, f"the {kind} moment")
+    assert chromium.find_element(By.ID, "moment-title").text
+    assert chromium.find_element(By.ID, "moment").text
 
 
 def test_the_pins_of_a_games_last_shot_are_not_drawn_fallen_at_the_next_games_break(
@@ -816,7 +816,7 @@ def test_the_pins_of_a_games_last_shot_are_not_drawn_fallen_at_the_next_games_br
         {"type": "shot", "contacts": ricochet_and_the_red_pin},  # wins game 1 (target 4)
         {"type": "game_started", "game": 2, "breaker": "B"},
     ]
-    show_face(served, chromium, events, "break", target=4)
+    show_moment(served, chromium, events, "break", target=4)
 
     assert chromium.find_elements(By.CSS_SELECTOR, "#table [data-pin]")
     assert chromium.find_elements(By.CSS_SELECTOR, '#table [data-fallen="true"]') == []
@@ -830,8 +830,8 @@ def test_a_match_an_amendment_decided_early_reads_right_on_the_console(served, c
 
     chromium.get(f"{served.url}/referee/matches/cup-early/")
 
-    wait_until(chromium, lambda d: attribute(d, "data-face") == "finished", "the finished face")
-    detail = chromium.find_element(By.ID, "face").text
+    wait_until(chromium, lambda d: attribute(d, "data-moment") == "finished", "the finished moment")
+    detail = chromium.find_element(By.ID, "moment").text
     assert detail == "Marco Marchetti wins the match, 2–0 in games."
     # The score of game 2, the last played, not of the void game 3 (0 0).
     scores = [box.text for box in chromium.find_elements(By.CSS_SELECTOR, ".player .score")]

@@ -41,7 +41,7 @@ def open_lag(served, browsers, language: str, size: tuple[int, int] = PHONE):
     driver = screen(browsers, size, language)
     log_in(driver, served, referee)
     driver.get(f"{served.url}/referee/matches/{MATCH}/")
-    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#console[data-face="lag"]'))
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#console[data-moment="lag"]'))
     driver.find_element(By.CSS_SELECTOR, '[data-tab="game"]').click()
     return driver
 
@@ -75,8 +75,8 @@ def test_the_lag_asks_who_won_first_with_two_large_buttons_and_records_the_winne
 
     wait_until(driver, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == "1")
     assert stored() == [{"type": "lag", "winner": "B"}]
-    face = driver.find_element(By.ID, "face")
-    wait_until(driver, lambda d: face.text.startswith(WON[language]), f"the face says: {WON}")
+    moment = driver.find_element(By.ID, "moment")
+    wait_until(driver, lambda d: moment.text.startswith(WON[language]), f"the moment says: {WON}")
     driver.execute_script("window.scrollTo(0, 0)")
     save_shot(driver, f"console-lag-won-{language}-{size[0]}")
 

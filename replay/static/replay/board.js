@@ -44,7 +44,7 @@ function drawScore() {
 function drawMoment() {
   const moment = momentOf(state, names, lastEvent);
   const node = $("#moment");
-  node.dataset.moment = moment.face;
+  node.dataset.moment = moment.kind;
   setText("#moment", moment.text);
 }
 

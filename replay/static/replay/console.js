@@ -11,7 +11,7 @@ import { eventInWords, foulName } from "./words.js";
 import { SubmissionQueue, storageKeyOf } from "./queue.js";
 import { ShotDraft, calledFouls } from "./console-shot.js";
 import { eventFromForm } from "./console-forms.js";
-import { momentOf, nextPlayerAfter, unknownBalls } from "./console-faces.js";
+import { momentOf, nextPlayerAfter, unknownBalls } from "./console-moments.js";
 import { api as callApi } from "./api.js";
 import { describe } from "./console-words.js";
 import { renderQueue } from "./console-queue-view.js";
@@ -41,7 +41,7 @@ let state;
 let online = true;
 let liveStatus = "live";
 let tab = null;
-let face = null;
+let shownMoment = null;
 let amending = null; // {seq, number, game, player, ruling, facts}: the shot being amended
 // The seqs of the shots seen recorded since the full state came (the live feed's messages
 // and the answers to this console carry no list of shots): to number the shots after them.
@@ -343,13 +343,13 @@ async function askConsequences(key) {
 function render() {
   resetDraftFor();
   const moment = momentOf(state, names, lastEventOf(), cueBalls);
-  const faceKey = `${moment.face}:${moment.tab}`;
-  if (faceKey !== face) {
-    face = faceKey;
+  const momentKey = `${moment.kind}:${moment.tab}`;
+  if (momentKey !== shownMoment) {
+    shownMoment = momentKey;
     if (!amending) tab = moment.tab;
   }
   if (!tab) tab = moment.tab;
-  root.dataset.face = moment.face;
+  root.dataset.moment = moment.kind;
   root.dataset.pending = String(queue.length);
   root.dataset.online = String(online && liveStatus !== "reconnecting");
   root.dataset.seq = String(state.seq);
@@ -427,8 +427,8 @@ function renderScoreline(moment) {
   }
   drawScoreLine((player) => $(`.player[data-player="${player}"]`),
     scoreLine(state, { game, due: state.status === "playing" ? due : null }));
-  $("#face-title").textContent = moment.title;
-  $("#face").textContent = moment.detail;
+  $("#moment-title").textContent = moment.title;
+  $("#moment").textContent = moment.detail;
   const unknown = unknownBalls(state);
   const note = $("#unknown-balls");
   noteUnknownHint(unknown);

@@ -20,7 +20,7 @@ function draw(data, state, lastEvent, points) {
   drawScoreLine((player) => $(`.side[data-player="${player}"]`), scoreLine(state));
   $("#rules").textContent = rulesLine(currentGame(state), { target: data.target });
   const moment = momentOf(state, data.names, lastEvent);
-  $("#moment").dataset.moment = moment.face;
+  $("#moment").dataset.moment = moment.kind;
   $("#moment").textContent = moment.text;
   if (points !== undefined) $("#last-points").textContent = lastPoints(points, data.names);
 }

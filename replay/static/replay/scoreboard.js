@@ -57,29 +57,29 @@ export function shotPoints(shot) {
 }
 
 /**
- * Return the moment of the match for a viewer: {face, text}.
+ * Return the moment of the match for a viewer: {kind, text}.
  *
- * Faces: lag, break, playing, between, intermission, review, forfeit, finished.
+ * Kinds: lag, break, playing, between, intermission, review, forfeit, finished.
  * lastEvent: the event just applied (an intermission shows only as an event).
  */
 export function momentOf(state, names, lastEvent = null) {
   const name = (player) => names[player] || player;
   const next = state.next;
   const won = state.games_won || { A: 0, B: 0 };
-  const review = { face: "review", text: gettext("Under review: the referee is checking a game's result") };
-  if (state.status === "lag") return { face: "lag", text: gettext("Lag: the players decide who breaks") };
+  const review = { kind: "review", text: gettext("Under review: the referee is checking a game's result") };
+  if (state.status === "lag") return { kind: "lag", text: gettext("Lag: the players decide who breaks") };
   if (state.status === "review") return review;
   if (state.status === "finished") {
     const last = currentGame(state);
     if (last && last.end === "forfeit") {
       return {
-        face: "forfeit",
+        kind: "forfeit",
         text: interpolate(gettext("%(winner)s wins the match: %(loser)s forfeited"),
           { winner: name(state.winner), loser: name(OTHER[state.winner]) }, true),
       };
     }
     return {
-      face: "finished",
+      kind: "finished",
       // The winner's games first, as the standings write a result.
       text: interpolate(gettext("%(winner)s wins the match %(won)s–%(lost)s"),
         { winner: name(state.winner), won: won[state.winner], lost: won[OTHER[state.winner]] }, true),
@@ -91,7 +91,7 @@ export function momentOf(state, names, lastEvent = null) {
   if (next.game !== current.game) {
     if (lastEvent && lastEvent.type === "intermission") {
       return {
-        face: "intermission",
+        kind: "intermission",
         text: interpolate(gettext("Intermission before game %(game)s"), { game: next.game }, true),
       };
     }
@@ -103,14 +103,14 @@ export function momentOf(state, names, lastEvent = null) {
     };
     if (current.end === "forfeit") {
       return {
-        face: "forfeit",
+        kind: "forfeit",
         text: interpolate(gettext(
           "Game %(game)s to %(winner)s: %(loser)s forfeited. Next: game %(next)s, %(breaker)s breaks",
         ), parts, true),
       };
     }
     return {
-      face: "between",
+      kind: "between",
       text: interpolate(gettext(
         "Game %(game)s to %(winner)s, %(won)s–%(lost)s. Next: game %(next)s, %(breaker)s breaks",
       ), parts, true),
@@ -118,7 +118,7 @@ export function momentOf(state, names, lastEvent = null) {
   }
   if (next.break) {
     return {
-      face: "break",
+      kind: "break",
       text: interpolate(gettext("Game %(game)s: %(name)s breaks from the lower half"),
         { game: next.game, name: due }, true),
     };
@@ -128,7 +128,7 @@ export function momentOf(state, names, lastEvent = null) {
       lower: gettext("%s to play, with ball in hand in the lower half"),
       upper: gettext("%s to play, with ball in hand in the upper half"),
     }[next.zone] || gettext("%s to play, with ball in hand in either half");
-    return { face: "playing", text: interpolate(sentence, [due]) };
+    return { kind: "playing", text: interpolate(sentence, [due]) };
   }
-  return { face: "playing", text: interpolate(gettext("%s to play"), [due]) };
+  return { kind: "playing", text: interpolate(gettext("%s to play"), [due]) };
 }

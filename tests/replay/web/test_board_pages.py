@@ -1,4 +1,4 @@
-"""The live board and the stream overlay: every moment of a match has a face, in both languages."""
+"""The live board and the stream overlay: every moment of a match said, in both languages."""
 
 from __future__ import annotations
 
@@ -139,10 +139,10 @@ def page(path: str, language: str = "en", **headers: str) -> str:
 @pytest.mark.django_db
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_the_board_shows_every_moment_of_a_match(moment):
-    build, face, words = MOMENTS[moment]
+    build, kind, words = MOMENTS[moment]
     build()
     html = page(f"/matches/{MATCH}/")
-    assert f'data-moment="{face}"' in html
+    assert f'data-moment="{kind}"' in html
     assert words in html
     assert 'data-testid="score-A"' in html and 'data-testid="games-B"' in html
     assert 'id="last-ruling"' in html and 'id="connection"' in html
@@ -151,10 +151,10 @@ def test_the_board_shows_every_moment_of_a_match(moment):
 @pytest.mark.django_db
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_the_overlay_shows_every_moment_of_a_match(moment):
-    build, face, _ = MOMENTS[moment]
+    build, kind, _ = MOMENTS[moment]
     build()
     html = page(f"/matches/{MATCH}/overlay/")
-    assert f'data-moment="{face}"' in html
+    assert f'data-moment="{kind}"' in html
     assert "Olena Kovalenko" in html and "Marco Marchetti" in html
 
 

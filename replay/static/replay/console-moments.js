@@ -1,6 +1,6 @@
-// Every moment of a match has a face: what the console says the match is waiting for.
+// Every moment of a match has a kind: what the console says the match is waiting for.
 //
-// momentOf(state, names, lastEvent, balls) → {face, title, detail, tab}: face is one of lag, break,
+// momentOf(state, names, lastEvent, balls) → {kind, title, detail, tab}: kind is one of lag, break,
 // playing, between, intermission, review, forfeit, finished; tab is the console's tab
 // the referee most likely needs next.
 
@@ -12,7 +12,7 @@ function gameOf(state, number) {
   return (state.games || []).find((game) => game.game === number) || null;
 }
 
-/** Return the moment of a match: its face, a title and a line of detail, in words. */
+/** Return the moment of a match: its kind, a title and a line of detail, in words. */
 export function momentOf(state, names, lastEvent = null, balls = {}) {
   const name = (player) => names[player] || player;
   const next = state.next;
@@ -25,11 +25,11 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
     } else if (last) {
       detail = gettext("The lag must be played again.");
     }
-    return { face: "lag", title: gettext("Lag"), detail, tab: "game" };
+    return { kind: "lag", title: gettext("Lag"), detail, tab: "game" };
   }
   if (state.status === "review") {
     return {
-      face: "review", title: gettext("Under review"),
+      kind: "review", title: gettext("Under review"),
       detail: gettext("An amendment left a finished game short of its target: amend a shot to resolve it."),
       tab: "correct",
     };
@@ -44,11 +44,11 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
     const detail = interpolate(gettext("%(winner)s wins the match, %(won)s–%(lost)s in games."),
       { winner, won: games[state.winner] ?? 0, lost: games[OTHER[state.winner]] ?? 0 }, true);
     return forfeit
-      ? { face: "forfeit", title: gettext("Forfeit"), detail, tab: "correct" }
-      : { face: "finished", title: gettext("Match finished"), detail, tab: "correct" };
+      ? { kind: "forfeit", title: gettext("Forfeit"), detail, tab: "correct" }
+      : { kind: "finished", title: gettext("Match finished"), detail, tab: "correct" };
   }
   if (!next) {
-    return { face: "review", title: gettext("Under review"), detail: "", tab: "correct" };
+    return { kind: "review", title: gettext("Under review"), detail: "", tab: "correct" };
   }
   const game = gameOf(state, next.game);
   if (lastEvent && lastEvent.type === "intermission") {
@@ -57,7 +57,7 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
         { minutes: lastEvent.minutes, name: name(next.player) }, true)
       : interpolate(gettext("A pause of %(minutes)s minutes before game %(game)s."),
         { minutes: lastEvent.minutes, game: next.game }, true);
-    return { face: "intermission", title: gettext("Intermission"), detail, tab: game ? "shot" : "game" };
+    return { kind: "intermission", title: gettext("Intermission"), detail, tab: game ? "shot" : "game" };
   }
   if (!game) {
     const previous = gameOf(state, next.game - 1);
@@ -68,12 +68,12 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
         : gettext("%(name)s won game %(game)s.");
       detail = `${interpolate(how, { name: name(previous.winner), game: previous.game }, true)} ${detail}`;
     }
-    return { face: "between", title: gettext("Between games"), detail, tab: "game" };
+    return { kind: "between", title: gettext("Between games"), detail, tab: "game" };
   }
   if (next.break) {
     const placed = Boolean((state.positions || {})[balls[next.player]]);
     return {
-      face: "break", title: interpolate(gettext("Break of game %s"), [next.game]),
+      kind: "break", title: interpolate(gettext("Break of game %s"), [next.game]),
       detail: placed ? interpolate(gettext("%s breaks: record the break."), [name(next.player)])
         : interpolate(gettext("%s breaks: place the ball in the lower half, then record the break."),
           [name(next.player)]),
@@ -83,7 +83,7 @@ export function momentOf(state, names, lastEvent = null, balls = {}) {
   const detail = next.ball_in_hand
     ? interpolate(gettext("%s plays with ball in hand."), [name(next.player)])
     : interpolate(gettext("%s to play."), [name(next.player)]);
-  return { face: "playing", title: interpolate(gettext("Game %s"), [next.game]), detail, tab: "shot" };
+  return { kind: "playing", title: interpolate(gettext("Game %s"), [next.game]), detail, tab: "shot" };
 }
 
 /** Return the balls whose position is unknown (never an invented position). */
