@@ -24,8 +24,7 @@ def main(argv: list[str] | None = None) -> None:
             "the live fan-out of a recorded shot beside a bare websockets server, a server's "
             "memory while websockets are opened and closed, a competition's standings after "
             "one amendment, incremental against a full recompute, the same for a championship in "
-            "stages after one group match ends, a referee's recording "
-            "while six clients send wrong passwords, and a hall of 16 tables watched by 500 "
+            "stages after one group match ends, and a hall of 16 tables watched by 500 "
             "viewers beside one match board."
         ),
     )
@@ -70,14 +69,9 @@ def main(argv: list[str] | None = None) -> None:
         help="skip the championship in stages (64 players, 8 groups, a knockout of 16; a minute)",
     )
     parser.add_argument(
-        "--no-logins",
-        action="store_true",
-        help="skip the recording under a login attack (about a minute)",
-    )
-    parser.add_argument(
         "--no-venue",
         action="store_true",
-        help="skip the venue: tablets recording while viewers watch (four to five minutes)",
+        help="skip the venue: tablets recording while viewers watch (two minutes)",
     )
     parser.add_argument(
         "--no-ratings",
@@ -138,7 +132,6 @@ def main(argv: list[str] | None = None) -> None:
     from bench.championship import championship_table
     from bench.fanout import YARDSTICK
     from bench.hall import table as hall_table
-    from bench.logins import table as logins_table
     from bench.ratings import ratings_table
     from bench.steadiness import table as steadiness_table
     from bench.steadiness import timed_beside
@@ -163,8 +156,6 @@ def main(argv: list[str] | None = None) -> None:
         print("\n" + "\n".join(championship_table(results["championship"], row)))
     if "ratings" in results:
         print("\n" + "\n".join(ratings_table(results["ratings"], row)))
-    if "logins" in results:
-        print("\n" + "\n".join(logins_table(results["logins"])))
     if "venue" in results:
         print("\n" + "\n".join(venue_table(results["venue"])))
     print("\n" + "\n".join(steadiness_table(results["steadiness"], row)))
@@ -180,7 +171,6 @@ def _measure(options: argparse.Namespace, scenarios: tuple[str, ...]) -> dict[st
     from bench.churn import FIRST
     from bench.fanout import FanoutOptions
     from bench.hall import HallOptions, run_hall
-    from bench.logins import LoginsOptions, run_logins
     from bench.ratings import RatingsOptions, run_ratings
     from bench.suite import Options, run
     from bench.venue import VenueOptions, run_venue
@@ -243,20 +233,12 @@ def _measure(options: argparse.Namespace, scenarios: tuple[str, ...]) -> dict[st
             RatingsOptions(matches=1_000 if options.quick else 10_000, seed=options.seed),
             log=sys.stderr,
         )
-    if not options.no_logins:
-        results["logins"] = run_logins(
-            LoginsOptions(shots=20 if options.quick else 300, redis_url=settings.REDIS_URL),
-            log=sys.stderr,
-        )
     if not options.no_venue:
         results["venue"] = run_venue(
             VenueOptions(
                 tablets=2 if options.quick else options.tablets,
                 seconds=3.0 if options.quick else options.venue_seconds,
                 viewers=2 if options.quick else options.venue_viewers,
-                step_seconds=2.0 if options.quick else 15.0,
-                step_paces=(1.0,) if options.quick else VenueOptions.step_paces,
-                down_paces=(4.0,) if options.quick else VenueOptions.down_paces,
                 quiet_samples=10 if options.quick else 200,
                 database_url=settings.DATABASE_URL,
                 served_from=(options.served_from or ROOT).resolve(),

@@ -34,8 +34,6 @@ from bench.fanout import FanoutOptions, run_fanout
 from bench.fanout import table as fanout_table
 from bench.recording import LONG, measure_recording, measure_recording_postgres
 from bench.recording import table as recording_table
-from bench.sheet import measure_sheet
-from bench.sheet import table as sheet_table
 from matches import store
 from matches.fold import fold
 from matches.models import Match
@@ -93,7 +91,6 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
                     if options.quick
                     else measure_archive(path, long_id)
                 )
-                sheet = measure_sheet(repeat=1, quick=True) if options.quick else measure_sheet()
             finally:
                 gc.unfreeze()
     finally:
@@ -120,7 +117,6 @@ def run(options: Options, log: TextIO = sys.stderr) -> dict[str, Any]:
         "state_on_demand": on_demand,
         "recording": recording,
         "archive_pages": archive_pages,
-        "sheet": sheet,
     }
     if settings.DATABASE_URL:  # recording on the production database as well
         shots, long_events = (20, 200) if options.quick else (RECORDED_SHOTS, LONG)
@@ -359,8 +355,6 @@ def table(results: dict[str, Any]) -> str:
         lines += ["", *recording_table(results["recording_postgresql"], _row)]
     if "archive_pages" in results:
         lines += ["", *archive_table(results["archive_pages"], _row)]
-    if "sheet" in results:
-        lines += ["", *sheet_table(results["sheet"], _row)]
     if "fanout" in results:
         lines += ["", fanout_table(results["fanout"])]
     if "churn" in results:

@@ -13,9 +13,8 @@ reaches viewers of the other through Redis.
 Measured: the time to each answer (p50, p99, max), each shot's commit to its last viewer,
 what was lost, doubled or out of order (in the store and at every viewer), the projector's
 lag behind the log (sampled), this process's own CPU (the load generator: over 30% of a
-core marks the run invalid) and the viewer processes'. Then the rate is stepped up (the
-same tablets, shorter paces) until p99 passes 250 ms: the saturation point. Beside it, in
-the same run and before the load: the raw insert and commit on the same database, and the
+core marks the run invalid) and the viewer processes'. Beside it, in the same run and
+before the load: the raw insert and commit on the same database, and the
 framework's floor (`GET /api/me`, a token and nothing else) on the same servers.
 """
 
@@ -52,7 +51,6 @@ from replay.api.tokens import token_issue
 from replay.projections import projector
 
 P99_TARGET_MS = 100.0  # 50 tablets at a shot every 2 s each
-SATURATED_MS = 250.0  # the p99 past which the rate is the saturation point
 LAG_TARGET_S = 2.0  # the projector's lag at p99
 CPU_LIMIT = 0.30  # of one core: a load generator busier than that measures itself
 SETTLE_S = 2.0  # after the last shot, for its last messages and catch-ups
@@ -67,10 +65,6 @@ class VenueOptions:
     pace_s: float = 2.0
     seconds: float = 60.0
     viewers: int = 100  # per match
-    step_seconds: float = 15.0
-    # 1.25 times the rate each step (2 s is 25 shots a second for 50 tablets): 31, 39, 49, ...
-    step_paces: tuple[float, ...] = (1.6, 1.28, 1.0, 0.8, 0.64, 0.5, 0.4, 0.32, 0.25, 0.2, 0.1)
-    down_paces: tuple[float, ...] = (3.0, 4.0, 6.0, 8.0, 12.0, 16.0)  # when 2 s is too fast
     quiet_samples: int = 200  # floor and raw insert, before the load
     database_url: str | None = None  # PostgreSQL's; None: the embedded default
     served_from: Path = processes.ROOT  # the checkout the servers run (a before/after)
@@ -184,19 +178,6 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
             time.sleep(SETTLE_S)
         load = _answers(tablets)
         recorded_seqs = {t.match: list(range(after[t.match] + 1, t.seq + 1)) for t in tablets}
-        steps = []
-        # Up from the venue's rate until p99 passes 250 ms; down if it passed it already.
-        held = load["p99_ms"] <= SATURATED_MS and not load["errors"]
-        paces = options.step_paces if held else options.down_paces
-        for pace in paces:
-            rate = options.tablets / pace
-            way = "up" if held else "down"
-            print(f"venue: stepping {way}, {rate:.1f} shots a second", file=log)
-            step = _step(tablets, pace, options.step_seconds)
-            steps.append(step)
-            over = step["p99_ms"] > SATURATED_MS or step["errors"]
-            if over == held:
-                break
         time.sleep(SETTLE_S)
         reports = _reports(viewers)
         commits = _commit_times(ports)
@@ -223,8 +204,6 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
         "live": live,
         "stored": stored,
         "projector_lag": _lag_figures(lags),
-        "steps": steps,
-        "saturation": _saturation(steps, load),
     }
     figures["targets"] = {
         "p99_ms": P99_TARGET_MS,
@@ -401,15 +380,6 @@ def _answers(tablets: list[Tablet]) -> dict[str, Any]:
     }
 
 
-def _step(tablets: list[Tablet], pace_s: float, seconds: float) -> dict[str, Any]:
-    marks = [len(tablet.answers) for tablet in tablets]
-    _record(tablets, pace_s, seconds)
-    answers = [
-        a for tablet, mark in zip(tablets, marks, strict=True) for a in tablet.answers[mark:]
-    ]
-    return {"offered_per_s": round(len(tablets) / pace_s, 1), **_timing(answers)}
-
-
 def _timing(answers: list[Answer]) -> dict[str, Any]:
     """Return the rate answered, the errors and the times to a 201 (p50, p99, max)."""
     ok = [a.took for a in answers if a.status == 201]
@@ -422,19 +392,6 @@ def _timing(answers: list[Answer]) -> dict[str, Any]:
         "p50_ms": _ms(statistics.median(ok)) if ok else 0.0,
         "p99_ms": _ms(percentile(ok, 99)) if ok else 0.0,
         "max_ms": _ms(max(ok)) if ok else 0.0,
-    }
-
-
-def _saturation(steps: list[dict[str, Any]], load: dict[str, Any]) -> dict[str, Any]:
-    """The highest rate answered within 250 ms at p99, and the lowest rate that was not."""
-    runs = [load, *steps]
-    held = [run for run in runs if run["p99_ms"] <= SATURATED_MS and not run["errors"]]
-    over = [run for run in runs if run not in held]
-    return {
-        "rate_per_s": max((run["rate_per_s"] for run in held), default=0.0),
-        "first_over_per_s": min((run["rate_per_s"] for run in over), default=None),
-        # Both sides seen: the point lies between. Else it is beyond the steps measured.
-        "reached": bool(held and over),
     }
 
 
@@ -587,22 +544,6 @@ def table(venue: dict[str, Any]) -> list[str]:
     lines.append(
         f"  lost, doubled, out of order: {faults} (store and viewers); errors {load['errors']}, "
         f"resent {load['retries']}"
-    )
-    for step in venue["steps"]:
-        lines.append(
-            f"  stepped to {step['offered_per_s']:>5.1f}/s: answered {step['rate_per_s']:>5.1f}/s  "
-            f"p50 {step['p50_ms']:>7.1f} ms  p99 {step['p99_ms']:>7.1f} ms"
-            + (f"  errors {step['errors']}" if step["errors"] else "")
-        )
-    saturation = venue["saturation"]
-    lines.append(
-        f"  saturation: {saturation['rate_per_s']} shots a second held within "
-        f"{SATURATED_MS:.0f} ms at p99"
-        + (
-            f", {saturation['first_over_per_s']} not"
-            if saturation["reached"]
-            else " (not reached within the steps)"
-        )
     )
     lines.append(
         f"  load generator CPU: {cpu['share_of_a_core'] * 100:.0f}% of a core "
