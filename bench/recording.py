@@ -158,6 +158,12 @@ def figures(
         "p99_meets_target": p99["api"] <= p99_target,
         "long_vs_short_p50": round(length_ratio, 2),
         "long_meets_target": length_ratio <= LENGTH_TARGET,
+        # Each shot beside the ORM insert made right after it: the reported figure's samples.
+        "samples": {
+            "api_vs_orm": [
+                api / orm for api, orm in zip(timed["api"], timed.get("orm", []), strict=False)
+            ]
+        },
     }
 
 

@@ -187,8 +187,9 @@ def table(targets: Sequence[Target], skipped: Sequence[str], figures: Sequence[R
             for check in target.checks
         )
         said = {True: "held", False: "NOT HELD", None: "undecided"}[target.held]
-        bound = target.checks[-1].bound if target.checks else 0
-        lines.append(f"  {target.name:<58} <= {bound:g}: {runs}: {said}")
+        bounds = {check.bound for check in target.checks}
+        bound = f"<= {bounds.pop():g}" if len(bounds) == 1 else "within each run's bound"
+        lines.append(f"  {target.name:<58} {bound}: {runs}: {said}")
     lines += [f"  {name:<58} not measured" for name in skipped]
     lines += [
         "",
