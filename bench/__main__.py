@@ -21,6 +21,7 @@ SECTIONS = (
     "recording_postgresql",
     "venue",
     "venue_embedded",
+    "championship_venue",
     "fanout",
     "churn",
     "standings",
@@ -36,8 +37,8 @@ def main(argv: list[str] | None = None) -> None:
         description=(
             "The speed contract. Targets, each beside its baseline in the same run, each "
             "scenario run until two of at most three runs agree: the venue (50 tablets on "
-            "PostgreSQL and Redis, 60 on the embedded default), the live fan-out beside a "
-            "bare websockets server, "
+            "PostgreSQL and Redis, 60 on the embedded default, and 50 recording a "
+            "championship in stages), the live fan-out beside a bare websockets server, "
             "a server's memory while websockets are opened and closed, recording alone on "
             "PostgreSQL, the projector's catch-up after a result or an amendment beside "
             "folding the match, the import beside checking alone. Reported, each the median "
@@ -112,7 +113,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--hall-viewers", type=int, default=500, help="hall: viewers (and of the match board)"
     )
-    parser.add_argument("--tablets", type=int, default=50, help="venue on PostgreSQL: tablets")
+    parser.add_argument(
+        "--tablets", type=int, default=50, help="venue on PostgreSQL and in a championship: tablets"
+    )
     parser.add_argument(
         "--embedded-tablets", type=int, default=60, help="venue on the embedded default: tablets"
     )
@@ -212,6 +215,7 @@ def _measure(
     from bench import contract, verdict
     from bench.amendment import StandingsOptions, run_standings
     from bench.championship import ChampionshipOptions, run_championship
+    from bench.championship_venue import ChampionshipVenueOptions, run_championship_venue
     from bench.churn import FIRST, run_churn
     from bench.fanout import FanoutOptions, run_fanout
     from bench.hall import HallOptions, run_hall
@@ -267,6 +271,27 @@ def _measure(
             None,
             venue(options.embedded_tablets, None),
             contract.venue_checks(f"venue, embedded default, {options.embedded_tablets} tablets"),
+        ),
+        (
+            "championship_venue",
+            None,
+            lambda: run_championship_venue(
+                ChampionshipVenueOptions(
+                    tablets=4 if quick else options.tablets,
+                    players=16 if quick else 64,
+                    groups=2 if quick else 8,
+                    seconds=4.0 if quick else options.venue_seconds,
+                    pace_s=0.5 if quick else 2.0,
+                    seed=options.seed,
+                    database_url=postgresql,
+                    served_from=served_from,
+                ),
+                log=sys.stderr,
+            ),
+            contract.venue_checks(
+                f"venue in a championship, {options.tablets} tablets, "
+                + ("PostgreSQL + Redis" if postgresql else "embedded default")
+            ),
         ),
         (
             "fanout",
@@ -375,6 +400,7 @@ def _wanted(options: argparse.Namespace) -> set[str]:
         "championship": options.no_championship,
         "venue": options.no_venue,
         "venue_embedded": options.no_venue,
+        "championship_venue": options.no_venue,
         "hall": options.no_hall,
         "ratings": options.no_ratings,
     }
@@ -385,6 +411,7 @@ def _tables(results: dict[str, Any]) -> list[list[str]]:
     """Return each measured section's lines, in the order `make bench` prints them."""
     from bench.amendment import standings_table
     from bench.championship import championship_table
+    from bench.championship_venue import table as championship_venue_table
     from bench.churn import table as churn_table
     from bench.fanout import table as fanout_table
     from bench.hall import table as hall_table
@@ -400,6 +427,7 @@ def _tables(results: dict[str, Any]) -> list[list[str]]:
         ("recording_postgresql", lambda r: recording_table(r, row)),
         ("venue", venue_table),
         ("venue_embedded", venue_table),
+        ("championship_venue", championship_venue_table),
         ("fanout", lambda r: fanout_table(r).splitlines()),
         ("churn", churn_table),
         ("standings", lambda r: standings_table(r, row)),

@@ -96,7 +96,7 @@ def _run(options: ChampionshipOptions, log: TextIO) -> dict[str, Any]:
     started = time.perf_counter()
     services.stage_draw(competition_id=COMPETITION, stage_id="groups", by=BY)
     groups = _matches("groups")
-    held = {match.pk: _record(match, options.seed + n) for n, match in enumerate(groups)}
+    held = {match.pk: simulated(match, options.seed + n) for n, match in enumerate(groups)}
     ended_later = [match.pk for match in groups[-(options.rounds + 1) :]]
     with unannounced():
         for match_id in _bar(held, "championship: simulate and import groups", options, log):
@@ -164,7 +164,7 @@ def _play_knockout(
     ) as bar:
         while waiting := [m for m in _matches("ko") if m.pk not in played]:
             for n, match in enumerate(waiting):
-                record = _record(match, options.seed + 1000 + len(played) + n)
+                record = simulated(match, options.seed + 1000 + len(played) + n)
                 with unannounced():
                     record_import({**record, "events": record["events"][:-1]}, by=BY)
                 projector.catch_up()
@@ -307,7 +307,7 @@ def _matches(stage: str) -> list[Match]:
     return list(Match.objects.filter(competition_id=COMPETITION, stage_id=stage).order_by("pk"))
 
 
-def _record(match: Match, seed: int) -> dict[str, Any]:
+def simulated(match: Match, seed: int) -> dict[str, Any]:
     """A whole simulated record of a stored match, as the demo plays its championship."""
     return simulate_match(
         seed,

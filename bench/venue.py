@@ -81,20 +81,34 @@ class Answer:
 
 @dataclass
 class Tablet:
-    """One referee's tablet: its match, its login's token, its server, its own connection."""
+    """One referee's tablet: its match, its login's token, its server, its own connection.
+
+    It records the events of its script in order, then stops; without one, quiet shots
+    (legal for either player at any time) until it is told to stop.
+    """
 
     match: str
     key: str
     port: int
     seq: int = OPENED_SEQ
+    script: list[dict[str, Any]] | None = None
     answers: list[Answer] = field(default_factory=list)
     retries: int = 0
-    recorded: int = 0  # shots answered 201, all along
+    recorded: int = 0  # events answered 201, all along
+    opened_at: int = field(init=False)  # the match's seq before the tablet's first event
     _connection: http.client.HTTPConnection | None = None
 
+    def __post_init__(self) -> None:
+        self.opened_at = self.seq
+
+    @property
+    def done(self) -> bool:
+        return self.script is not None and self.recorded >= len(self.script)
+
     def shot(self) -> None:
-        """Record one shot, resending it with the same key until it is answered."""
-        body = json.dumps({"expected_seq": self.seq, "event": {"type": "shot", **QUIET}})
+        """Record one event, resending it with the same key until it is answered."""
+        event = {"type": "shot", **QUIET} if self.script is None else self.script[self.recorded]
+        body = json.dumps({"expected_seq": self.seq, "event": event})
         headers = {
             "Content-Type": "application/json",
             "Authorization": f"Token {self.key}",
@@ -131,7 +145,7 @@ class Tablet:
         shot, and a shot whose moment passed meanwhile is not made up for.
         """
         due = start
-        while due < until:
+        while due < until and not self.done:
             pause = due - time.monotonic()
             if pause > 0:
                 time.sleep(pause)
@@ -143,24 +157,24 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
     """Serve carambole as in production, record from every tablet, watch; return the figures."""
     fanout._allow_files(options.tablets * options.viewers * 2 + 1024)
     with ExitStack() as stack:
-        database_url, vendor = _database(stack, options.database_url)
-        redis_url = _own_redis(stack) if vendor == "postgresql" else None
+        database_url, vendor = throwaway_database(stack, options.database_url)
+        redis_url = own_redis(stack) if vendor == "postgresql" else None
         matches = open_matches("venue", options.tablets)
-        keys = _referees(matches)
+        keys = referees_assigned(matches)
         environ = processes.served_environ(database_url, redis_url, LOG_LEVEL="WARNING")
         ports = [
-            stack.enter_context(_server(environ, options.served_from))
+            stack.enter_context(server(environ, options.served_from))
             for _ in range(2 if redis_url else 1)
         ]
         if redis_url:
-            stack.enter_context(_worker(environ, options.served_from))
+            stack.enter_context(worker(environ, options.served_from))
         tablets = [
             Tablet(match, key, ports[number % len(ports)])
             for number, (match, key) in enumerate(zip(matches, keys, strict=True))
         ]
         print(f"venue: one tablet alone, the floor and the raw insert ({vendor})", file=log)
         quiet = _quiet(tablets[0], database_url, vendor, options.quiet_samples)
-        _warm(tablets[1 : len(ports)])
+        warm(tablets[1 : len(ports)])
         print(
             f"venue: {len(tablets) * options.viewers} viewers of {len(tablets)} matches",
             file=log,
@@ -173,10 +187,10 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
             f"for {options.seconds} s",
             file=log,
         )
-        with _lag_sampled() as lags, _cpu(viewer_pids) as cpu:
-            _record(tablets, options.pace_s, options.seconds)
+        with lag_sampled() as lags, _cpu(viewer_pids) as cpu:
+            record_all(tablets, options.pace_s, options.seconds)
             time.sleep(SETTLE_S)
-        load = _answers(tablets)
+        load = answers_figures(tablets)
         recorded_seqs = {t.match: list(range(after[t.match] + 1, t.seq + 1)) for t in tablets}
         time.sleep(SETTLE_S)
         reports = _reports(viewers)
@@ -189,7 +203,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
         }
         watched = Watched(dict.fromkeys(matches, options.viewers), after)
         live = shot_figures(watched, reports, recorded_seqs, began)
-        stored = _stored_faults(tablets)
+        stored = stored_faults(tablets)
     figures = {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "database": vendor,
@@ -203,7 +217,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
         "valid": cpu.share <= CPU_LIMIT,
         "live": live,
         "stored": stored,
-        "projector_lag": _lag_figures(lags),
+        "projector_lag": lag_figures(lags),
     }
     figures["targets"] = {
         "p99_ms": P99_TARGET_MS,
@@ -217,7 +231,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
 # -- The setup -------------------------------------------------------------------------------
 
 
-def _database(stack: ExitStack, database_url: str | None) -> tuple[str, str]:
+def throwaway_database(stack: ExitStack, database_url: str | None) -> tuple[str, str]:
     """Enter a throwaway database: PostgreSQL's beside `database_url`, or a SQLite file."""
     if database_url and database_url.startswith(("postgres://", "postgresql://")):
         return stack.enter_context(throwaway_postgres(database_url)), "postgresql"
@@ -227,7 +241,7 @@ def _database(stack: ExitStack, database_url: str | None) -> tuple[str, str]:
     return f"sqlite:///{path}", "sqlite"
 
 
-def _own_redis(stack: ExitStack) -> str:
+def own_redis(stack: ExitStack) -> str:
     binary = shutil.which("redis-server")
     if binary is None:
         raise RuntimeError("the venue on PostgreSQL needs redis-server on the PATH")
@@ -236,7 +250,7 @@ def _own_redis(stack: ExitStack) -> str:
     return f"redis://127.0.0.1:{port}/0"
 
 
-def _referees(matches: list[str]) -> list[str]:
+def referees_assigned(matches: list[str]) -> list[str]:
     """Give each match a referee of its own; return their tokens' keys, in the same order."""
     keys = []
     for number, match in enumerate(matches):
@@ -247,7 +261,7 @@ def _referees(matches: list[str]) -> list[str]:
 
 
 @contextmanager
-def _server(environ: dict[str, str], served_from: Path) -> Iterator[int]:
+def server(environ: dict[str, str], served_from: Path) -> Iterator[int]:
     port = free_port()
     command = [*uvicorn_command(port, *fanout.SERVE), "bench.served:application"]
     with running(command, environ, port, cwd=served_from):
@@ -255,7 +269,7 @@ def _server(environ: dict[str, str], served_from: Path) -> Iterator[int]:
 
 
 @contextmanager
-def _worker(environ: dict[str, str], served_from: Path) -> Iterator[None]:
+def worker(environ: dict[str, str], served_from: Path) -> Iterator[None]:
     with tempfile.TemporaryDirectory(prefix="carambole-venue-beat-") as directory:
         command = processes.celery_worker_command(Path(directory) / "schedule")
         worker = subprocess.Popen(
@@ -322,12 +336,12 @@ def _quiet(tablet: Tablet, database_url: str, vendor: str, samples: int) -> dict
     tablet.answers.clear()
     figures = {
         "samples": samples,
-        "alone_p50_ms": _ms(statistics.median(alone)),
-        "alone_p99_ms": _ms(percentile(alone, 99)),
-        "floor_p50_ms": _ms(statistics.median(floor)),
-        "floor_p99_ms": _ms(percentile(floor, 99)),
-        "raw_p50_ms": _ms(statistics.median(raw)),
-        "raw_p99_ms": _ms(percentile(raw, 99)),
+        "alone_p50_ms": ms(statistics.median(alone)),
+        "alone_p99_ms": ms(percentile(alone, 99)),
+        "floor_p50_ms": ms(statistics.median(floor)),
+        "floor_p99_ms": ms(percentile(floor, 99)),
+        "raw_p50_ms": ms(statistics.median(raw)),
+        "raw_p99_ms": ms(percentile(raw, 99)),
     }
     figures["alone_p50_target_ms"] = round(
         figures["floor_p50_ms"] + P50_RAW_TIMES * figures["raw_p50_ms"], 1
@@ -340,7 +354,7 @@ def _quiet(tablet: Tablet, database_url: str, vendor: str, samples: int) -> dict
     return figures
 
 
-def _warm(tablets: list[Tablet]) -> None:
+def warm(tablets: list[Tablet]) -> None:
     """Record a few shots from a tablet of each other server, as `_quiet` did on the first.
 
     A server's first shots open what it keeps for hours (its pool's connections, the
@@ -354,7 +368,7 @@ def _warm(tablets: list[Tablet]) -> None:
         tablet.answers.clear()
 
 
-def _record(tablets: list[Tablet], pace_s: float, seconds: float) -> None:
+def record_all(tablets: list[Tablet], pace_s: float, seconds: float) -> None:
     """Every tablet records a shot every `pace_s`, staggered over one pace, for `seconds`."""
     start = time.monotonic() + 0.5
     until = start + seconds
@@ -370,7 +384,7 @@ def _record(tablets: list[Tablet], pace_s: float, seconds: float) -> None:
         thread.join()
 
 
-def _answers(tablets: list[Tablet]) -> dict[str, Any]:
+def answers_figures(tablets: list[Tablet]) -> dict[str, Any]:
     """Return the answers' figures: times (p50, p99, max), rate, errors and retries."""
     answers = [a for tablet in tablets for a in tablet.answers]
     return {
@@ -389,14 +403,14 @@ def _timing(answers: list[Answer]) -> dict[str, Any]:
     return {
         "rate_per_s": round(len(ok) / span, 1) if span > 0 else 0.0,
         "errors": sum(1 for a in answers if a.status != 201),
-        "p50_ms": _ms(statistics.median(ok)) if ok else 0.0,
-        "p99_ms": _ms(percentile(ok, 99)) if ok else 0.0,
-        "max_ms": _ms(max(ok)) if ok else 0.0,
+        "p50_ms": ms(statistics.median(ok)) if ok else 0.0,
+        "p99_ms": ms(percentile(ok, 99)) if ok else 0.0,
+        "max_ms": ms(max(ok)) if ok else 0.0,
     }
 
 
 @contextmanager
-def _lag_sampled() -> Iterator[list[float]]:
+def lag_sampled() -> Iterator[list[float]]:
     """Sample the projector's lag behind the log (the age of its oldest unread event)."""
     lags: list[float] = []
     done = threading.Event()
@@ -419,7 +433,7 @@ def _lag_sampled() -> Iterator[list[float]]:
         thread.join()
 
 
-def _lag_figures(lags: list[float]) -> dict[str, Any]:
+def lag_figures(lags: list[float]) -> dict[str, Any]:
     return {
         "samples": len(lags),
         "p50_s": round(percentile(lags, 50), 2) if lags else 0.0,
@@ -483,7 +497,7 @@ def _commit_times(ports: list[int]) -> dict[str, dict[int, float]]:
     return times
 
 
-def _stored_faults(tablets: list[Tablet]) -> dict[str, Any]:
+def stored_faults(tablets: list[Tablet]) -> dict[str, Any]:
     """Check the store: every match's log is 1..n, one event per 201, nothing doubled."""
     lost = doubled = gaps = 0
     for tablet in tablets:
@@ -491,12 +505,12 @@ def _stored_faults(tablets: list[Tablet]) -> dict[str, Any]:
             Event.objects.filter(match_id=tablet.match).order_by("id").values_list("seq", flat=True)
         )
         gaps += seqs != list(range(1, len(seqs) + 1))
-        lost += max(OPENED_SEQ + tablet.recorded - len(seqs), 0)
-        doubled += max(len(seqs) - OPENED_SEQ - tablet.recorded, 0)
+        lost += max(tablet.opened_at + tablet.recorded - len(seqs), 0)
+        doubled += max(len(seqs) - tablet.opened_at - tablet.recorded, 0)
     return {"lost": lost, "doubled": doubled, "out_of_order": gaps, "faults": lost + doubled + gaps}
 
 
-def _ms(seconds: float) -> float:
+def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
 
