@@ -9,24 +9,42 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+# What `--only` names: the archive's figures (import aside), each target's scenario, the rest.
+SECTIONS = (
+    "archive",
+    "import",
+    "recording_postgresql",
+    "venue",
+    "venue_embedded",
+    "championship_venue",
+    "fanout",
+    "churn",
+    "standings",
+    "championship",
+    "hall",
+    "ratings",
+)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench",
         description=(
-            "Simulate and import an archive into a throwaway SQLite database, then measure "
-            "import, rebuild and state on demand against raw sqlite3 + orjson reads, and "
-            "the live fan-out of a recorded shot beside a bare websockets server, a server's "
-            "memory while websockets are opened and closed, a competition's standings after "
-            "one amendment, incremental against a full recompute, the same for a championship in "
-            "stages after one group match ends, a referee's recording "
-            "while six clients send wrong passwords, and a hall of 16 tables watched by 500 "
-            "viewers beside one match board."
+            "The speed contract. Targets, each beside its baseline in the same run, each "
+            "scenario run until two of at most three runs agree: the venue (50 tablets on "
+            "PostgreSQL and Redis, 60 on the embedded default, and 50 recording a "
+            "championship in stages), the live fan-out beside a bare websockets server, "
+            "a server's memory while websockets are opened and closed, recording alone on "
+            "PostgreSQL, the projector's catch-up after a result or an amendment beside "
+            "folding the match, the import beside checking alone. Reported, each the median "
+            "of at least five samples beside the last run's (.bench/last.json): state on "
+            "demand, the rebuild, the archive's and the replay's pages, recording on SQLite, "
+            "the preview, the hall, the ratings. Exits 1 when a target is not held."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -40,6 +58,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--keep-db", action="store_true", help="keep the throwaway database")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="SECTION",
+        choices=SECTIONS,
+        help=f"measure this section only, repeatable ({', '.join(SECTIONS)})",
+    )
     parser.add_argument(
         "--no-fanout", action="store_true", help="skip the live fan-out (two to four minutes)"
     )
@@ -70,14 +95,9 @@ def main(argv: list[str] | None = None) -> None:
         help="skip the championship in stages (64 players, 8 groups, a knockout of 16; a minute)",
     )
     parser.add_argument(
-        "--no-logins",
-        action="store_true",
-        help="skip the recording under a login attack (about a minute)",
-    )
-    parser.add_argument(
         "--no-venue",
         action="store_true",
-        help="skip the venue: tablets recording while viewers watch (four to five minutes)",
+        help="skip the venues: tablets recording while viewers watch (minutes each)",
     )
     parser.add_argument(
         "--no-ratings",
@@ -93,7 +113,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--hall-viewers", type=int, default=500, help="hall: viewers (and of the match board)"
     )
-    parser.add_argument("--tablets", type=int, default=50, help="venue: tablets, a match each")
+    parser.add_argument(
+        "--tablets", type=int, default=50, help="venue on PostgreSQL and in a championship: tablets"
+    )
+    parser.add_argument(
+        "--embedded-tablets", type=int, default=60, help="venue on the embedded default: tablets"
+    )
     parser.add_argument(
         "--venue-seconds", type=float, default=60.0, help="venue: how long the tablets record"
     )
@@ -109,7 +134,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="a smoke run: every measurement once at its smallest (checks, not figures)",
+        help=(
+            "a smoke run: every measurement once at its smallest (checks, not figures: "
+            "no verdict, .bench/last.json neither read nor written)"
+        ),
     )
     parser.add_argument(
         "--shots",
@@ -134,136 +162,290 @@ def main(argv: list[str] | None = None) -> None:
     django.setup()
     import orjson
 
-    from bench.amendment import standings_table
-    from bench.championship import championship_table
+    from bench import verdict
+    from bench.contract import reported_samples
     from bench.fanout import YARDSTICK
-    from bench.hall import table as hall_table
-    from bench.logins import table as logins_table
-    from bench.ratings import ratings_table
     from bench.steadiness import table as steadiness_table
     from bench.steadiness import timed_beside
     from bench.suite import _row as row
-    from bench.suite import table
-    from bench.venue import table as venue_table
 
     scenarios = tuple(options.fanout_scenario or YARDSTICK)
     if unknown := sorted(set(scenarios) - set(YARDSTICK)):
         parser.error(f"--fanout-scenario: no scenario {', '.join(unknown)} (see --help)")
+    try:
+        last = {} if options.quick else verdict.last_run_read()
+    except verdict.LastRunUnreadable as error:
+        parser.error(str(error))
 
     with timed_beside() as steadiness:
-        results = _measure(options, scenarios)
+        results, targets, skipped = _measure(options, scenarios)
     results["steadiness"] = steadiness.summary()
+    figures = verdict.reported(reported_samples(results), last)
+    results["verdict"] = {
+        "targets": {
+            target.name: {"held": target.held, "runs": [vars(c) for c in target.checks]}
+            for target in targets
+        },
+        "not_measured": skipped,
+        "reported": {figure.name: figure.kept() for figure in figures},
+        "verdict": verdict.verdict(targets, skipped),
+    }
     options.json.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2) + b"\n")
-    print(table(results))
-    if "hall" in results:
-        print("\n" + hall_table(results["hall"]))
-    if "standings" in results:
-        print("\n" + "\n".join(standings_table(results["standings"], row)))
-    if "championship" in results:
-        print("\n" + "\n".join(championship_table(results["championship"], row)))
-    if "ratings" in results:
-        print("\n" + "\n".join(ratings_table(results["ratings"], row)))
-    if "logins" in results:
-        print("\n" + "\n".join(logins_table(results["logins"])))
-    if "venue" in results:
-        print("\n" + "\n".join(venue_table(results["venue"])))
-    print("\n" + "\n".join(steadiness_table(results["steadiness"], row)))
+    for lines in _tables(results):
+        print("\n".join(lines) + "\n")
+    print("\n".join(steadiness_table(results["steadiness"], row)) + "\n")
+    if options.quick:
+        print("a smoke run: no verdict, no last run kept")
+    else:
+        print(verdict.table(targets, skipped, figures))
+        verdict.last_run_write(figures, last, _now())
     print(f"\nresults written to {options.json}")
+    if not options.quick and verdict.verdict(targets, skipped) == "FAIL":
+        sys.exit(1)
 
 
-def _measure(options: argparse.Namespace, scenarios: tuple[str, ...]) -> dict[str, Any]:
-    """Run each section the options ask for; return their results by name."""
+def _measure(
+    options: argparse.Namespace, scenarios: tuple[str, ...]
+) -> tuple[dict[str, Any], list[Any], list[str]]:
+    """Run each section the options ask for, a target's scenario until two runs agree;
+    return the results by section (a target's first run; the others under `reruns`), the
+    targets and what was not measured."""
     from django.conf import settings
 
+    from bench import contract, verdict
     from bench.amendment import StandingsOptions, run_standings
     from bench.championship import ChampionshipOptions, run_championship
-    from bench.churn import FIRST
-    from bench.fanout import FanoutOptions
+    from bench.championship_venue import ChampionshipVenueOptions, run_championship_venue
+    from bench.churn import FIRST, run_churn
+    from bench.fanout import FanoutOptions, run_fanout
     from bench.hall import HallOptions, run_hall
-    from bench.logins import LoginsOptions, run_logins
     from bench.ratings import RatingsOptions, run_ratings
-    from bench.suite import Options, run
+    from bench.recording import LONG, measure_recording_postgres
+    from bench.suite import RECORDED_SHOTS, Options, measure_import, run
     from bench.venue import VenueOptions, run_venue
 
-    results = run(
-        Options(
-            matches=options.matches,
-            seed=options.seed,
-            repeat=options.repeat,
-            progress=not options.no_progress,
-            keep_db=options.keep_db,
-            quick=options.quick,
-            churn=None if options.no_churn else FIRST if options.quick else options.churn,
-            fanout=None
-            if options.no_fanout
-            else FanoutOptions(
-                viewers=options.viewers,
-                shots=options.shots,
-                rounds=max(options.shots // 3, 1),
-                referee_shots=max(options.shots // 6, 1),
-                redis_url=settings.REDIS_URL,
-                scenarios=scenarios,
+    quick = options.quick
+    postgresql = settings.DATABASE_URL if _is_postgresql(settings.DATABASE_URL) else None
+    served_from = (options.served_from or ROOT).resolve()
+    archive = Options(
+        matches=options.matches,
+        seed=options.seed,
+        repeat=options.repeat,
+        progress=not options.no_progress,
+        keep_db=options.keep_db,
+        quick=quick,
+    )
+
+    def venue(tablets: int, database_url: str | None) -> Callable[[], dict[str, Any]]:
+        return lambda: run_venue(
+            VenueOptions(
+                tablets=2 if quick else tablets,
+                seconds=3.0 if quick else options.venue_seconds,
+                viewers=2 if quick else options.venue_viewers,
+                quiet_samples=10 if quick else 200,
+                database_url=database_url,
+                served_from=served_from,
+            ),
+            log=sys.stderr,
+        )
+
+    shots, long_events = (20, 200) if quick else (RECORDED_SHOTS, LONG)
+    # Each target's scenario: its section, whether it runs, why not, how, its checks.
+    wanted = _wanted(options)
+    targeted: list[tuple[str, str | None, Callable[[], Any], Callable[[Any], Any]]] = [
+        ("import", None, lambda: measure_import(archive), contract.import_checks),
+        (
+            "recording_postgresql",
+            None if postgresql else "recording on PostgreSQL: DATABASE_URL names no PostgreSQL",
+            lambda: measure_recording_postgres(postgresql or "", shots, long_events),
+            contract.recording_checks,
+        ),
+        (
+            "venue",
+            None if postgresql else "the venue on PostgreSQL: DATABASE_URL names no PostgreSQL",
+            venue(options.tablets, postgresql),
+            contract.venue_checks(f"venue, PostgreSQL + Redis, {options.tablets} tablets"),
+        ),
+        (
+            "venue_embedded",
+            None,
+            venue(options.embedded_tablets, None),
+            contract.venue_checks(f"venue, embedded default, {options.embedded_tablets} tablets"),
+        ),
+        (
+            "championship_venue",
+            None,
+            lambda: run_championship_venue(
+                ChampionshipVenueOptions(
+                    tablets=4 if quick else options.tablets,
+                    players=16 if quick else 64,
+                    groups=2 if quick else 8,
+                    seconds=4.0 if quick else options.venue_seconds,
+                    pace_s=0.5 if quick else 2.0,
+                    seed=options.seed,
+                    database_url=postgresql,
+                    served_from=served_from,
+                ),
+                log=sys.stderr,
+            ),
+            contract.venue_checks(
+                f"venue in a championship, {options.tablets} tablets, "
+                + ("PostgreSQL + Redis" if postgresql else "embedded default")
             ),
         ),
-        log=sys.stderr,
-    )
-    if not options.no_hall:
+        (
+            "fanout",
+            None,
+            lambda: run_fanout(
+                FanoutOptions(
+                    viewers=options.viewers,
+                    shots=options.shots,
+                    rounds=max(options.shots // 3, 1),
+                    referee_shots=max(options.shots // 6, 1),
+                    redis_url=settings.REDIS_URL,
+                    scenarios=scenarios,
+                ),
+                sys.stderr,
+            ),
+            contract.fanout_checks,
+        ),
+        (
+            "churn",
+            None,
+            lambda: run_churn(FIRST if quick else options.churn, sys.stderr),
+            contract.churn_checks,
+        ),
+        (
+            "standings",
+            None,
+            lambda: run_standings(
+                StandingsOptions(
+                    players=options.standings_players,
+                    seed=options.seed,
+                    progress=not options.no_progress,
+                ),
+                log=sys.stderr,
+            ),
+            contract.standings_checks,
+        ),
+        (
+            "championship",
+            None,
+            lambda: run_championship(
+                ChampionshipOptions(
+                    players=16 if quick else 64,
+                    groups=2 if quick else 8,
+                    rounds=2 if quick else 7,
+                    seed=options.seed,
+                    progress=not options.no_progress,
+                ),
+                log=sys.stderr,
+            ),
+            contract.championship_checks,
+        ),
+    ]
+    results: dict[str, Any] = {}
+    if "archive" in wanted:
+        results |= run(archive, log=sys.stderr)
+    targets: list[verdict.Target] = []
+    skipped: list[str] = []
+    for section, missing, measure, checks in targeted:
+        if section not in wanted:
+            skipped.append(section)
+            continue
+        if missing:
+            skipped.append(missing)
+            continue
+
+        def scenario(measure=measure, checks=checks):  # type: ignore[no-untyped-def]
+            result = measure()
+            return result, checks(result)
+
+        runs, settled = verdict.settle(
+            scenario,
+            runs=1 if quick else verdict.RUNS,
+            told=lambda line, section=section: print(f"{section}: {line}", file=sys.stderr),
+        )
+        results[section] = runs[0]
+        if runs[1:]:
+            results.setdefault("reruns", {})[section] = runs[1:]
+        targets.extend(settled.values())
+    if "hall" in wanted:
         results["hall"] = run_hall(
             HallOptions(
-                tables=4 if options.quick else options.hall_tables,
-                viewers=20 if options.quick else options.hall_viewers,
-                rounds=2 if options.quick else HallOptions.rounds,
-                settle_s=0.5 if options.quick else HallOptions.settle_s,
+                tables=4 if quick else options.hall_tables,
+                viewers=20 if quick else options.hall_viewers,
+                rounds=2 if quick else HallOptions.rounds,
+                settle_s=0.5 if quick else HallOptions.settle_s,
                 redis_url=settings.REDIS_URL,
             ),
             log=sys.stderr,
         )
-    if not options.no_standings:
-        results["standings"] = run_standings(
-            StandingsOptions(
-                players=options.standings_players,
-                seed=options.seed,
-                progress=not options.no_progress,
-            ),
-            log=sys.stderr,
-        )
-    if not options.no_championship:
-        results["championship"] = run_championship(
-            ChampionshipOptions(
-                players=16 if options.quick else 64,
-                groups=2 if options.quick else 8,
-                rounds=2 if options.quick else 7,
-                seed=options.seed,
-                progress=not options.no_progress,
-            ),
-            log=sys.stderr,
-        )
-    if not options.no_ratings:
+    if "ratings" in wanted:
         results["ratings"] = run_ratings(
-            RatingsOptions(matches=1_000 if options.quick else 10_000, seed=options.seed),
+            RatingsOptions(matches=1_000 if quick else 10_000, seed=options.seed),
             log=sys.stderr,
         )
-    if not options.no_logins:
-        results["logins"] = run_logins(
-            LoginsOptions(shots=20 if options.quick else 300, redis_url=settings.REDIS_URL),
-            log=sys.stderr,
-        )
-    if not options.no_venue:
-        results["venue"] = run_venue(
-            VenueOptions(
-                tablets=2 if options.quick else options.tablets,
-                seconds=3.0 if options.quick else options.venue_seconds,
-                viewers=2 if options.quick else options.venue_viewers,
-                step_seconds=2.0 if options.quick else 15.0,
-                step_paces=(1.0,) if options.quick else VenueOptions.step_paces,
-                down_paces=(4.0,) if options.quick else VenueOptions.down_paces,
-                quiet_samples=10 if options.quick else 200,
-                database_url=settings.DATABASE_URL,
-                served_from=(options.served_from or ROOT).resolve(),
-            ),
-            log=sys.stderr,
-        )
-    return results
+    return results, targets, skipped
+
+
+def _wanted(options: argparse.Namespace) -> set[str]:
+    """Return the sections to measure: `--only`'s, else all but those `--no-…` skips."""
+    if options.only:
+        return set(options.only)
+    skipped = {
+        "fanout": options.no_fanout,
+        "churn": options.no_churn,
+        "standings": options.no_standings,
+        "championship": options.no_championship,
+        "venue": options.no_venue,
+        "venue_embedded": options.no_venue,
+        "championship_venue": options.no_venue,
+        "hall": options.no_hall,
+        "ratings": options.no_ratings,
+    }
+    return {section for section in SECTIONS if not skipped.get(section, False)}
+
+
+def _tables(results: dict[str, Any]) -> list[list[str]]:
+    """Return each measured section's lines, in the order `make bench` prints them."""
+    from bench.amendment import standings_table
+    from bench.championship import championship_table
+    from bench.championship_venue import table as championship_venue_table
+    from bench.churn import table as churn_table
+    from bench.fanout import table as fanout_table
+    from bench.hall import table as hall_table
+    from bench.ratings import ratings_table
+    from bench.recording import table as recording_table
+    from bench.suite import _row as row
+    from bench.suite import import_table, table
+    from bench.venue import table as venue_table
+
+    printers: list[tuple[str, Callable[[Any], list[str]]]] = [
+        ("import", import_table),
+        ("archive", lambda _: table(results).splitlines()),
+        ("recording_postgresql", lambda r: recording_table(r, row)),
+        ("venue", venue_table),
+        ("venue_embedded", venue_table),
+        ("championship_venue", championship_venue_table),
+        ("fanout", lambda r: fanout_table(r).splitlines()),
+        ("churn", churn_table),
+        ("standings", lambda r: standings_table(r, row)),
+        ("championship", lambda r: championship_table(r, row)),
+        ("hall", lambda r: hall_table(r).splitlines()),
+        ("ratings", lambda r: ratings_table(r, row)),
+    ]
+    return [printer(results[name]) for name, printer in printers if name in results]
+
+
+def _is_postgresql(url: str | None) -> bool:
+    return bool(url) and str(url).startswith(("postgres://", "postgresql://"))
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 if __name__ == "__main__":

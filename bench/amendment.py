@@ -12,7 +12,8 @@ ruling of a finished match is amended (its shot becomes a miss) and we time:
   the competition's results kept in the process, a version and its change written);
 - fold one: the amended match alone folded from its stored events.
 
-The target: incremental at most 5 times folding the one amended match.
+The target: incremental at most 10 times folding the one amended match (reported beside
+5 times, the target before).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ from replay import tasks
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
 
-TARGET = 5.0  # incremental / folding the amended match
+TARGET = 10.0  # incremental / folding the amended match
+EARLIER_TARGET = 5.0  # the target before: reported beside it
 COMPETITION = "bench-standings"
 MATCHES_SQL = "SELECT id FROM matches_match WHERE competition_id = ? ORDER BY id"
 EVENTS_SQL = f"SELECT data FROM {store.EVENTS_TABLE} WHERE match_id = ? ORDER BY seq"
@@ -154,6 +156,7 @@ def _measure(path: Path, options: StandingsOptions) -> dict[str, Any]:
         "ratio_full_to_incremental": round(min(timings["full"]) / min(timings["incremental"]), 1),
         "target": TARGET,
         "meets_target": ratio <= TARGET,
+        "samples": {"incremental_vs_5_folds": [r / EARLIER_TARGET for r in ratios]},
     }
 
 

@@ -175,6 +175,14 @@ def measure_archive(
         "replay_data_vs_raw": round(ms["replay_data"] / ms["replay_raw"], 1),
         "replay_view_vs_raw": round(ms["replay_view"] / ms["replay_raw"], 1),
         "first_page_plan": plan,
+        # Each round's pair, for the bench's reported figures (a median of many).
+        "samples": {
+            name: [a / b for a, b in zip(timings[top], timings[bottom], strict=True)]
+            for name, top, bottom in (
+                ("first_page_orm_vs_raw", "first_page_orm", "first_page_raw"),
+                ("replay_data_vs_raw", "replay_data", "replay_raw"),
+            )
+        },
     }
 
 

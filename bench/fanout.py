@@ -462,6 +462,7 @@ def shot_figures(
         "last_p50_ms": _ms(percentile(last, 50)),
         "last_p99_ms": _ms(percentile(last, 99)),
         "last_max_ms": _ms(max(last, default=math.nan)),
+        "last_each_ms": [_ms(seconds) for seconds in last],  # each shot's, in no order
         "viewer_p50_ms": _ms(percentile(every, 50)),
         "viewer_p99_ms": _ms(percentile(every, 99)),
         "lost": lost,

@@ -70,6 +70,11 @@ def run_hall(options: HallOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
             child.unlink()
         directory.rmdir()
     results["options"] = asdict(options) | {"redis_url": bool(options.redis_url)}
+    # Each event's time to the hall's last viewer beside the match board's median, on the
+    # layer production runs when the bench has one.
+    served = results["redis" if options.redis_url else "in_memory"]
+    board = max(served["one_match"]["last_p50_ms"], 0.001)
+    results["samples"] = {"hall_vs_board": [t / board for t in served["hall"]["last_each_ms"]]}
     return results
 
 

@@ -158,6 +158,12 @@ def figures(
         "p99_meets_target": p99["api"] <= p99_target,
         "long_vs_short_p50": round(length_ratio, 2),
         "long_meets_target": length_ratio <= LENGTH_TARGET,
+        # Each shot beside the ORM insert made right after it: the reported figure's samples.
+        "samples": {
+            "api_vs_orm": [
+                api / orm for api, orm in zip(timed["api"], timed.get("orm", []), strict=False)
+            ]
+        },
     }
 
 
@@ -212,8 +218,13 @@ def table(recording: dict[str, Any], row: Callable[[str, str, str], str]) -> lis
     """Return the recording figures as the bench's table prints them."""
 
     def met(ok: bool) -> str:
-        return "meets target" if ok else "OVER TARGET"
+        # Targets on PostgreSQL; on SQLite, whose insert costs next to nothing, the same
+        # bounds are shown beside the figures reported.
+        if recording.get("database") == "postgresql":
+            return "meets target" if ok else "OVER TARGET"
+        return ("within" if ok else "over") + " (a target on PostgreSQL)"
 
+    bound = "target" if recording.get("database") == "postgresql" else "bound"
     return [
         f"(d) recording a shot through the API on {recording.get('database', 'sqlite')}, "
         f"{recording['shots']} shots "
@@ -249,19 +260,19 @@ def table(recording: dict[str, Any], row: Callable[[str, str, str], str]) -> lis
             f"p99 {recording['orm_p99_ms']:.2f} ms",
         ),
         row(
-            f"target p50 <= floor + {P50_RAW_TIMES}x raw",
+            f"{bound} p50 <= floor + {P50_RAW_TIMES}x raw",
             f"{recording['p50_target_ms']:.2f} ms",
             met(recording["p50_meets_target"]),
         ),
         row(
-            f"target p99 <= floor + {P99_RAW_TIMES}x raw",
+            f"{bound} p99 <= floor + {P99_RAW_TIMES}x raw",
             f"{recording['p99_target_ms']:.2f} ms",
             met(recording["p99_meets_target"]),
         ),
         row(
             f"{recording['long_events']:,} events / {recording['short_events']} (p50)",
             f"{recording['long_vs_short_p50']}x",
-            f"target <= {LENGTH_TARGET}x: {met(recording['long_meets_target'])}",
+            f"{bound} <= {LENGTH_TARGET}x: {met(recording['long_meets_target'])}",
         ),
         row("ratio API / raw insert (p50)", f"{recording['p50_ratio']}", ""),
     ]

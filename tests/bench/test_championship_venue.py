@@ -1,0 +1,37 @@
+"""The venue in a championship, at its smallest: nothing lost, the knockout made on the way."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_tablets_record_a_championship_with_nothing_lost_and_the_knockout_made(tmp_path):
+    results_file = tmp_path / "results.json"
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
+    command = [sys.executable, "-m", "bench", "--quick", "--no-progress"]
+    command += ["--only", "championship_venue", "--json", str(results_file)]
+
+    done = subprocess.run(
+        command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
+    )
+
+    assert done.returncode == 0, done.stderr[-3000:]
+    venue = json.loads(results_file.read_text())["championship_venue"]
+    assert venue["options"]["tablets"] == 4
+    assert venue["load"]["answers"] > 0 and venue["load"]["errors"] == 0
+    assert venue["stored"] == {"lost": 0, "doubled": 0, "out_of_order": 0, "faults": 0}
+    assert venue["unended"] == 0 and venue["caught_up"]
+    # Two groups of eight: a knockout of four, its first round drawn once the groups ended,
+    # its final made by the projector as the semi-finals ended.
+    assert venue["knockout_first_round"] == 2
+    assert venue["knockout_made_by_projector"] == 1
+    assert "(k) the venue in a championship: 4 tablets" in done.stdout
