@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
+@pytest.mark.journey  # a bench scenario of its own, about half a minute
 def test_tablets_record_a_championship_with_nothing_lost_and_the_knockout_made(tmp_path):
     results_file = tmp_path / "results.json"
     environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
