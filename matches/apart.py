@@ -38,8 +38,13 @@ def apart(groups: int, advance: int, parts: Sequence[Parts]) -> list[int]:
         for start in range(groups, len(order.groups), groups)
         for i, j in itertools.combinations(range(start, start + groups), 2)
     ]
-    while order.one_swap_helps(swaps) or order.chain_helps() or order.two_swaps_help(swaps):
-        pass
+    improved = True
+    while improved:
+        improved = (
+            order.improve_by_one_swap(swaps)
+            or order.improve_by_a_chain()
+            or order.improve_by_two_swaps(swaps)
+        )
     return order.winners_in_written_order()
 
 
@@ -88,7 +93,7 @@ class _Order:
             self.swap(i, j)
         return change
 
-    def one_swap_helps(self, swaps: Sequence[tuple[int, int]]) -> bool:
+    def improve_by_one_swap(self, swaps: Sequence[tuple[int, int]]) -> bool:
         """Make every swap, in turn, that lowers the cost; return whether one did."""
         helped = False
         for i, j in swaps:
@@ -97,7 +102,7 @@ class _Order:
                 helped = True
         return helped
 
-    def chain_helps(self) -> bool:
+    def improve_by_a_chain(self) -> bool:
         """Swap two groups along the first chain of ranks that lowers the cost, if any."""
         for depth in range(self.depths):
             for a, b in itertools.permutations(range(self.count_of_groups), 2):
@@ -137,7 +142,7 @@ class _Order:
                         came[later] = (part, (at_a, at_b))
                         waiting.append(later)
 
-    def two_swaps_help(self, swaps: Sequence[tuple[int, int]]) -> bool:
+    def improve_by_two_swaps(self, swaps: Sequence[tuple[int, int]]) -> bool:
         """Make the first two swaps, in two ranks, that together lower the cost; return whether.
 
         Called when no one swap helps, so the second must move a group the first moved:

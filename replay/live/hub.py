@@ -235,12 +235,12 @@ class Hub:
                     await self.catch_up(feed, viewer, after)
                 except Refused as error:  # an `after` past the end: still live where it was
                     viewer.post(outgoing(error_message(error)))
-                after = viewer.resumes.served()
+                after = viewer.resumes.serve_waiting()
         except Exception:
             logger.exception("live: a resume of %s could not be served", feed.match_id)
             viewer.close(INTERNAL_ERROR)  # not live any more: its client reconnects
         finally:
-            viewer.resumes.forget()
+            viewer.resumes.clear()
 
     async def catch_up(self, feed: Feed, viewer: Viewer, after: int) -> None:
         """Send the events after `after` from the store until the viewer meets the live push."""

@@ -43,7 +43,7 @@ class Resumes:
         self.waiting: int | None = None  # the lowest `after` asked meanwhile, if lower
 
     def ask(self, after: int) -> bool:
-        """Note a resume after `after`; return whether to serve it now (none is under way)."""
+        """Note a resume after `after`; return True to serve it now (none is under way)."""
         if self.serving is None:
             self.serving = after
             return True
@@ -51,11 +51,11 @@ class Resumes:
             self.waiting = after
         return False
 
-    def served(self) -> int | None:
-        """Return the `after` of the resume that waited, now being served; None when none did."""
+    def serve_waiting(self) -> int | None:
+        """Serve the resume that waited: return its `after`, or None when none did."""
         self.serving, self.waiting = self.waiting, None
         return self.serving
 
-    def forget(self) -> None:
+    def clear(self) -> None:
         """Drop what was asked (the socket is gone, or a resume failed)."""
         self.serving = self.waiting = None

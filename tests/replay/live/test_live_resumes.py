@@ -13,7 +13,7 @@ def served_in_turn(asked: list[int]) -> list[int]:
     assert resumes.ask(asked[0])
     assert not any(resumes.ask(after) for after in asked[1:])
     served = [asked[0]]
-    while (after := resumes.served()) is not None:
+    while (after := resumes.serve_waiting()) is not None:
         served.append(after)
     return served
 
@@ -37,7 +37,7 @@ def test_resumes_asked_while_one_is_served_wait_merged_into_one_from_the_lowest_
 def test_a_resume_asked_once_none_is_under_way_is_served_at_once():
     resumes = Resumes()
     assert resumes.ask(3)
-    assert resumes.served() is None
+    assert resumes.serve_waiting() is None
     assert resumes.ask(8)
 
 
