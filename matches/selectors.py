@@ -8,7 +8,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import JSONField
 
-from matches import plain_rows, store
+from matches import store
 from matches.championship import replacement_id
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
@@ -46,12 +46,10 @@ def competition_get(competition_id: Any, field: str = "id") -> Competition:
 
 def match_get(match_id: Any) -> Match:
     """Return a match with its competition, or refuse naming the id."""
-    found = plain_rows.with_related(
-        Match, "competition", f"{plain_rows.column(Match, 'id')} = %s", [str(match_id)]
-    )
-    if not found:
+    found = Match.objects.select_related("competition").filter(pk=str(match_id)).first()
+    if found is None:
         raise NotFound.because("no_match", "id", id=excerpt(match_id))
-    return found[0][0]
+    return found
 
 
 # The header's columns as the model names them, and the JSON ones decoded as it decodes them.
