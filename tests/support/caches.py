@@ -16,7 +16,7 @@ from django.core.cache import caches
 from carambole.caches import clear_every_cache
 from matches import draws
 from replay.live import hall
-from replay.projections import projector, stages_writer, states
+from replay.projections import projector, stages_writer
 from replay.queries.read_cache import READS
 
 Answer = TypeVar("Answer")
@@ -28,7 +28,6 @@ def forget_every_cache() -> None:
     caches[READS].clear()  # answers kept by what they depend on
     clear_every_cache()  # every process-local `Cache`
     projector.forget()  # the projector's folds, the standings' tables, the stages' folds
-    states.forget()  # match states and snapshots
     stages_writer._played_text.cache_clear()  # the summaries' parsed rows
     draws._group_plan.cache_clear()
     hall._reads.clear()  # the hall's read shared by the viewers poked together
