@@ -15,7 +15,6 @@ from django.core.cache import caches
 
 from carambole.caches import clear_every_cache
 from matches import draws
-from replay.live import hall
 from replay.projections import projector, stages_writer
 from replay.queries.read_cache import READS
 
@@ -30,7 +29,6 @@ def forget_every_cache() -> None:
     projector.forget()  # the projector's folds, the standings' tables, the stages' folds
     stages_writer._played_text.cache_clear()  # the summaries' parsed rows
     draws._group_plan.cache_clear()
-    hall._reads.clear()  # the hall's read shared by the viewers poked together
 
 
 def answered_alike(
