@@ -14,7 +14,6 @@ from typing import TypeVar
 from django.core.cache import caches
 
 from carambole.caches import clear_every_cache
-from matches import draws
 from replay.projections import projector, stages_writer
 from replay.queries.read_cache import READS
 
@@ -28,7 +27,6 @@ def forget_every_cache() -> None:
     clear_every_cache()  # every process-local `Cache`
     projector.forget()  # the projector's folds, the standings' tables, the stages' folds
     stages_writer._played_text.cache_clear()  # the summaries' parsed rows
-    draws._group_plan.cache_clear()
 
 
 def answered_alike(
