@@ -14,7 +14,7 @@ from bench.verdict import Check
 
 # The reported figures: a name, and where their samples are in a run's results.
 REPORTED: dict[str, tuple[str, ...]] = {
-    "state on demand, cold / raw read": ("state_on_demand", "samples", "cold_vs_raw"),
+    "state on demand / raw read": ("state_on_demand", "samples", "state_vs_raw"),
     "rebuild every match / raw read and parse": ("rebuild", "samples", "rebuild_vs_limit"),
     "archive's first page, ORM / bare query": (
         "archive_pages",

@@ -142,7 +142,6 @@ def _load_archive(options: Options, log: TextIO) -> tuple[list[str], str]:
         for record in _progress(records, "import", "match", options, log, len(records)):
             record_import(record, by="bench")
     projector.catch_up(scheduled=True)
-    states.forget()
     return [r["match"]["id"] for r in records[:-1]], records[-1]["match"]["id"]
 
 
@@ -257,25 +256,18 @@ def _read_raw(raw: sqlite3.Connection, ids: Iterable[str]) -> int:
 
 
 def _measure_on_demand(path: Path, match_id: str, repeat: int) -> dict[str, Any]:
-    """Time one match's state: cold (no snapshot), cached (warm snapshot), beside a raw read."""
+    """Time one match's state on demand beside a raw read of its rows and its fold alone."""
     match = Match.objects.get(pk=match_id)
     events = store.load_facts(match)
     header = match.header()
-    if states.match_state(match_id, cached=False) != fold(header, events):
+    if states.match_state(match_id) != fold(header, events):
         raise RuntimeError("state on demand differs from the fold")
-
-    def cold_snapshot() -> None:
-        states.forget()
-        states.match_state(match_id)
 
     with sqlite3.connect(path) as raw:
         cases: dict[str, Callable[[], object]] = {
             "raw_read_ms": lambda: _read_raw(raw, [match_id]),
             "fold_in_memory_ms": lambda: fold(header, events),
-            "cold_uncached_ms": lambda: states.match_state(match_id, cached=False),
-            "cold_snapshot_ms": cold_snapshot,
-            # Runs right after cold_snapshot, so the snapshot is warm.
-            "cached_ms": lambda: states.match_state(match_id),
+            "state_ms": lambda: states.match_state(match_id),
         }
         timings: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(repeat):
@@ -284,10 +276,9 @@ def _measure_on_demand(path: Path, match_id: str, repeat: int) -> dict[str, Any]
     result: dict[str, Any] = {"match": match_id, "events": len(events), "repeat": repeat}
     result.update({name: round(statistics.median(t) * 1000, 3) for name, t in timings.items()})
     raw_ms = result["raw_read_ms"]
-    result["cold_vs_raw"] = round(result["cold_uncached_ms"] / raw_ms, 1)
-    result["cached_vs_raw"] = round(result["cached_ms"] / raw_ms, 1)
-    cold, raws = timings["cold_uncached_ms"], timings["raw_read_ms"]
-    result["samples"] = {"cold_vs_raw": [c / r for c, r in zip(cold, raws, strict=True)]}
+    result["state_vs_raw"] = round(result["state_ms"] / raw_ms, 1)
+    made, raws = timings["state_ms"], timings["raw_read_ms"]
+    result["samples"] = {"state_vs_raw": [m / r for m, r in zip(made, raws, strict=True)]}
     return result
 
 
@@ -349,15 +340,9 @@ def table(results: dict[str, Any]) -> str:
         _row("raw read: sqlite3 SELECT + orjson.loads", f"{demand['raw_read_ms']:.2f} ms", ""),
         _row("fold alone (events in memory)", f"{demand['fold_in_memory_ms']:.2f} ms", ""),
         _row(
-            "cold: match_state(cached=False)",
-            f"{demand['cold_uncached_ms']:.2f} ms",
-            f"{demand['cold_vs_raw']}x raw",
-        ),
-        _row("cold: after forget(), snapshot built", f"{demand['cold_snapshot_ms']:.2f} ms", ""),
-        _row(
-            "cached: match_state, warm snapshot",
-            f"{demand['cached_ms']:.2f} ms",
-            f"{demand['cached_vs_raw']}x raw",
+            "match_state: read and folded",
+            f"{demand['state_ms']:.2f} ms",
+            f"{demand['state_vs_raw']}x raw",
         ),
     ]
     lines += ["", *recording_table(results["recording"], _row)]

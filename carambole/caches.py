@@ -4,7 +4,7 @@ A process-local cache keeps what this process worked out from the store, so that
 again skips the work. Every one is a `Cache` made here, registered by its name when it is
 made, so that one call empties them all (`clear_every_cache`: every test starts with it)
 and the log reports them all (logger `carambole.caches`, at most every ten minutes and as
-the process ends: each cache's size, bound, hits and misses).
+the process ends: each cache's size, bound, hits and misses, for each one asked).
 
 A cache holds its lock only while it touches its own entries, never while its caller
 reads the database or works out a value: two callers that miss at once both work it out,
@@ -117,11 +117,14 @@ def clear_every_cache() -> None:
 
 
 def log_reports() -> None:
-    """Log one line per cache: its name, size and bound, hits and misses."""
+    """Log one line per cache asked since it was made or cleared: its name, size and bound,
+    hits and misses (a command that asked no cache ends saying nothing)."""
     global _reported_at
     _reported_at = time.monotonic()
     for cache in every_cache():
         report = cache.report()
+        if not (report.size or report.hits or report.misses):
+            continue
         log.info(
             "cache %s: %d of %d entries, %d hits, %d misses",
             report.name,

@@ -13,7 +13,6 @@ slots.
 
 from __future__ import annotations
 
-import functools
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,16 +81,10 @@ def group_plan(competition: str, stage: str, group: str, players: int) -> list[G
 
     Ids as the README settles them: `{competition}-{stage}-{group}{n}`.
     """
-    return list(_group_plan(competition, stage, group, players))
-
-
-@functools.lru_cache(maxsize=4096)
-def _group_plan(competition: str, stage: str, group: str, players: int) -> tuple[GroupMatch, ...]:
-    # Each fold of a competition asks again for the same few plans (its matches frozen).
-    return tuple(
+    return [
         GroupMatch(f"{competition}-{stage}-{group}{number}", round_number, a, b)
         for number, (round_number, a, b) in enumerate(pairings(players), start=1)
-    )
+    ]
 
 
 def knockout_size(players: int, size: int | None = None, field: str = "size") -> int:

@@ -1,14 +1,14 @@
 """Model instances read by one plain statement, each value converted as the ORM converts it.
 
-The hot reads (the projector's batch, a preview, an append) fetch one or two rows by key;
-compiling the ORM's query cost more than folding the match they serve (`make bench`).
+The projector's batch reads its matches and summaries by key; compiling the ORM's query
+cost more than folding the match they serve (`make bench`).
 The statement and the converters come from the model, so a renamed field or a new
 column is still one place to change, and what comes back equals what the ORM gives.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from functools import cache
 from typing import Any, TypeVar
 
@@ -37,33 +37,6 @@ def where(model: type[Model], condition: str, params: list[Any]) -> list[Model]:
     return [model.from_db(connection.alias, shape.names, shape.values(row)) for row in rows]
 
 
-def with_related(
-    model: type[Model],
-    relation: str,
-    condition: str,
-    params: list[Any],
-    extra: Sequence[str] = (),
-) -> list[tuple[Model, tuple[Any, ...]]]:
-    """Return the rows meeting a condition, each with the row its foreign key `relation`
-    names set on it (as `select_related` sets it), and the values of the `extra` SQL
-    expressions read beside it: one statement where two or three would each cost a round
-    trip. `condition` and `extra` name columns by `column`."""
-    join = _join(model, relation, connection.vendor)
-    shape, parent, related = join.shape, join.parent, join.related
-    sql = f"SELECT {', '.join([join.columns, *extra])} {join.source} WHERE {condition}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    found = []
-    width = len(shape.names)
-    for row in rows:
-        item = model.from_db(connection.alias, shape.names, shape.values(row[:width]))
-        values = parent.values(row[width : width + len(parent.names)])
-        setattr(item, relation, related.from_db(connection.alias, parent.names, values))
-        found.append((item, tuple(row[width + len(parent.names) :])))
-    return found
-
-
 def column(model: type[models.Model], attname: str) -> str:
     """Return a column of a model as plain SQL names it, with its table."""
     return _column(model, attname, connection.vendor)
@@ -74,28 +47,6 @@ def _column(model: type[models.Model], attname: str, vendor: str) -> str:
     field = next(field for field in model._meta.concrete_fields if field.attname == attname)
     quote = connection.ops.quote_name
     return f"{quote(model._meta.db_table)}.{quote(field.column)}"
-
-
-class _Join:
-    """A model's columns and its foreign key's model's, and the tables joined by that key."""
-
-    def __init__(self, model: type[models.Model], relation: str, vendor: str) -> None:
-        field = model._meta.get_field(relation)
-        if not isinstance(field, models.ForeignKey) or not isinstance(field.related_model, type):
-            raise TypeError(f"{model.__name__}.{relation} is not a foreign key to a model")
-        self.related: type[models.Model] = field.related_model
-        self.shape, self.parent = _shape(model, vendor), _shape(self.related, vendor)
-        self.columns = f"{self.shape.columns}, {self.parent.columns}"
-        self.source = (
-            f"FROM {self.shape.table} JOIN {self.parent.table} "
-            f"ON {column(self.related, field.target_field.attname)} "
-            f"= {column(model, field.attname)}"
-        )
-
-
-@cache
-def _join(model: type[models.Model], relation: str, vendor: str) -> _Join:
-    return _Join(model, relation, vendor)
 
 
 class _Shape:

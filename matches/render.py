@@ -43,69 +43,17 @@ def confirmed(state: MatchState) -> dict[str, Any]:
     return {"head": state.result_head(), "by": by, "complete": len(by) == 3}
 
 
-class Boards:
-    """The boards of one fold, one after each event (the replay's): what each shares with the
-    boards before it.
-
-    The games decided before the latest, from game 1 on: the fold never changes such a game
-    again (`transitions`), so each is shown as the board that first showed it decided showed
-    it, and counted once. A fold that differs from there on (a correction folds the match
-    again) has its games shown anew.
-    """
-
-    __slots__ = ("games", "shown", "won")
-
-    def __init__(self) -> None:
-        self.games: list[Game] = []  # decided, each followed by another
-        self.shown: list[dict[str, Any]] = []  # each as the boards show it
-        self.won = (0, 0)  # how many of them A won, and B
-
-    def kept(self, games: list[Game]) -> int:
-        """Return how many of these games, from game 1 on, are kept as shown (else forget them)."""
-        count = len(self.games)
-        # Games kept are compared as values: one of another fold equal to a kept one, and
-        # followed by another, is decided and never changes either.
-        if count and (len(games) <= count or games[:count] != self.games):
-            self.games, self.shown, self.won = [], [], (0, 0)
-            return 0
-        return count
-
-    def keep(self, game: Game, shown: dict[str, Any], won: tuple[int, int]) -> None:
-        """Keep the next game decided and followed by another, as shown, and the games won."""
-        self.games.append(game)
-        self.shown.append(shown)
-        self.won = won
-
-
-def board(state: MatchState, boards: Boards | None = None) -> dict[str, Any]:
-    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it.
-
-    `boards`, kept from one board to the next of one fold, lets them share what did not
-    change: boards are read, never changed.
-    """
-    games, review = state.games, False
-    if boards is None:
-        start, shown, (won_a, won_b) = 0, [], (0, 0)
-    else:
-        start = boards.kept(games)
-        shown, (won_a, won_b) = boards.shown[:], boards.won
-    last = len(games) - 1
-    for index in range(start, last + 1):
-        game = games[index]
+def board(state: MatchState) -> dict[str, Any]:
+    """Return the scoreboard of the state (the keys of `SCOREBOARD`), detached from it."""
+    review, shown = False, []
+    for game in state.games:
         reviewed = game.needs_review  # asked once, for the status and the game's flags
         review = review or reviewed
-        entry = _game(game, reviewed)
-        shown.append(entry)
-        player = game.won_by  # as `MatchState.games_won` counts, for the games not kept
-        if player is not None:
-            won_a, won_b = (won_a + 1, won_b) if player == "A" else (won_a, won_b + 1)
-        if boards is not None and index == start < last and game.decided:
-            boards.keep(game, entry, (won_a, won_b))
-            start += 1
+        shown.append(_game(game, reviewed))
     return {
         "status": _status(state, review),
         "winner": state.winner,
-        "games_won": {"A": won_a, "B": won_b},
+        "games_won": state.games_won(),
         "games": shown,
         "next": _next(state),
         "positions": {

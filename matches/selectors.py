@@ -6,15 +6,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection
-from django.db.models import JSONField
 
-from matches import plain_rows, store
+from matches import store
 from matches.championship import replacement_id
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, state_after
-from matches.header import Header
-from matches.models import HEADER_COLUMNS, Assignment, Competition, Match, header_of
+from matches.models import Assignment, Competition, Match
 from matches.notation import SLUG, parse_shot
 from matches.state import Corrections
 from matches.transitions import judged
@@ -46,43 +44,10 @@ def competition_get(competition_id: Any, field: str = "id") -> Competition:
 
 def match_get(match_id: Any) -> Match:
     """Return a match with its competition, or refuse naming the id."""
-    found = plain_rows.with_related(
-        Match, "competition", f"{plain_rows.column(Match, 'id')} = %s", [str(match_id)]
-    )
-    if not found:
+    found = Match.objects.select_related("competition").filter(pk=str(match_id)).first()
+    if found is None:
         raise NotFound.because("no_match", "id", id=excerpt(match_id))
-    return found[0][0]
-
-
-# The header's columns as the model names them, and the JSON ones decoded as it decodes them.
-_HEADER_FIELDS = [
-    next(field for field in Match._meta.concrete_fields if field.name == name)
-    for name in HEADER_COLUMNS
-]
-HEADER_SQL = (
-    f"SELECT {', '.join(field.column for field in _HEADER_FIELDS)} "
-    f"FROM {Match._meta.db_table} WHERE {Match._meta.pk.column} = %s"
-)
-
-
-def match_header(match_id: Any) -> Header:
-    """Return a match's header alone, or refuse naming the id as `match_get` does.
-
-    One plain query, no model: what a fold of the match's events needs, for a fraction
-    of the cost of the model (a state folded on demand reads little else).
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(HEADER_SQL, [str(match_id)])
-        row = cursor.fetchone()
-    if row is None:
-        raise NotFound.because("no_match", "id", id=excerpt(match_id))
-    players, ball_a, ball_b, ruleset = (
-        field.from_db_value(value, field.cached_col, connection)
-        if isinstance(field, JSONField)
-        else value
-        for field, value in zip(_HEADER_FIELDS, row, strict=True)
-    )
-    return header_of(players, ball_a, ball_b, ruleset)
+    return found
 
 
 def assigned_referee(match: Match | str) -> Any:

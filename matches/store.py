@@ -20,7 +20,6 @@ from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from orjson import dumps
 
-from matches import plain_rows
 from matches.chain import event_hash, header_hash
 from matches.errors import Conflict, Refused, excerpt
 from matches.models import Event, Match
@@ -305,21 +304,19 @@ def log_size() -> int:
 def opened(match_id: str) -> tuple[Match, int, str] | None:
     """Return a match with its competition and its head (as `head`), or None: one
     statement, where an append would otherwise wait for three answers."""
-    event, match = plain_rows.column(Event, "match_id"), plain_rows.column(Match, "id")
-    last = f"FROM {Event._meta.db_table} WHERE {event} = {match} ORDER BY seq DESC LIMIT 1"
-    found = plain_rows.with_related(
-        Match,
-        "competition",
-        f"{match} = %s",
-        [match_id],
-        extra=[f"(SELECT seq {last})", f"(SELECT hash {last})"],
+    last = Event.objects.filter(match=OuterRef("pk")).order_by("-seq")
+    found = (
+        Match.objects.select_related("competition")
+        .annotate(last_seq=Subquery(last.values("seq")[:1]))
+        .annotate(last_hash=Subquery(last.values("hash")[:1]))
+        .filter(pk=match_id)
+        .first()
     )
-    if not found:
+    if found is None:
         return None
-    (match_row, (seq, previous)), *_ = found
-    if seq is None:
-        return match_row, 0, header_hash(match_row.header())
-    return match_row, seq, previous
+    if found.last_seq is None:
+        return found, 0, header_hash(found.header())
+    return found, found.last_seq, found.last_hash
 
 
 def head(match: Match) -> tuple[int, str]:

@@ -169,7 +169,7 @@ def event_record(
         try:
             checked = _checked(running, event)
         except Refused:
-            running_states.keep(match.pk, running, log.previous)  # unchanged by a refusal
+            running_states.state_set(match.pk, running, log.previous)  # unchanged by a refusal
             raise
         if log.seq == 0:
             tables.table_pin(match)  # the record's table: the match's table at its first event
@@ -187,8 +187,8 @@ def event_record(
         )
         if was is not None:
             corrections.follow(match, was, running, checked, by, staff)
-        kept, head = match.pk, log.previous
-        transaction.on_commit(lambda: running_states.keep(kept, running, head))
+        pk, head = match.pk, log.previous
+        transaction.on_commit(lambda: running_states.state_set(pk, running, head))
         board = scoreboard(running, checked)
     return Recorded(seq=expected_seq + 1, at=at, state=board)
 
@@ -214,7 +214,7 @@ def event_preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any])
     if seq != expected_seq:
         raise Conflict(seq)
     header = match.header()
-    before = running_states.peek(match.pk, header, seq, head)
+    before = running_states.state_get(match.pk, header, seq, head)
     if before is None:
         before = state_after(header, store.load_facts(match))
     checked = _checked(before, event)
@@ -222,10 +222,10 @@ def event_preview(*, match_id: str, expected_seq: Any, event: Mapping[str, Any])
 
 
 def _running(match: Match, header: Header, log: Log) -> MatchState:
-    """Return the match folded up to its head: kept by this process, or folded from the log."""
-    kept = running_states.take(match.pk, header, log.seq, log.previous)
-    if kept is not None:
-        return kept
+    """Return the match folded up to its head: cached by this process, or folded from the log."""
+    cached = running_states.state_pop(match.pk, header, log.seq, log.previous)
+    if cached is not None:
+        return cached
     return state_after(header, store.load_facts(match))
 
 

@@ -28,6 +28,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from carambole.caches import Cache
 from matches.errors import Refused
 from replay.queries.hall import hall_get
 
@@ -87,7 +88,9 @@ def encoded(hall: dict[str, Any]) -> Encoded:
 
 _lock = threading.Lock()
 _viewers: dict[str, set[HallConsumer]] = {}
-_reads: dict[str, tuple[float, asyncio.Future[Encoded]]] = {}
+# The latest read of each competition's hall: when it started (its event loop's clock) and
+# its answer to come. The competitions watched in this process, and then some.
+READS: Cache[str, tuple[float, asyncio.Future[Encoded]]] = Cache("hall reads", 256)
 _heard: dict[str, None] = {}  # the ids of the pokes heard from other processes, oldest first
 
 
@@ -128,11 +131,11 @@ async def hall_read(competition_id: str, since: float) -> Encoded:
     """Return the hall as read at or after `since` (this loop's clock), encoded: a read
     started since then is shared, else a new one starts."""
     loop = asyncio.get_running_loop()
-    found = _reads.get(competition_id)
+    found = READS.get(competition_id)
     if found is not None and found[0] >= since and found[1].get_loop() is loop:
         return await asyncio.shield(found[1])
     future: asyncio.Future[Encoded] = loop.create_future()
-    _reads[competition_id] = (loop.time(), future)
+    READS.set(competition_id, (loop.time(), future))
     try:
         future.set_result(encoded(await database_sync_to_async(hall_get)(competition_id)))
     except BaseException as error:

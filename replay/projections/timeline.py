@@ -19,7 +19,7 @@ from matches.fold import evolve
 from matches.header import Header
 from matches.models import Match
 from matches.readback import folding
-from matches.render import Boards, board, confirmed, render
+from matches.render import board, confirmed, render
 from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
 from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
@@ -45,11 +45,11 @@ def frames(header: Header, events: Sequence[Mapping[str, Any]]) -> Frames:
     spans = live_spans(events)
     before = {first - 1 for first, _ in spans}
     state = MatchState(header, Corrections.of(events))
-    amended, boards = [board(state)], Boards()
+    amended = [board(state)]
     starts = {0: state.copy()} if 0 in before else {}
     for seq, event in enumerate(events, start=1):
         state = evolve(state, event)
-        amended.append(board(state, boards))
+        amended.append(board(state))
         if seq in before:
             starts[seq] = state.copy()
     noted = [(seq, e) for seq, e in enumerate(events, start=1) if e["type"] in CORRECTIONS]

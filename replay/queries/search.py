@@ -7,19 +7,12 @@ so a page of results is a fixed number of queries however many matches are store
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from django import forms
-from django.core.exceptions import EmptyResultSet, FullResultSet
-from django.db import connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q, QuerySet
-from django.db.models.expressions import Expression
-from django.db.models.sql.compiler import SQLCompiler
-from django.db.models.sql.where import WhereNode
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Competition, Player
@@ -163,70 +156,7 @@ PAGE_FIELDS = (
 
 def page_of(search: Search, per_page: int = PER_PAGE) -> tuple[list[dict[str, Any]], bool]:
     """Return one page of a search's rows (PAGE_FIELDS of each summary) and whether another
-    follows (no COUNT over all).
-
-    The query is the ORM's, `summaries(search).values(*PAGE_FIELDS)` sliced, but only its
-    WHERE clause is compiled each time: the rest (the columns, the joins, the order) is the
-    same for every search of that shape, and building and compiling it cost twice what
-    running it does, so its SQL is kept by the WHERE clause's (values left as parameters).
-    """
+    follows (no COUNT over all)."""
     start = (search.page - 1) * per_page
-    rows = summaries(search)
-    connection = connections[rows.db]
-    compiler = rows.query.get_compiler(connection=connection)
-    try:
-        where = _where(compiler, rows.query.where)
-    except EmptyResultSet:  # a filter nothing can match: the ORM runs no query either
-        return [], False
-    key = (connection.alias, connection.vendor, where[0])
-    shape = _PAGE_SQL.get(key) or _page_sql(rows, connection, key, where)
-    if shape is None:  # its SQL cannot be kept: run the query as the ORM would
-        found = list(rows.values(*PAGE_FIELDS)[start : start + per_page + 1])
-        return found[:per_page], len(found) > per_page
-    sql, columns = shape
-    with connection.cursor() as cursor:
-        limit = connection.ops.limit_offset_sql(start, start + per_page + 1)
-        cursor.execute(f"{sql} {limit}", where[1])
-        fetched: Iterable[Sequence[Any]] = cursor.fetchall()
-    if converters := compiler.get_converters(columns):  # as values() would: dates on SQLite
-        fetched = compiler.apply_converters(fetched, converters)
-    found = [dict(zip(PAGE_FIELDS, row, strict=True)) for row in fetched]
+    found = list(summaries(search).values(*PAGE_FIELDS)[start : start + per_page + 1])
     return found[:per_page], len(found) > per_page
-
-
-# A page's SQL without its LIMIT and the expressions it selects, by the database and the
-# WHERE clause of its search: a few dozen shapes (which filters are set, and how).
-_PAGE_SQL: dict[tuple[str, str, str], tuple[str, list[Expression]]] = {}
-_PAGE_SHAPES = 256
-
-
-def _where(compiler: SQLCompiler, where: WhereNode) -> tuple[str, list[Any]]:
-    """Return a query's WHERE clause compiled and its parameters ("" when it has none)."""
-    try:
-        sql, params = where.as_sql(compiler, compiler.connection)
-    except FullResultSet:
-        return "", []
-    return sql, list(params)
-
-
-def _page_sql(
-    rows: QuerySet[MatchSummary],
-    connection: BaseDatabaseWrapper,
-    key: tuple[str, str, str],
-    where: tuple[str, list[Any]],
-) -> tuple[str, list[Expression]] | None:
-    """Compile the page's query for a search of this shape and keep its SQL, or return None
-    if its parameters are not all its WHERE clause's, or its columns not PAGE_FIELDS (then it
-    could not be reused)."""
-    page = rows.values(*PAGE_FIELDS).query
-    compiler = page.get_compiler(connection=connection)
-    sql, params = compiler.as_sql()
-    columns = [column for column, _sql, _alias in compiler.select[: compiler.col_count]]
-    if _where(compiler, page.where) != where or list(params) != where[1]:
-        return None
-    if len(columns) != len(PAGE_FIELDS):
-        return None
-    shape = (sql, columns)
-    if len(_PAGE_SQL) < _PAGE_SHAPES:
-        _PAGE_SQL[key] = shape
-    return shape

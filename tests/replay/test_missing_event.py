@@ -21,12 +21,12 @@ from django.test import Client
 from websockets.sync.client import connect as websocket
 
 from carambole.asgi import application
+from carambole.caches import clear_every_cache
 from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from replay.live.hub import stop_hubs_here
 from replay.live.stream import Stream
 from replay.projections import projector
-from replay.projections.states import forget
 from tests.support.cast import QUIET, seven_events_and_another
 from tests.support.servers import server
 
@@ -76,7 +76,7 @@ def a_match_with_its_first_shot_deleted() -> None:
         cursor.execute(
             f"DELETE FROM {EVENTS_TABLE} WHERE match_id = %s AND seq = %s", [MATCH_ID, MISSING]
         )
-    forget()
+    clear_every_cache()
 
 
 @pytest.fixture

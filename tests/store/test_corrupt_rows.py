@@ -8,13 +8,14 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
+from carambole.caches import clear_every_cache
 from matches.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Match
 from matches.records import record_export
 from matches.selectors import events_after
 from replay.live.stream import Stream
-from replay.projections.states import forget, match_state
+from replay.projections.states import match_state
 from replay.projections.timeline import match_timeline
 from tests.support.cast import new_match, open_game, play
 
@@ -22,7 +23,6 @@ from tests.support.cast import new_match, open_game, play
 # the same words.
 FOLDERS: dict[str, Callable[[Match], object]] = {
     "state on demand": lambda match: match_state(match.id),
-    "state uncached": lambda match: match_state(match.id, cached=False),
     "the replay's timeline": match_timeline,
     "a live stream opening": lambda match: Stream.open(match.id),
     "a live stream reading on": lambda match: Stream.open(match.id, after=1).read(100),
@@ -46,7 +46,7 @@ def corrupt(db):
             f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = 4",
             ['{"type": "shot", "contacts": [', broken.id],
         )
-    forget()
+    clear_every_cache()
     return sound, broken
 
 
@@ -86,7 +86,7 @@ def test_a_row_that_reads_but_cannot_be_folded_is_refused_too(db):
             f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = 2",
             ['{"type": "game_started"}', match.id],
         )
-    forget()
+    clear_every_cache()
 
     with pytest.raises(Refused, match="cannot be folded"):
         match_state(match.id)
@@ -98,7 +98,7 @@ def _store_behind_its_back(match_id, seq, data):
             f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = %s",
             [data, match_id, seq],
         )
-    forget()
+    clear_every_cache()
 
 
 @pytest.mark.parametrize(

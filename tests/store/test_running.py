@@ -1,4 +1,4 @@
-"""The matches kept folded by the process that records them: always the fold of the log."""
+"""The cache of the matches folded by the process that records them: always the fold of the log."""
 
 import copy
 from contextlib import contextmanager
@@ -17,13 +17,6 @@ from tests.support.cast import BY, CAROM_A, QUIET, new_match, open_game, play
 from tests.support.random_play import KINDS, SHOTS, act, as_b
 
 
-@pytest.fixture(autouse=True)
-def _nothing_kept_from_other_tests():
-    running.forget()
-    yield
-    running.forget()
-
-
 def stored_fold(match):
     return fold(match.header(), store.load_facts(match))
 
@@ -34,19 +27,19 @@ def board_of(state):
 
 @contextmanager
 def appended_elsewhere(match_id):
-    """Append as another process would: this one's kept state stays as it was before."""
-    before = copy.deepcopy(running._kept.get(match_id))
+    """Append as another process would: this one's cached state stays as it was before."""
+    before = copy.deepcopy(running.STATES.get(match_id))
     yield
     if before is not None:
-        running._kept[match_id] = before
+        running.STATES.set(match_id, before)
 
 
-def kept_state(match_id):
-    kept = running._kept.get(match_id)
-    return None if kept is None else render(kept.state)
+def cached_state(match_id):
+    found = running.STATES.get(match_id)
+    return None if found is None else render(found.state)
 
 
-def test_a_committed_append_keeps_the_match_folded_to_its_new_head(
+def test_a_committed_append_caches_the_match_folded_to_its_new_head(
     db, django_capture_on_commit_callbacks
 ):
     match = new_match()
@@ -54,11 +47,11 @@ def test_a_committed_append_keeps_the_match_folded_to_its_new_head(
         seq = open_game(match.id)
         play(match.id, seq, CAROM_A)
 
-    assert kept_state(match.id) == stored_fold(match)
-    assert kept_state(match.id)["seq"] == 4
+    assert cached_state(match.id) == stored_fold(match)
+    assert cached_state(match.id)["seq"] == 4
 
 
-def test_a_rolled_back_append_keeps_nothing(db, django_capture_on_commit_callbacks):
+def test_a_rolled_back_append_caches_nothing(db, django_capture_on_commit_callbacks):
     match = new_match()
     with django_capture_on_commit_callbacks(execute=True):
         seq = open_game(match.id)
@@ -66,21 +59,21 @@ def test_a_rolled_back_append_keeps_nothing(db, django_capture_on_commit_callbac
         play(match.id, seq, CAROM_A)
         transaction.set_rollback(True)
 
-    assert kept_state(match.id) is None  # taken out for the append, never put back
+    assert cached_state(match.id) is None  # popped for the append, never set again
     assert play(match.id, seq, QUIET) == 4  # folded from the log again
     assert store.head(match)[0] == 4
 
 
-def test_a_refused_event_leaves_the_kept_state_as_it_was(db, django_capture_on_commit_callbacks):
+def test_a_refused_event_leaves_the_cached_state_as_it_was(db, django_capture_on_commit_callbacks):
     match = new_match()
     with django_capture_on_commit_callbacks(execute=True):
         seq = open_game(match.id)
-    before = kept_state(match.id)
+    before = cached_state(match.id)
 
     with pytest.raises(Refused):
         services.shot_record(match_id=match.id, expected_seq=seq, by=BY, facts=QUIET, player="B")
 
-    assert kept_state(match.id) == before == stored_fold(match)
+    assert cached_state(match.id) == before == stored_fold(match)
 
 
 def test_an_append_elsewhere_is_noticed_by_the_head_and_folded_from_the_log(
@@ -91,7 +84,7 @@ def test_an_append_elsewhere_is_noticed_by_the_head_and_folded_from_the_log(
         seq = open_game(match.id)
     with appended_elsewhere(match.id):
         seq = play(match.id, seq, CAROM_A)
-    assert kept_state(match.id)["seq"] == 3
+    assert cached_state(match.id)["seq"] == 3
 
     with django_capture_on_commit_callbacks(execute=True):
         recorded = services.shot_record(
@@ -99,10 +92,10 @@ def test_an_append_elsewhere_is_noticed_by_the_head_and_folded_from_the_log(
         )
 
     assert board_of(recorded.state) == board_of(stored_fold(match))
-    assert kept_state(match.id) == stored_fold(match)
+    assert cached_state(match.id) == stored_fold(match)
 
 
-def test_a_kept_state_of_another_log_as_long_is_not_taken_for_this_one(
+def test_a_cached_state_of_another_log_as_long_is_not_used_for_this_one(
     db, django_capture_on_commit_callbacks
 ):
     """A database restored from a backup may hold another log of the same length."""
@@ -111,11 +104,11 @@ def test_a_kept_state_of_another_log_as_long_is_not_taken_for_this_one(
         seq = open_game(match.id)
     with transaction.atomic():
         with django_capture_on_commit_callbacks(execute=True):
-            play(match.id, seq, CAROM_A)  # kept: A scored
+            play(match.id, seq, CAROM_A)  # cached: A scored
         transaction.set_rollback(True)
     with appended_elsewhere(match.id):
         seq = play(match.id, seq, QUIET)  # the log's own event 4: nobody scored
-    assert kept_state(match.id)["games"][0]["score"]["A"] > 0
+    assert cached_state(match.id)["games"][0]["score"]["A"] > 0
 
     with django_capture_on_commit_callbacks(execute=True):
         recorded = services.shot_record(
@@ -123,29 +116,34 @@ def test_a_kept_state_of_another_log_as_long_is_not_taken_for_this_one(
         )
 
     assert recorded.state["games"][0]["score"] == {"A": 0, "B": 0}
-    assert kept_state(match.id) == stored_fold(match)
+    assert cached_state(match.id) == stored_fold(match)
 
 
-def test_no_more_matches_are_kept_than_the_limit(
+def test_no_more_matches_are_cached_than_the_bound_the_least_recently_recorded_left_out(
     db, django_capture_on_commit_callbacks, monkeypatch
 ):
-    monkeypatch.setattr(running, "KEPT", 2)
+    monkeypatch.setattr(running.STATES, "maxsize", 2)
     for number in range(3):
         match = new_match(f"cup-a-{number}")
         with django_capture_on_commit_callbacks(execute=True):
             open_game(match.id)
 
-    assert list(running._kept) == ["cup-a-1", "cup-a-2"]  # the least recently recorded left
+    assert running.STATES.report().size == 2
+    assert [cached_state(f"cup-a-{number}") is not None for number in range(3)] == [
+        False,
+        True,
+        True,
+    ]
 
 
-# -- The law: an answer from a kept state is an answer from a fold from scratch ---------------
+# -- The law: an answer from a cached state is an answer from a fold from scratch -------------
 
 actions = st.lists(
     st.tuples(
         st.sampled_from(KINDS),
         st.integers(0, 20),
         st.sampled_from(sorted(SHOTS)),
-        st.booleans(),  # appended by another process: this one does not keep its state
+        st.booleans(),  # appended by another process: this one does not cache its state
     ),
     max_size=25,
 )
@@ -158,11 +156,11 @@ actions = st.lists(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(script=actions)
-def test_every_answer_and_kept_state_equals_the_fold_of_the_log(
+def test_every_answer_and_cached_state_equals_the_fold_of_the_log(
     db, django_capture_on_commit_callbacks, script
 ):
-    # Every example restores the database (a rollback) and reuses the match id, without
-    # forget(): a state kept from another example's log must not be taken for this one's.
+    # Every example restores the database (a rollback) and reuses the match id, the cache
+    # left as it is: a state cached from another example's log must not be used for this one's.
     with transaction.atomic():
         match = new_match(target=8, best_of=3)
         with django_capture_on_commit_callbacks(execute=True):
@@ -179,7 +177,7 @@ def test_every_answer_and_kept_state_equals_the_fold_of_the_log(
             if recorded is not None:
                 assert recorded.seq == state["seq"]
                 assert board_of(recorded.state) == board_of(state), action
-            kept = running._kept.get(match.id)
-            if kept is not None and (kept.state.seq, kept.head) == store.head(match):
-                assert render(kept.state) == state, action  # what the next append would take
+            cached = running.STATES.get(match.id)
+            if cached is not None and (cached.state.seq, cached.head) == store.head(match):
+                assert render(cached.state) == state, action  # what the next append would use
         transaction.set_rollback(True)

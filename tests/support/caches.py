@@ -13,11 +13,8 @@ from typing import TypeVar
 
 from django.core.cache import caches
 
-from matches import draws
-from matches.services import running
-from replay.live import hall
-from replay.projections import projector, stages_writer, states
-from replay.queries import search
+from carambole.caches import clear_every_cache
+from replay.projections import projector, stages_writer
 from replay.queries.read_cache import READS
 
 Answer = TypeVar("Answer")
@@ -27,13 +24,9 @@ def forget_every_cache() -> None:
     """Empty every process-local cache, and the read cache: the next answer is made from
     the store alone."""
     caches[READS].clear()  # answers kept by what they depend on
+    clear_every_cache()  # every process-local `Cache`
     projector.forget()  # the projector's folds, the standings' tables, the stages' folds
-    states.forget()  # match states and snapshots
-    running.forget()  # the write path's states of the matches in play
     stages_writer._played_text.cache_clear()  # the summaries' parsed rows
-    draws._group_plan.cache_clear()
-    search._PAGE_SQL.clear()  # the archive's compiled pages
-    hall._reads.clear()  # the hall's read shared by the viewers poked together
 
 
 def answered_alike(

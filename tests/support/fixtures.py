@@ -6,6 +6,7 @@ one test module needs stays in that module, under a name no other fixture has.
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Callable, Iterator
 
@@ -17,7 +18,7 @@ from django.test import override_settings
 
 from bench.processes import free_port, stop
 from carambole import throttle
-from carambole.caches import clear_every_cache
+from carambole.caches import clear_every_cache, log_reports
 from matches import services
 from matches.immutability import install_triggers, remove_triggers
 from matches.models import Match
@@ -45,6 +46,12 @@ def _events_immutable(request, django_db_blocker):
         with django_db_blocker.unblock():
             install_triggers(connection)
     yield
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Leave out the caches' report as a test run ends: the log's stream is pytest's,
+    closed by then."""
+    atexit.unregister(log_reports)
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from hypothesis import given
 
 from matches.fold import decide, evolve, state_after
 from matches.readback import folding
-from matches.render import Boards, board, render
+from matches.render import board, render
 from matches.state import Corrections, MatchState
 from replay.projections.timeline import frames, live_spans
 from tests.support.cast import CAROM_A, MISS
@@ -85,19 +85,6 @@ def test_the_live_boards_equal_those_of_the_match_folded_again_at_each_correctio
     spans = live_spans(events)
     assert all(any(first <= seq <= last for first, last in spans) for seq in expected)
     assert render(shown.last) == render(state_after(header, events))
-
-
-@given(log=legal_logs())
-def test_boards_shared_by_a_fold_that_starts_again_at_each_correction_are_those_made_alone(log):
-    header, events = log
-    boards, state = Boards(), MatchState(header)
-    shared, alone = [board(state, boards)], [board(state)]
-    for event in events:
-        state = evolve(state, event)  # a correction learnt live: a new fold, new games
-        shared.append(board(state, boards))
-        alone.append(board(state))
-
-    assert shared == alone
 
 
 @PROPERTY
