@@ -20,8 +20,9 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 
-# Debug on: the development server, its key, and plain HTTP on this machine. A port taken
-# (carambole serving there already) is refused before anything is loaded; SIGTERM stops it.
+# Debug on: the development key and plain HTTP on this machine, served by uvicorn as in
+# production (HTTP and websockets, through `manage.py runserver`). A port taken (carambole
+# serving there already) is refused before anything is loaded; SIGTERM stops it.
 # `make run PORT=8001`: set on the command line only (a shell's own HOST or PORT is ignored).
 HOST = 127.0.0.1
 PORT = 8000
