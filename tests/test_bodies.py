@@ -33,6 +33,7 @@ class Answer(NamedTuple):
     status: int
     headers: dict[str, list[str]]
     body: bytes
+    ended: bool = False  # the server closed the connection after its answer
 
     def header(self, name: str) -> str:
         return ", ".join(self.headers.get(name.lower(), []))
@@ -125,7 +126,20 @@ def exchange(port: int, head: str, sent: bytes) -> Answer:
             received += chunk
             if complete(received):
                 break
-    return parse(received)
+        answer = parse(received)
+        if answer.header("connection") == "close":
+            answer = answer._replace(ended=closed_by_server(raw))
+    return answer
+
+
+def closed_by_server(raw: socket.socket) -> bool:
+    """Return whether the server ends this connection within WAIT_S (sending nothing more)."""
+    try:
+        return raw.recv(1) == b""
+    except ConnectionResetError:
+        return True  # closed with what the client sent still unread: a reset
+    except TimeoutError:
+        return False
 
 
 def complete(received: bytes) -> bool:
@@ -181,7 +195,9 @@ def test_an_api_body_past_the_limit_is_refused_as_it_arrives_and_one_within_is_r
     refused = {"error": f"the body is larger than {API_LIMIT} bytes", "field": None}
     assert (declared.status, json.loads(declared.body)) == (413, refused)
     assert declared.header("connection") == "close"
+    assert declared.ended, "the server kept the connection to read the rest of the body"
     assert (endless.status, json.loads(endless.body)) == (413, refused)
+    assert endless.ended
     assert (valid.status, json.loads(valid.body).get("seq")) == (201, seq + 1), valid.body
     assert Event.objects.filter(match_id=match_id).count() == seq + 1
 
