@@ -54,7 +54,7 @@ test-sqlite: venv
 
 # stubtest: the stubs in stubs/ have the names and signatures of the installed libraries
 # (a stub that drifted after an upgrade would let a wrong call pass mypy); the libraries
-# are imported as at run time, Django set up, since channels' and daphne's read settings.
+# are imported as at run time, Django set up, since channels reads settings.
 STUBBED := $(patsubst stubs/%/,%,$(wildcard stubs/*/))
 check: venv
 	$(BIN)/ruff check .
