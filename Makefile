@@ -20,8 +20,9 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 
-# Debug on: the development server, its key, and plain HTTP on this machine. A port taken
-# (carambole serving there already) is refused before anything is loaded; SIGTERM stops it.
+# Debug on: the development key and plain HTTP on this machine, served by uvicorn as in
+# production (HTTP and websockets, through `manage.py runserver`). A port taken (carambole
+# serving there already) is refused before anything is loaded; SIGTERM stops it.
 # `make run PORT=8001`: set on the command line only (a shell's own HOST or PORT is ignored).
 HOST = 127.0.0.1
 PORT = 8000
@@ -53,7 +54,7 @@ test-sqlite: venv
 
 # stubtest: the stubs in stubs/ have the names and signatures of the installed libraries
 # (a stub that drifted after an upgrade would let a wrong call pass mypy); the libraries
-# are imported as at run time, Django set up, since channels' and daphne's read settings.
+# are imported as at run time, Django set up, since channels reads settings.
 STUBBED := $(patsubst stubs/%/,%,$(wildcard stubs/*/))
 check: venv
 	$(BIN)/ruff check .

@@ -1,4 +1,4 @@
-"""Start and stop the processes the bench and the tests run: uvicorn, daphne, Celery, Redis.
+"""Start and stop the processes the bench and the tests run: uvicorn, Celery, Redis.
 
 One copy of the plumbing both need: a free loopback port, waiting until a process
 listens on it, stopping one for sure, carambole's environment when served as in
@@ -95,11 +95,6 @@ def served_environ(database_url: str, redis_url: str | None, **extra: str) -> di
 def uvicorn_command(port: int, *options: str) -> list[str]:
     """Return uvicorn's command line on this loopback port (the application to append)."""
     return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), *options]
-
-
-def daphne_command(port: int, *options: str) -> list[str]:
-    """Return daphne's command line on this loopback port (the application to append)."""
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *options]
 
 
 def celery_worker_command(schedule: Path) -> list[str]:

@@ -20,13 +20,12 @@ refuse_insecure_serving()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from carambole.bodies import BoundedBodies, bound_daphne  # noqa: E402
+from carambole.bodies import BoundedBodies  # noqa: E402
 from carambole.collector import CollectAfterSockets, tune  # noqa: E402
 from replay.live.origin import ProgramsAndAllowedOrigins  # noqa: E402
 from replay.routing import websocket_urlpatterns  # noqa: E402
 
 # A body past its limit is refused while it arrives, never read whole (carambole/bodies.py).
-bound_daphne()
 application = ProtocolTypeRouter(
     {
         "http": BoundedBodies(django_asgi_app),

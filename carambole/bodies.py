@@ -6,8 +6,8 @@ wraps it: a declared Content-Length past the limit is refused at once, unread; a
 chunked body is read only up to the limit, then refused, or handed on whole with the
 Content-Length it turned out to have, so a valid event sent chunked is recorded.
 
-Daphne's web server (Twisted) reads a whole body before it calls the application at
-all, so `bound_daphne()` makes its requests refuse in the same words while reading.
+uvicorn hands a body on as it arrives, and stops reading the socket while the
+application has not taken what came: a body nobody reads is never read whole.
 
 The limits: `API_MAX_BODY_BYTES` under /api/ (64 KiB: an event takes a few hundred
 bytes), `DATA_UPLOAD_MAX_MEMORY_SIZE` for everything else, the pages' forms (Django's
@@ -16,9 +16,7 @@ own limit for a form's fields, 2.5 MB unless set; a login takes a few hundred by
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from collections.abc import Awaitable, Callable, Mapping
 from html import escape
 from typing import Any
@@ -90,19 +88,6 @@ def page_language(headers: list[tuple[bytes, bytes]]) -> str:
     return translation.get_language_from_request(request)
 
 
-def refusal_head(status_line: bytes, content_type: bytes, body: bytes) -> bytes:
-    """Return a whole HTTP/1.1 response that closes the connection (for Twisted's channel)."""
-    return (
-        status_line
-        + b"\r\nContent-Type: "
-        + content_type
-        + b"\r\nContent-Length: "
-        + str(len(body)).encode()
-        + b"\r\nConnection: close\r\n\r\n"
-        + body
-    )
-
-
 class BoundedBodies:
     """Refuse a request body past its path's limit (413) before the application reads it."""
 
@@ -172,60 +157,3 @@ def replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return receive_again
-
-
-def bound_daphne() -> None:
-    """Make daphne refuse a body past its limit while reading it, if daphne is serving.
-
-    Twisted writes a body of 100 KB or more to a temporary file, and daphne calls the
-    application only once the whole of it has arrived: a 512 MB POST would be on disk
-    before `BoundedBodies` could answer. Its requests now stop at the limit.
-    """
-    module = sys.modules.get("daphne.http_protocol")
-    if module is None or getattr(module.WebRequest, "bounded", False):
-        return
-
-    class BoundedWebRequest(module.WebRequest):  # type: ignore[name-defined, misc]
-        """Daphne's request, refusing a body past the limit of its path as it arrives."""
-
-        bounded = True
-        refused = False
-
-        def gotLength(self, length: int | None) -> None:
-            self.bound_path = getattr(self.channel, "_path", b"/").split(b"?", 1)[0]
-            self.limit = body_limit(self.bound_path.decode("latin-1"))
-            self.received = 0
-            # In memory: no body past the limit is kept, so none needs a file.
-            self.content = io.BytesIO()
-            if length is not None and length > self.limit:
-                self.refuse_body()
-
-        def handleContentChunk(self, data: bytes) -> None:
-            if self.refused:
-                return
-            self.received += len(data)
-            if self.received > self.limit:
-                self.refuse_body()
-                return
-            self.content.write(data)
-
-        def process(self) -> Any:
-            if not self.refused:
-                return super().process()
-            return None
-
-        def refuse_body(self) -> None:
-            self.refused = True
-            self.content = io.BytesIO()
-            headers = [
-                (name.lower(), value)
-                for name, values in self.requestHeaders.getAllRawHeaders()
-                for value in values
-            ]
-            path = self.bound_path.decode("latin-1")
-            content_type, body = refusal(path, self.limit, headers)
-            status = b"HTTP/1.1 413 Content Too Large"
-            self.channel.transport.write(refusal_head(status, content_type, body))
-            self.channel.transport.loseConnection()
-
-    vars(module)["WebRequest"] = BoundedWebRequest  # a module's attributes are its __dict__

@@ -1,7 +1,7 @@
 """Serving refuses what is only safe in development: the default SECRET_KEY with debug off.
 
 The command-line tools and the tests never serve, so a fresh clone needs no environment
-for them; `daphne`, `runserver` and any WSGI server import the ASGI or WSGI module,
+for them; `uvicorn`, `runserver` and any WSGI server import the ASGI or WSGI module,
 which asks here first. `manage.py check --deploy` reports the same (carambole.E001).
 """
 

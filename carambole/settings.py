@@ -164,9 +164,8 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
-    # First: its runserver (Daphne's, refusing the development key) wins over Daphne's own.
+    # First: its runserver (uvicorn, refusing the development key) wins over staticfiles'.
     "carambole",
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -1,4 +1,4 @@
-"""Bodies are bounded before they are read: `BoundedBodies`, then daphne and uvicorn serving it.
+"""Bodies are bounded before they are read: `BoundedBodies`, then uvicorn serving it.
 
 The served tests speak HTTP/1.1 on a raw socket where they must send less than they
 declare: a 413 that arrives while most of a body was never sent proves that the server
@@ -22,7 +22,7 @@ from carambole.bodies import BoundedBodies
 from matches.models import Event
 from replay.api.tokens import token_issue
 from tests.support.cast import QUIET, new_match, open_game
-from tests.support.servers import Daphne, Uvicorn, serving
+from tests.support.servers import Uvicorn, serving
 
 WAIT_S = 30.0  # the longest a test waits for an answer that must come
 API_LIMIT = 64 * 1024
@@ -33,6 +33,7 @@ class Answer(NamedTuple):
     status: int
     headers: dict[str, list[str]]
     body: bytes
+    ended: bool = False  # the server closed the connection after its answer
 
     def header(self, name: str) -> str:
         return ", ".join(self.headers.get(name.lower(), []))
@@ -105,9 +106,9 @@ def test_a_page_form_has_djangos_limit_for_form_fields(settings):
 # -- Served -----------------------------------------------------------------------------
 
 
-@pytest.fixture(params=[Daphne, Uvicorn], ids=["daphne", "uvicorn"])
-def served_each(request) -> Iterator[Daphne]:
-    with serving(None, kind=request.param) as server:
+@pytest.fixture
+def bodies_server() -> Iterator[Uvicorn]:
+    with serving(None) as server:
         yield server
 
 
@@ -125,7 +126,20 @@ def exchange(port: int, head: str, sent: bytes) -> Answer:
             received += chunk
             if complete(received):
                 break
-    return parse(received)
+        answer = parse(received)
+        if answer.header("connection") == "close":
+            answer = answer._replace(ended=closed_by_server(raw))
+    return answer
+
+
+def closed_by_server(raw: socket.socket) -> bool:
+    """Return whether the server ends this connection within WAIT_S (sending nothing more)."""
+    try:
+        return raw.recv(1) == b""
+    except ConnectionResetError:
+        return True  # closed with what the client sent still unread: a reset
+    except TimeoutError:
+        return False
 
 
 def complete(received: bytes) -> bool:
@@ -156,7 +170,7 @@ def a_match_and_a_staff_token() -> tuple[str, int, str]:
 @pytest.mark.slow
 @pytest.mark.usefixtures("event_db")
 def test_an_api_body_past_the_limit_is_refused_as_it_arrives_and_one_within_is_read_chunked(
-    served_each,
+    bodies_server,
 ):
     match_id, seq, key = a_match_and_a_staff_token()
     head = (
@@ -166,14 +180,14 @@ def test_an_api_body_past_the_limit_is_refused_as_it_arrives_and_one_within_is_r
     body = json.dumps({"expected_seq": seq, "event": {"type": "shot", **QUIET}}).encode()
 
     # 1 KiB of the 512 MB declared: the rest is never sent.
-    declared = exchange(served_each.port, f"{head}Content-Length: {HUGE}\n", b"{" + b" " * 1023)
+    declared = exchange(bodies_server.port, f"{head}Content-Length: {HUGE}\n", b"{" + b" " * 1023)
     # 65 chunks of 1 KiB, one past the limit, and no last chunk: the body never ends.
     endless = exchange(
-        served_each.port, f"{head}Transfer-Encoding: chunked\n", chunked(*[b" " * 1024] * 65)
+        bodies_server.port, f"{head}Transfer-Encoding: chunked\n", chunked(*[b" " * 1024] * 65)
     )
     # The event itself in three chunks, and the last, empty one.
     valid = exchange(
-        served_each.port,
+        bodies_server.port,
         f"{head}Transfer-Encoding: chunked\nConnection: close\n",
         chunked(body[:10], body[10:20], body[20:], b""),
     )
@@ -181,15 +195,17 @@ def test_an_api_body_past_the_limit_is_refused_as_it_arrives_and_one_within_is_r
     refused = {"error": f"the body is larger than {API_LIMIT} bytes", "field": None}
     assert (declared.status, json.loads(declared.body)) == (413, refused)
     assert declared.header("connection") == "close"
+    assert declared.ended, "the server kept the connection to read the rest of the body"
     assert (endless.status, json.loads(endless.body)) == (413, refused)
+    assert endless.ended
     assert (valid.status, json.loads(valid.body).get("seq")) == (201, seq + 1), valid.body
     assert Event.objects.filter(match_id=match_id).count() == seq + 1
 
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("event_db")
-def test_a_page_form_sent_chunked_works_and_one_past_the_limit_is_a_plain_413_page(served_each):
-    connection = http.client.HTTPConnection("127.0.0.1", served_each.port, timeout=WAIT_S)
+def test_a_page_form_sent_chunked_works_and_one_past_the_limit_is_a_plain_413_page(bodies_server):
+    connection = http.client.HTTPConnection("127.0.0.1", bodies_server.port, timeout=WAIT_S)
     connection.request("GET", "/login/")
     page = connection.getresponse()
     page.read()
@@ -210,7 +226,7 @@ def test_a_page_form_sent_chunked_works_and_one_past_the_limit_is_a_plain_413_pa
     switched.read()
     connection.close()
     too_large = exchange(
-        served_each.port,
+        bodies_server.port,
         "POST /i18n/setlang/ HTTP/1.1\nHost: 127.0.0.1\nCookie: django_language=uk\n"
         f"Content-Type: application/x-www-form-urlencoded\nContent-Length: {HUGE}\n",
         b"language=uk&next=" + b"x" * 1000,

@@ -22,7 +22,7 @@ from carambole.outage import RETRY_AFTER_S, database_unavailable
 from matches.models import Event
 from replay.api.tokens import token_issue
 from tests.support.cast import QUIET, new_match, open_game
-from tests.support.servers import Uvicorn, call, database_url, free_port, serving
+from tests.support.servers import call, database_url, free_port, serving
 
 # -- Which errors are an outage ---------------------------------------------------------
 
@@ -80,7 +80,7 @@ def test_pages_and_the_api_answer_503_with_retry_after_while_postgresql_refuses(
         "DATABASE_URL": f"postgres://carambole:x@127.0.0.1:{free_port()}/carambole",
         "DB_POOL_TIMEOUT": "1",  # each request waits that long for a connection, then 503
     }
-    with serving(None, environ=nowhere, kind=Uvicorn) as server:
+    with serving(None, environ=nowhere) as server:
         read = call(f"{server.url}/api/matches/cup-a-1/state")
         recorded = call(
             f"{server.url}/api/matches/cup-a-1/events",
@@ -142,7 +142,7 @@ def test_a_shot_sent_during_an_outage_is_a_503_and_its_resend_records_it_once(ev
     key = token_issue("federation", staff=True).key
     body = {"expected_seq": head, "event": {"type": "shot", **QUIET}}
 
-    with serving(None, environ={"DATABASE_URL": served_url()}, kind=Uvicorn) as server:
+    with serving(None, environ={"DATABASE_URL": served_url()}) as server:
         events = f"{server.url}/api/matches/{match.id}/events"
         resend = {"Idempotency-Key": "tablet-7"}
         with database_out_of_reach():

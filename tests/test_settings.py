@@ -162,13 +162,11 @@ def test_comma_lists_drop_spaces_and_empty_items(monkeypatch):
     assert envlist("CARAMBOLE_TEST_LIST", "") == ["a.example", "b.example"]
 
 
-def test_runserver_is_daphnes_so_it_serves_asgi():
-    from daphne.management.commands.runserver import Command as DaphneRunserver
-    from django.core.management import get_commands, load_command_class
+def test_runserver_is_caramboles_own_which_serves_websockets_with_uvicorn():
+    from django.core.management import get_commands
 
-    app = get_commands()["runserver"]
-
-    assert isinstance(load_command_class(app, "runserver"), DaphneRunserver)
+    # Not staticfiles' (WSGI, pages only), which an app listed before carambole would give.
+    assert get_commands()["runserver"] == "carambole"
 
 
 def test_the_configured_asgi_application_routes_http_and_websocket():

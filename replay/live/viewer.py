@@ -2,13 +2,12 @@
 
 The hub hands a message to every viewer of a match in one loop and never waits for any
 of them. A viewer gives the message to the server at once; a server that takes it at
-once (uvicorn does while the socket's buffer has room; daphne always does) costs no
-task and no wait. A server that makes a send wait (back-pressure from a slow client)
-gets the rest from a queue, in order, in a task of this viewer's own, and a viewer that
-does not take what it is sent (its queue full, or one send waiting `STALL_SECONDS`) is
-closed with `TOO_SLOW`; its client reconnects with `?after=` and resumes from the
-store. (A client that does not read is also dropped by the server's ping:
-`--ws-ping-timeout 10`.)
+once (uvicorn does while the socket's buffer has room) costs no task and no wait. A
+server that makes a send wait (back-pressure from a slow client) gets the rest from a
+queue, in order, in a task of this viewer's own, and a viewer that does not take what
+it is sent (its queue full, or one send waiting `STALL_SECONDS`) is closed with
+`TOO_SLOW`; its client reconnects with `?after=` and resumes from the store. (A client
+that does not read is also dropped by the server's ping: `--ws-ping-timeout 10`.)
 """
 
 from __future__ import annotations

@@ -24,14 +24,14 @@ from tests.support.cast import new_match, open_game, play
 from tests.support.league import league, names
 from tests.support.pages import broken_words
 from tests.support.screens import DESKTOP, PHONE, overflowing, save_shot, screen
-from tests.support.servers import Daphne
+from tests.support.servers import Uvicorn
 
 QUIET_S = 4  # HALL_QUIET_SECONDS for these tests
 SHOTS = os.getenv("HALL_SCREENSHOTS")  # a directory: the layout tests save their screens there
 
 
 @pytest.fixture
-def hall_server(event_db) -> Iterator[Daphne]:
+def hall_server(event_db) -> Iterator[Uvicorn]:
     """The hall served with its quiet limit as set (minutes): no table goes quiet in a test,
     however slow the machine, so a card changes only by what the test does."""
     with serving() as server:
@@ -39,7 +39,7 @@ def hall_server(event_db) -> Iterator[Daphne]:
 
 
 @pytest.fixture
-def quiet_hall_server(event_db) -> Iterator[Daphne]:
+def quiet_hall_server(event_db) -> Iterator[Uvicorn]:
     """The hall served with a quiet limit of QUIET_S seconds."""
     with serving(HALL_QUIET_SECONDS=str(QUIET_S)) as server:
         yield server

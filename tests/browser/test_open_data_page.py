@@ -10,11 +10,11 @@ from selenium.webdriver.common.by import By
 from tests.support.browser import log_in, make_user, serving, wait_until
 from tests.support.league import league
 from tests.support.screens import SCREENS, overflowing, save_shot, screen
-from tests.support.servers import Daphne
+from tests.support.servers import Uvicorn
 
 
 @pytest.fixture
-def open_data_server(event_db, tmp_path) -> Iterator[Daphne]:
+def open_data_server(event_db, tmp_path) -> Iterator[Uvicorn]:
     with serving(OPEN_DATA_DIR=str(tmp_path)) as server:
         yield server
 

@@ -1,12 +1,13 @@
 """`make run` as a newcomer uses it: serve, refuse a second one on the port, stop, start again.
 
 Slow: each test starts the real command (`manage.py run_demo`, what `make run` runs once
-migrated) on a database file of its own and a free port.
+migrated) on a database file of its own and a free port. The journeys go further.
 """
 
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import os
 import re
 import shutil
@@ -20,6 +21,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect as websocket
 
 from bench import processes
 from matches.management.commands.run_demo import address_taken
@@ -28,8 +30,7 @@ from tests.support.servers import ROOT, free_port
 # Migrating a new database and loading the demo before serving: minutes on a loaded machine.
 MIGRATE_AND_DEMO_S = 600.0
 
-# Journeys: each runs `make run` itself, the demo loaded and served.
-pytestmark = [pytest.mark.slow, pytest.mark.journey]
+pytestmark = pytest.mark.slow
 
 STOP_S = 120.0  # how long a test waits for a server to stop once told (a loaded machine)
 
@@ -105,6 +106,26 @@ def console_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/referee/matches/demo-live-1/"
 
 
+def test_make_runs_command_serves_a_page_and_a_match_socket_sends_its_state(environ):
+    port = free_port()
+    board = f"http://127.0.0.1:{port}/matches/demo-live-1/"
+    with running(environ, port):
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(board, timeout=30) as page:
+            status, html = page.status, page.read().decode()
+        address = f"ws://127.0.0.1:{port}/ws/matches/demo-live-1/?after=0"
+        with websocket(address, proxy=None, open_timeout=30) as watching:
+            first = json.loads(watching.recv(timeout=30))
+            while first["type"] != "event":  # the clock's `head` may come first
+                first = json.loads(watching.recv(timeout=30))
+
+    assert status == 200
+    assert "demo-live-1" in html
+    assert (first["type"], first["seq"]) == ("event", 1)
+    assert first["state"], "the first event came without the state after it"
+
+
+@pytest.mark.journey  # the demo served twice, logged in across a restart
 def test_a_second_run_is_refused_sigterm_frees_the_port_and_the_referee_stays_logged_in(environ):
     port = free_port()
     with running(environ, port) as served:
@@ -126,6 +147,7 @@ def test_a_second_run_is_refused_sigterm_frees_the_port_and_the_referee_stays_lo
     assert "demo-live-1" in answer.read().decode()
 
 
+@pytest.mark.journey  # `make run` itself
 def test_make_run_serves_on_the_port_it_is_given_and_a_sigterm_to_make_stops_it(environ):
     port = free_port()
     command = ["make", "--no-print-directory", "run", f"PORT={port}"]

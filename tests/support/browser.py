@@ -1,10 +1,10 @@
-"""Pages in a real browser: Debian's headless Chromium driven by Selenium, against daphne.
+"""Pages in a real browser: Debian's headless Chromium driven by Selenium, against uvicorn.
 
 The browser tests (tests/browser/, each marked `slow` and `browser`) use these. The
 browser is never downloaded: Selenium is given `/usr/bin/chromium` and its driver, so
 Selenium Manager never runs. Without Chromium the tests skip, and fail under `CI=true`.
 
-A test gets `served` (daphne on the test database, which `event_db` really commits to)
+A test gets `served` (uvicorn on the test database, which `event_db` really commits to)
 and `chromium` (a browser window; `browsers()` opens more, each with cookies of its own).
 """
 
@@ -29,7 +29,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 
 from matches import services
-from tests.support.servers import Daphne
+from tests.support.servers import Uvicorn
 
 # Debian's, or whichever the PATH names first.
 CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
@@ -48,14 +48,14 @@ T = TypeVar("T")
 
 
 @contextmanager
-def serving(**environ: str) -> Iterator[Daphne]:
-    """Serve carambole with daphne on the test database, `environ` added to its settings.
+def serving(**environ: str) -> Iterator[Uvicorn]:
+    """Serve carambole with uvicorn on the test database, `environ` added to its settings.
 
     It signs with the suite's key, so a session made here (`log_in`) is good there, and
     its cookies are not `Secure`: the browser speaks plain HTTP to it. Redis when
     `REDIS_URL` is set, else the server's own in-memory channel layer.
     """
-    server = Daphne(
+    server = Uvicorn(
         os.getenv("REDIS_URL"),
         HEAD_SECONDS,
         environ={"SECRET_KEY": settings.SECRET_KEY, "SECURE_COOKIES": "0", **environ},
@@ -65,12 +65,12 @@ def serving(**environ: str) -> Iterator[Daphne]:
         yield server
     finally:
         # Shown by pytest with a failing test's output: what the server said meanwhile.
-        print(f"-- daphne on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
+        print(f"-- uvicorn on {server.url} logged:\n{server.log()[-LOG_SHOWN:]}")
         server.close()
 
 
 @pytest.fixture
-def served(event_db) -> Iterator[Daphne]:
+def served(event_db) -> Iterator[Uvicorn]:
     """Serve carambole (`serving`); `stop()` and `start()` it at will."""
     with serving() as server:
         yield server
@@ -165,7 +165,7 @@ def make_user(username: str, password: str | None = None, *, staff: bool = False
     return services.login_ensure(username, staff=staff, password=password)
 
 
-def log_in(driver: WebDriver, server: Daphne, user: Any) -> None:
+def log_in(driver: WebDriver, server: Uvicorn, user: Any) -> None:
     """Give the browser a session of `user` on `server`, as logging in would.
 
     The session is made here and stored in the shared database; the server reads it
@@ -182,7 +182,7 @@ def log_in(driver: WebDriver, server: Daphne, user: Any) -> None:
     )
 
 
-def log_in_with_password(driver: WebDriver, server: Daphne, username: str, password: str) -> None:
+def log_in_with_password(driver: WebDriver, server: Uvicorn, username: str, password: str) -> None:
     """Log in through the login page, as a referee does; return on the page it leads to."""
     driver.get(f"{server.url}/login/")
     submit_login(driver, username, password)

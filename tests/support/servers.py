@@ -1,4 +1,4 @@
-"""Real servers for the slow tests: carambole served by daphne or uvicorn on the test database.
+"""Real servers for the slow tests: carambole served by uvicorn on the test database.
 
 A test that serves must use `event_db` (its transactions really commit, so the server
 process sees them); on SQLite the test database is then a file (settings.py names it).
@@ -27,7 +27,6 @@ from django.db import connection
 from bench.processes import (
     APPLICATION,
     ROOT,
-    daphne_command,
     free_port,
     redis_server_command,
     served_environ,
@@ -48,8 +47,8 @@ def database_url() -> str:
     )
 
 
-class Daphne:
-    """One daphne process serving carambole on a loopback port that stays its own.
+class Uvicorn:
+    """One uvicorn process serving carambole, as production does, on a loopback port of its own.
 
     `stop()` and `start()` again take the server down and bring it back on the same port,
     as a hall's network that drops and returns: the pages keep their address.
@@ -59,11 +58,11 @@ class Daphne:
         self,
         redis_url: str | None,
         head_seconds: int = 15,
-        *daphne: str,
+        *options: str,
         environ: Mapping[str, str] | None = None,
     ) -> None:
         self.port = free_port()
-        self.arguments = daphne
+        self.options = options
         self.environ = served_environ(
             database_url(),
             redis_url,
@@ -76,11 +75,13 @@ class Daphne:
         # stall the server once it had logged 64 KiB (a request, a task, a warning each).
         self.errors: IO[str] | None = None
 
-    program = "daphne"
-
     def command(self) -> list[str]:
         """Return the command line that serves carambole on this server's port."""
-        return [*daphne_command(self.port, *self.arguments), APPLICATION]
+        served_as_in_production = ("--ws", "websockets-sansio", "--lifespan", "off")
+        # A test stops a server often (a dropped network): requests get 2 s to finish.
+        stopping = ("--timeout-graceful-shutdown", "2")
+        options = (*served_as_in_production, *stopping, *self.options)
+        return [*uvicorn_command(self.port, *options), APPLICATION]
 
     @property
     def url(self) -> str:
@@ -89,7 +90,7 @@ class Daphne:
     def start(self) -> None:
         """Start serving (again) on this server's port; return once it listens."""
         if self.process is not None:
-            raise RuntimeError(f"{self.program} is serving already")
+            raise RuntimeError("uvicorn is serving already")
         if self.errors is None:
             # Appending: the server's writes land at the end whatever `log()` reads.
             self.errors = tempfile.TemporaryFile("a+", encoding="utf-8")
@@ -102,7 +103,7 @@ class Daphne:
             text=True,
         )
         try:
-            wait_for_port(self.port, self.process, self.program, self.log)
+            wait_for_port(self.port, self.process, "uvicorn", self.log)
         except BaseException:
             self.stop()
             raise
@@ -129,33 +130,15 @@ class Daphne:
             self.errors = None
 
 
-class Uvicorn(Daphne):
-    """The same, served by uvicorn as the README serves carambole in production."""
-
-    program = "uvicorn"
-
-    def command(self) -> list[str]:
-        return [
-            *uvicorn_command(
-                self.port,
-                *("--ws", "websockets-sansio", "--lifespan", "off", "--timeout-graceful-shutdown"),
-                "2",
-                *self.arguments,
-            ),
-            APPLICATION,
-        ]
-
-
 @contextmanager
 def server(
     redis_url: str | None,
     head_seconds: int = 15,
     *arguments: str,
     environ: Mapping[str, str] | None = None,
-    kind: type[Daphne] = Daphne,
 ) -> Iterator[int]:
-    """Serve carambole on a free loopback port (daphne unless told); yield the port."""
-    with serving(redis_url, head_seconds, *arguments, environ=environ, kind=kind) as served:
+    """Serve carambole on a free loopback port; yield the port."""
+    with serving(redis_url, head_seconds, *arguments, environ=environ) as served:
         yield served.port
 
 
@@ -165,10 +148,9 @@ def serving(
     head_seconds: int = 15,
     *arguments: str,
     environ: Mapping[str, str] | None = None,
-    kind: type[Daphne] = Daphne,
-) -> Iterator[Daphne]:
+) -> Iterator[Uvicorn]:
     """Serve carambole on a free loopback port; yield the server to stop and start."""
-    served = kind(redis_url, head_seconds, *arguments, environ=environ)
+    served = Uvicorn(redis_url, head_seconds, *arguments, environ=environ)
     try:
         served.start()
         yield served

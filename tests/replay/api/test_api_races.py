@@ -20,7 +20,7 @@ from matches import services
 from matches.models import Competition, Entry, Match
 from replay.api.tokens import token_issue
 from replay.queries.hall import hall_get
-from tests.support.servers import Uvicorn, call, serving
+from tests.support.servers import call, serving
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("event_db")]
 
@@ -30,14 +30,14 @@ PLAYERS = [{"name": f"Player {n}", "federation_id": f"UA-{n}"} for n in range(1,
 
 @pytest.fixture(scope="module")
 def served_uvicorn(django_db_setup):
-    with serving(None, kind=Uvicorn) as server:
+    with serving(None) as server:
         yield server
 
 
 @pytest.fixture(scope="module")
 def second_uvicorn(django_db_setup):
     """Another process on the same database: its requests run beside the first one's."""
-    with serving(None, kind=Uvicorn) as server:
+    with serving(None) as server:
         yield server
 
 

@@ -1,4 +1,4 @@
-"""Real servers: daphne and uvicorn sharing a database and Redis, watched by real websockets.
+"""Real servers: uvicorn processes sharing a database and Redis, watched by real websockets.
 
 Slow (seconds each); CI runs them with its Redis, and a missing Redis fails there.
 """
@@ -21,7 +21,7 @@ from bench.churn import FIRST, churn
 from replay.api.tokens import token_issue
 from replay.live.resumes import BURST, TOO_MANY_MESSAGES
 from tests.support.cast import QUIET, new_match, open_game, play
-from tests.support.servers import Daphne, Uvicorn, free_port, own_redis, post_event, server, serving
+from tests.support.servers import free_port, own_redis, post_event, server, serving
 
 WAIT_S = 30.0  # the longest a test waits for one message that must come
 DROP_S = 60.0  # the longest a test waits for a server to drop a client that answers no ping
@@ -103,9 +103,9 @@ def a_match() -> tuple[str, int]:
 def test_a_viewer_of_one_server_gets_a_shot_recorded_through_another(redis_url):
     match_id, head = a_match()
     key = staff_token()
-    # One server of each kind carambole is served with: they share the layer alike.
+    # Two processes, as production runs several: they share the database and the layer.
     with (
-        server(redis_url, head_seconds=RARE_HEAD_S, kind=Uvicorn) as one,
+        server(redis_url, head_seconds=RARE_HEAD_S) as one,
         server(redis_url, head_seconds=RARE_HEAD_S) as other,
     ):
         with viewer(one, match_id, after=0) as watching:
@@ -139,18 +139,11 @@ def test_with_redis_stopped_recording_answers_at_once_and_viewers_catch_up_when_
 
 
 @pytest.mark.journey  # a viewer left unread until the server's ping closes it
-@pytest.mark.parametrize(
-    ("kind", "ping"),
-    [
-        (Daphne, ("--ping-interval", "1", "--ping-timeout", "2")),
-        (Uvicorn, ("--ws-ping-interval", "1", "--ws-ping-timeout", "2")),
-    ],
-    ids=["daphne", "uvicorn"],
-)
-def test_a_viewer_that_does_not_read_is_closed_by_the_servers_ping_and_others_go_on(kind, ping):
+def test_a_viewer_that_does_not_read_is_closed_by_the_servers_ping_and_others_go_on():
     match_id, head = a_match()
     key = staff_token()
-    with server(None, 15, *ping, kind=kind) as port:
+    ping = ("--ws-ping-interval", "1", "--ws-ping-timeout", "2")
+    with server(None, 15, *ping) as port:
         with closing(socket.create_connection(("127.0.0.1", port))) as deaf:
             # A client that completes the handshake, then never reads (nor answers a ping).
             deaf.sendall(
@@ -176,7 +169,7 @@ def test_a_socket_flooding_resume_is_sent_a_bounded_number_of_events_and_closed_
     for _ in range(27):
         head = play(match_id, head)
     key = staff_token()
-    with server(None, head_seconds=RARE_HEAD_S, kind=Uvicorn) as port:
+    with server(None, head_seconds=RARE_HEAD_S) as port:
         with viewer(port, match_id, after=head) as flooding:
             for _ in range(300):
                 try:
@@ -196,10 +189,9 @@ def test_a_socket_flooding_resume_is_sent_a_bounded_number_of_events_and_closed_
             assert next_event(honest)["seq"] == head + 1
 
 
-@pytest.mark.parametrize("kind", [Daphne, Uvicorn], ids=["daphne", "uvicorn"])
-def test_an_unknown_path_is_refused_and_an_id_with_a_nul_closes_with_4404_logging_no_error(kind):
+def test_an_unknown_path_is_refused_and_an_id_with_a_nul_closes_with_4404_logging_no_error():
     match_id, _ = a_match()
-    with serving(None, kind=kind) as served:
+    with serving(None) as served:
         address = f"ws://127.0.0.1:{served.port}"
         for path in ("/ws/nope/", "/", "/ws/matches/", f"/ws/matches/{match_id}/extra/"):
             with pytest.raises(InvalidStatus) as refused:
@@ -217,7 +209,7 @@ def test_an_unknown_path_is_refused_and_an_id_with_a_nul_closes_with_4404_loggin
 @pytest.mark.journey  # thousands of sockets opened and closed
 def test_a_servers_memory_stays_flat_while_sockets_are_opened_and_closed(redis_url):
     match_id, head = a_match()
-    with serving(redis_url, head_seconds=RARE_HEAD_S, kind=Uvicorn) as served:
+    with serving(redis_url, head_seconds=RARE_HEAD_S) as served:
         assert served.process is not None
         path = f"/ws/matches/{match_id}/?after={head - 1}"
         figures = churn(served.port, served.process.pid, path, CHURN_CYCLES)

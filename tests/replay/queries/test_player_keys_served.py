@@ -1,6 +1,6 @@
 """A served carambole and the federation ids that once made its pages answer 500 or 404.
 
-Slow (a daphne of its own): players entered through the API, one whose id was written
+Slow (a server of its own): players entered through the API, one whose id was written
 straight into the tables as an archive from before the rule may hold it.
 """
 

@@ -1,3 +1,0 @@
-from django.core.management.commands.runserver import Command as RunserverCommand
-
-class Command(RunserverCommand): ...
