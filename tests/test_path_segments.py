@@ -26,7 +26,7 @@ from matches.models import Match, Player
 from replay.api.tokens import token_issue
 from replay.queries.player_keys import player_key
 from replay.routing import websocket_urlpatterns
-from tests.matches.test_championships import championship
+from tests.support.championships import championship
 from tests.support.sockets import watching
 
 NUL = "a\x00b"

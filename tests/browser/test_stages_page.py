@@ -296,7 +296,7 @@ def test_a_competition_in_groups_then_a_knockout_shows_one_table_a_group_and_fol
     served, chromium
 ):
     from replay.projections import projector
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

@@ -10,26 +10,8 @@ from matches.models import Competition, Event, Match
 from matches.services.championships import StateClash, championship_at
 from matches.services.competition_log import verify_log
 from replay.projections import projector
-from tests.support.league import RULESET, win
-
-STAGES = [
-    {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
-    {"id": "ko", "kind": "knockout", "from": "groups", "third_place": True},
-]
-NAMES = [
-    *("Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"),
-    *("Sato", "Weber", "Horvat", "Lindqvist"),
-]
-
-
-def championship(competition: str = "euro", stages: list | None = None, players: int = 8) -> None:
-    services.competition_create(
-        id=competition, name="Euro", ruleset=RULESET, stages=stages or STAGES
-    )
-    for seed, name in enumerate(NAMES[:players], start=1):
-        services.player_enter(
-            competition_id=competition, player={"name": name}, seed=seed, by="director"
-        )
+from tests.support.championships import STAGES, championship, play_groups
+from tests.support.league import win
 
 
 def stages(competition: str = "euro") -> dict:
@@ -38,12 +20,6 @@ def stages(competition: str = "euro") -> dict:
     found = Competition.objects.get(pk=competition)
     as_of = championship_at(found)
     return {view["id"]: view for view in as_of.championship.views()}
-
-
-def play_groups(competition: str = "euro") -> None:
-    """Play every group match, side A winning: the higher seed of each pair, by the plan."""
-    for match in Match.objects.filter(competition_id=competition, stage_id="groups"):
-        win(match.pk, "A")
 
 
 def caught_up() -> None:

@@ -250,7 +250,7 @@ def test_a_championship_whose_log_seals_a_corrupt_match_is_left_out_whole_and_th
 ):
     """A draw after the group matches hashes their events' ids: without one of them its
     log's chain would break, and an import refuse the whole archive."""
-    from tests.matches.test_championships import championship, play_groups
+    from tests.support.championships import championship, play_groups
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

@@ -15,8 +15,8 @@ from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
 from matches.services.competition_log import competition_seal
 from matches.simulator import simulate_match
-from tests.matches.test_championships import championship
 from tests.support.cast import new_match, open_game, play
+from tests.support.championships import championship
 
 
 @pytest.fixture

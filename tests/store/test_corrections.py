@@ -14,8 +14,8 @@ from matches.services.corrections import Forbidden
 from matches.services.decisions import StateClash
 from replay.presentation.stage_words import Terms, dressed
 from replay.projections import projector
-from tests.matches.test_championships import championship
 from tests.support.cast import BY, QUIET
+from tests.support.championships import championship
 from tests.support.league import CAROM_A, win
 
 FLIPPED = "euro-groups-B5"  # Kovalenko v Fernández, won by Fernández, then flipped

@@ -11,8 +11,8 @@ from matches.models import Event
 from replay.models import StagesView
 from replay.projections import projector
 from replay.queries import previews
-from tests.matches.test_championships import championship
 from tests.support.cast import CAROM_A, open_game
+from tests.support.championships import championship
 from tests.support.league import league
 from tests.support.logins import api
 from tests.support.wedged import unwedge, wedge

@@ -16,7 +16,7 @@ from matches.services.championships import championship_at
 from replay.models import StagesView
 from replay.projections import projector
 from replay.queries.championships import ranking_get, stages_get
-from tests.matches.test_championships import championship, play_groups
+from tests.support.championships import championship, play_groups
 from tests.support.league import win
 
 

@@ -8,8 +8,8 @@ from django.test import Client
 
 from matches import services
 from replay.projections import projector, standings_writer
-from tests.matches.test_championships import championship
 from tests.support.browser import make_user
+from tests.support.championships import championship
 from tests.support.league import league, win
 from tests.support.wedged import unwedge, wedge
 
