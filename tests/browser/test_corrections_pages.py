@@ -14,16 +14,16 @@ from replay.api.tokens import token_issue
 from replay.projections import projector
 from tests.browser.test_console import tap
 from tests.browser.test_standings_page import text_of
-from tests.store.test_corrections import (
+from tests.support.browser import log_in, make_user, wait_until
+from tests.support.cast import QUIET, open_game
+from tests.support.championships import championship
+from tests.support.corrections import (
     FLIPPED,
     amend,
     drawn_with_a_flip_to_come,
     first_match_begun,
     names,
 )
-from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import QUIET, open_game
-from tests.support.championships import championship
 from tests.support.league import CAROM_B, shot, win
 from tests.support.servers import post_event
 

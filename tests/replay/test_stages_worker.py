@@ -16,9 +16,9 @@ from matches.models import Event, Match
 from replay.api.tokens import token_issue
 from replay.models import StagesView
 from replay.projections import projector
-from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.celery_workers import server, worker
 from tests.support.championships import championship, play_groups
+from tests.support.corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import CAROM_A, open_game, win
 from tests.support.servers import free_port, own_redis, post_event
 

@@ -17,13 +17,8 @@ from matches.immutability import triggers_lifted
 from matches.models import Competition, Entry, Event, Match, Player
 from replay.projections import projector
 from replay.queries.championships import ranking_get, stages_get
-from tests.store.test_corrections import (
-    FLIPPED,
-    amend,
-    drawn_with_a_flip_to_come,
-    first_match_begun,
-)
 from tests.support.championships import championship, play_groups
+from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import league, win
 
 

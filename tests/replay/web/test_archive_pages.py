@@ -417,7 +417,7 @@ def test_imported_matches_reach_the_archive_through_the_projector_with_their_res
 def test_a_void_match_counts_in_no_players_totals(db, client, projector_forgotten):
     from matches.models import Match
     from replay.queries.player_keys import player_key
-    from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+    from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
     from tests.support.league import win
 
     drawn_with_a_flip_to_come()
