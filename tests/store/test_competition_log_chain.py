@@ -28,9 +28,9 @@ from matches.services.competition_log import (
 )
 from matches.services.decisions import DISPUTE_DECIDED
 from replay.projections import projector
-from tests.store.test_competition_import import downloaded, emptied
 from tests.store.test_tamper_evidence import ROW_TRIGGER
 from tests.support.championships import championship, play_groups
+from tests.support.competition_zip import downloaded, emptied
 from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import league, win
 
