@@ -28,11 +28,11 @@ from matches.services.competition_log import (
 )
 from matches.services.decisions import DISPUTE_DECIDED
 from replay.projections import projector
-from tests.store.test_tamper_evidence import ROW_TRIGGER
 from tests.support.championships import championship, play_groups
 from tests.support.competition_zip import downloaded, emptied
 from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import league, win
+from tests.support.triggers import ROW_TRIGGER
 
 ENTERED_THIRD = 3  # the log's third event: the player seeded 3 entered
 
