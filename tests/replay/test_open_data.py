@@ -29,8 +29,8 @@ from matches.simulator import iter_competition
 from replay.models import PlayerRating
 from replay.queries.csv_cells import FORMULA_STARTS
 from replay.queries.open_data import SUMS, open_data_import, open_data_write
-from tests.replay.web.test_exports import FORMULAS, empty_the_database
 from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+from tests.support.exports import FORMULAS, empty_the_database
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected
 from tests.support.shown import shown
