@@ -13,7 +13,6 @@ from matches.selectors import assigned_referee
 from replay.api.tokens import token_issue
 from replay.projections import projector
 from tests.browser.test_console import tap
-from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.cast import QUIET, open_game
 from tests.support.championships import championship
@@ -25,6 +24,7 @@ from tests.support.corrections import (
     names,
 )
 from tests.support.league import CAROM_B, shot, win
+from tests.support.pages import text_of
 from tests.support.servers import post_event
 
 CONSEQUENCES = """

@@ -11,10 +11,9 @@ from selenium.webdriver.support.ui import Select
 
 from matches import services
 from matches.models import Competition, Match
-from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.league import RULESET, win
-from tests.support.pages import PROBLEMS
+from tests.support.pages import PROBLEMS, text_of
 
 NAMES = [
     "Maximiliano Wojciechowski",
