@@ -12,10 +12,10 @@ from matches.models import Event, Match
 from matches.selectors import assigned_referee
 from replay.api.tokens import token_issue
 from replay.projections import projector
-from tests.browser.test_console import tap
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.cast import QUIET, open_game
 from tests.support.championships import championship
+from tests.support.console_taps import tap
 from tests.support.corrections import (
     FLIPPED,
     amend,
