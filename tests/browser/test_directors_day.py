@@ -21,7 +21,7 @@ from selenium.webdriver.support.ui import Select
 from matches import services
 from matches.models import Competition, Event, Match
 from replay.projections import projector
-from tests.browser.test_corrections_pages import previewed_carom_of_a
+from tests.support.amend_preview import previewed_carom_of_a
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.cast import BY
 from tests.support.console_taps import confirm, tap
