@@ -9,11 +9,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from matches import services
-from tests.browser.test_stages_page import NAMES, sixteen
 from tests.support.browser import wait_until
 from tests.support.league import RULESET, win
 from tests.support.pages import PROBLEMS, broken_words
 from tests.support.screens import DESKTOP, PHONE, save_shot, screen
+from tests.support.stages_to_show import NAMES, sixteen
 
 # What of `selector` reaches out of the page's column (main, within its padding).
 OUT_OF_COLUMN = """
