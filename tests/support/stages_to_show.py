@@ -1,5 +1,5 @@
 """Competitions in stages for the stages pages: an open knockout of sixteen, drawn, with
-round one half played."""
+round one half played; a cup of two groups drawn, its knockout not yet."""
 
 from __future__ import annotations
 
@@ -41,3 +41,20 @@ def sixteen(competition: str = "open") -> None:
     services.stage_draw(competition_id=competition, stage_id="ko", by="director")
     for number in range(1, 5):
         win(f"{competition}-ko-1-{number}", "A")
+
+
+def two_groups() -> str:
+    """A cup of two groups of four, drawn, and a knockout after them, not drawn yet."""
+    services.competition_create(
+        id="cup",
+        name="Cup",
+        ruleset=RULESET,
+        stages=[
+            {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
+            {"id": "ko", "kind": "knockout", "from": "groups"},
+        ],
+    )
+    for seed, name in enumerate(NAMES[:8], start=1):
+        services.player_enter(competition_id="cup", player={"name": name}, seed=seed, by="director")
+    services.stage_draw(competition_id="cup", stage_id="groups", by="director")
+    return "cup"
