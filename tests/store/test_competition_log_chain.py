@@ -38,14 +38,6 @@ ENTERED_THIRD = 3  # the log's third event: the player seeded 3 entered
 
 
 @pytest.fixture
-def drawn(db) -> Competition:
-    """A championship of eight with its groups drawn: nine events in its log."""
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    return Competition.objects.get(pk="euro")
-
-
-@pytest.fixture
 def knockout(db) -> Competition:
     """The groups played and the knockout drawn: the log's tenth event after the groups'
     matches' events."""
@@ -107,8 +99,8 @@ def test_every_new_event_of_a_competition_s_log_is_hashed_with_its_global_id(kno
     assert verify_log(knockout) == []
 
 
-def test_a_log_event_given_another_global_id_is_named_by_its_competition_and_seq(drawn):
-    last = row(drawn, 9)
+def test_a_log_event_given_another_global_id_is_named_by_its_competition_and_seq(groups_drawn):
+    last = row(groups_drawn, 9)
     execute(f"UPDATE {EVENTS_TABLE} SET id = %s WHERE id = %s", [last.pk + 1000, last.pk])
 
     _, errors, failed = verify()
@@ -128,8 +120,8 @@ def test_a_match_s_event_moved_past_a_draw_in_the_global_order_is_named(knockout
     assert [seq for seq, _ in verify_log(knockout)] == [10]
 
 
-def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_log(drawn):
-    event = row(drawn, ENTERED_THIRD)
+def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_log(groups_drawn):
+    event = row(groups_drawn, ENTERED_THIRD)
     for statement in (
         f"UPDATE {EVENTS_TABLE} SET data = '{{}}' WHERE id = %s",
         f"DELETE FROM {EVENTS_TABLE} WHERE id = %s",
@@ -137,11 +129,11 @@ def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_lo
         with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(statement, [event.pk])
 
-    assert row(drawn, ENTERED_THIRD).hash == event.hash
-    assert verify_log(drawn) == []
+    assert row(groups_drawn, ENTERED_THIRD).hash == event.hash
+    assert verify_log(groups_drawn) == []
 
 
-def test_verify_archive_of_a_log_alone_names_a_trigger_out_of_force(drawn):
+def test_verify_archive_of_a_log_alone_names_a_trigger_out_of_force(groups_drawn):
     name = ROW_TRIGGER[connection.vendor]
     with connection.cursor() as cursor:
         table = f" ON {EVENTS_TABLE}" if connection.vendor == "postgresql" else ""
@@ -169,8 +161,8 @@ def test_a_rewritten_dispute_decision_is_named_and_fails_verify_archive(decided)
     assert "1 failing" in output.splitlines()[-1]
 
 
-def test_a_changed_seed_is_named_and_fails_verify_archive(drawn):
-    rewrite(drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
+def test_a_changed_seed_is_named_and_fails_verify_archive(groups_drawn):
+    rewrite(groups_drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
 
     _, errors, failed = verify()
 
@@ -178,39 +170,41 @@ def test_a_changed_seed_is_named_and_fails_verify_archive(drawn):
     assert errors.startswith(f"competition euro seq {ENTERED_THIRD}: hash does not match")
 
 
-def test_a_deleted_log_event_is_named_and_fails_verify_archive(drawn):
-    execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [row(drawn, 4).pk])
+def test_a_deleted_log_event_is_named_and_fails_verify_archive(groups_drawn):
+    execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [row(groups_drawn, 4).pk])
 
     _, errors, failed = verify()
 
     assert failed
     assert "competition euro seq 4: event seq 4 is missing" in errors.splitlines()
     # The next event chains to the deleted one's hash, and the rest to their own.
-    assert [seq for seq, _ in verify_log(drawn)] == [4, 5]
+    assert [seq for seq, _ in verify_log(groups_drawn)] == [4, 5]
 
 
-def test_a_changed_type_column_and_an_id_kept_in_the_data_are_named(drawn):
-    execute(f"UPDATE {EVENTS_TABLE} SET type = 'draw_undone' WHERE id = %s", [row(drawn, 9).pk])
-    rewrite(drawn, 2, lambda event: {**event, "id": 1})
+def test_a_changed_type_column_and_an_id_kept_in_the_data_are_named(groups_drawn):
+    execute(
+        f"UPDATE {EVENTS_TABLE} SET type = 'draw_undone' WHERE id = %s", [row(groups_drawn, 9).pk]
+    )
+    rewrite(groups_drawn, 2, lambda event: {**event, "id": 1})
 
-    assert verify_log(drawn) == [
+    assert verify_log(groups_drawn) == [
         (2, "the data holds 'id', which only the event's position may hold"),
         (9, "the type column ('draw_undone') is not the hashed type ('stage_drawn')"),
     ]
 
 
-def test_a_row_whose_hash_version_went_back_is_named(drawn):
-    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 1 WHERE id = %s", [row(drawn, 5).pk])
-    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 7 WHERE id = %s", [row(drawn, 7).pk])
+def test_a_row_whose_hash_version_went_back_is_named(groups_drawn):
+    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 1 WHERE id = %s", [row(groups_drawn, 5).pk])
+    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 7 WHERE id = %s", [row(groups_drawn, 7).pk])
 
-    assert verify_log(drawn) == [
+    assert verify_log(groups_drawn) == [
         (5, "hash version 1 after version 2"),
         (7, "hash version 7 is none this archive knows"),
     ]
 
 
-def test_verify_archive_names_a_competition_to_verify_its_log_alone(drawn):
-    rewrite(drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
+def test_verify_archive_names_a_competition_to_verify_its_log_alone(groups_drawn):
+    rewrite(groups_drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
     league("cup")
 
     output, errors, failed = verify("--competition", "cup")
