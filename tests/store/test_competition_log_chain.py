@@ -248,7 +248,7 @@ def test_a_log_hashed_before_version_2_still_verifies_and_goes_on_in_version_2(d
 
 
 @pytest.fixture
-def exported(db, client, tmp_path):
+def semi_final_zip(db, client, tmp_path):
     """A championship played through its knockout's first semi-final, downloaded."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
@@ -272,8 +272,8 @@ def changed(source, target, change) -> None:
             write.writestr(name, body)
 
 
-def test_the_zip_s_log_says_each_event_s_hash_version_and_the_ids_offset(exported):
-    with zipfile.ZipFile(exported) as archive:
+def test_the_zip_s_log_says_each_event_s_hash_version_and_the_ids_offset(semi_final_zip):
+    with zipfile.ZipFile(semi_final_zip) as archive:
         log = json.loads(archive.read("log.json"))
 
     assert log["format"] == "carambole.competition-log/2"
@@ -293,11 +293,11 @@ def withdraw_one_who_is_out() -> None:
 
 
 def test_an_imported_log_verifies_where_it_lands_and_goes_on_there_at_any_offset(
-    exported, client, tmp_path
+    semi_final_zip, client, tmp_path
 ):
     emptied()
     win(league("cup")[0], "A")  # this database's log has passed the archive's ids
-    moved = competition_import(str(exported)).offset
+    moved = competition_import(str(semi_final_zip)).offset
     projector.catch_up()
     assert moved > 0 and Competition.objects.get(pk="euro").id_offset == moved
     withdraw_one_who_is_out()
@@ -319,7 +319,7 @@ def test_an_imported_log_verifies_where_it_lands_and_goes_on_there_at_any_offset
     assert all(problems == [] for problems in archive_verify().values())
 
 
-def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, tmp_path):
+def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(semi_final_zip, tmp_path):
     emptied()
     broken = tmp_path / "broken.zip"
 
@@ -329,7 +329,7 @@ def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, t
         assert len(log["events"]) == 10  # the last: any id past the others keeps their order
         log["events"][9]["id"] = max(every) + 1
 
-    changed(exported, broken, another_id)
+    changed(semi_final_zip, broken, another_id)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
@@ -339,7 +339,7 @@ def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, t
     assert not Competition.objects.exists() and not Event.objects.exists()
 
 
-def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported, tmp_path):
+def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(semi_final_zip, tmp_path):
     emptied()
     broken = tmp_path / "broken.zip"
 
@@ -348,7 +348,7 @@ def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported
         every += [event["id"] for event in log["events"]]
         log["match_event_ids"]["euro-groups-A1"][-1] = max(every) + 1000  # after the draw
 
-    changed(exported, broken, move)
+    changed(semi_final_zip, broken, move)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
@@ -378,11 +378,11 @@ def first_id(log: dict) -> int:
     ],
 )
 def test_a_zip_whose_log_breaks_the_chain_s_rules_is_refused_naming_the_field(
-    exported, tmp_path, change, field
+    semi_final_zip, tmp_path, change, field
 ):
     emptied()
     broken = tmp_path / "broken.zip"
-    changed(exported, broken, change)
+    changed(semi_final_zip, broken, change)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
@@ -391,7 +391,7 @@ def test_a_zip_whose_log_breaks_the_chain_s_rules_is_refused_naming_the_field(
     assert not Event.objects.exists()
 
 
-def test_a_zip_of_log_format_1_still_imports_and_verifies(exported, tmp_path):
+def test_a_zip_of_log_format_1_still_imports_and_verifies(semi_final_zip, tmp_path):
     emptied()
     older = tmp_path / "older.zip"
 
@@ -405,7 +405,7 @@ def test_a_zip_of_log_format_1_still_imports_and_verifies(exported, tmp_path):
             body = {k: v for k, v in event.items() if k not in ("id", "hash")}
             event["hash"] = previous = event_hash(previous, body)
 
-    changed(exported, older, as_format_1)
+    changed(semi_final_zip, older, as_format_1)
     competition_import(str(older))
 
     euro = Competition.objects.get(pk="euro")
