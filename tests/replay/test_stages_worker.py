@@ -16,7 +16,7 @@ from matches.models import Event, Match
 from replay.api.tokens import token_issue
 from replay.models import StagesView
 from replay.projections import projector
-from tests.support.celery_workers import server, worker
+from tests.support.celery_workers import CURSOR_HELD, server, worker
 from tests.support.championships import championship, play_groups
 from tests.support.corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import CAROM_A, open_game, win
@@ -25,6 +25,7 @@ from tests.support.servers import free_port, own_redis, post_event
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("projector_forgotten", "event_db")]
 
 CATCH_UP_S = 60.0
+HELD_S = 60.0  # how long a test waits for a worker's recompute to hold the cursor
 FED = ("euro-ko-2-1", "euro-ko-3rd")  # the final and the match for third place
 
 
@@ -97,11 +98,10 @@ def test_a_worker_killed_while_settling_a_semi_final_leaves_its_final_to_the_nex
     match_id, seq, key = last_semi_final
     with server(redis_url) as port:
         # No sweep from this worker's beat: it would settle the semi-final itself.
-        slow_worker = {"PROJECTOR_TASK_PAUSE_SECONDS": "30", "PROJECTOR_SWEEP_SECONDS": "3600"}
-        with worker(redis_url, tmp_path / "beat-1", **slow_worker) as slow:
+        no_sweep = {"PROJECTOR_SWEEP_SECONDS": "3600"}
+        with worker(redis_url, tmp_path / "beat-1", holding=True, **no_sweep) as slow:
             assert end_through_api(port, key, match_id, seq) == 201
-            slow.wait_for("standings_recompute", timeout=20)
-            time.sleep(1)  # inside the task, holding the cursor
+            slow.wait_for(CURSOR_HELD, timeout=HELD_S)
             slow.kill()
         assert not Match.objects.filter(pk__in=FED).exists()
         with worker(redis_url, tmp_path / "beat-2"):

@@ -15,7 +15,7 @@ from websockets.sync.client import connect as websocket
 from replay.api.tokens import token_issue
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
-from tests.support.celery_workers import server, worker
+from tests.support.celery_workers import CURSOR_HELD, server, worker
 from tests.support.league import CAROM_A, league, win
 from tests.support.servers import free_port, own_redis, post_event
 
@@ -23,6 +23,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("projector_forgotten", "
 
 FLIP_S = 60.0  # how long a test waits for an amendment's new standings to reach a viewer
 CATCH_UP_S = 60.0
+HELD_S = 60.0  # how long a test waits for a worker's recompute to hold the cursor
 
 
 @pytest.fixture
@@ -107,14 +108,13 @@ def test_a_worker_killed_in_the_middle_of_a_recompute_leaves_it_to_the_next(
     match_id, seq, key = amendable_league
     before = standings_get("cup")["version"]
     with server(redis_url) as port:
-        # No sweep from this worker's beat: one run before the recompute (30 s after the
-        # worker started, on a loaded machine) would project the amendment itself.
-        slow_worker = {"PROJECTOR_TASK_PAUSE_SECONDS": "30", "PROJECTOR_SWEEP_SECONDS": "3600"}
-        with worker(redis_url, tmp_path / "beat-1", **slow_worker) as slow:
+        # No sweep from this worker's beat: one run before the recompute would project the
+        # amendment itself.
+        no_sweep = {"PROJECTOR_SWEEP_SECONDS": "3600"}
+        with worker(redis_url, tmp_path / "beat-1", holding=True, **no_sweep) as slow:
             status, _ = amend_through_api(port, key, match_id, seq)
             assert status == 201
-            slow.wait_for("standings_recompute", timeout=20)
-            time.sleep(1)  # inside the task, holding the cursor
+            slow.wait_for(CURSOR_HELD, timeout=HELD_S)
             slow.kill()
         assert standings_get("cup")["version"] == before
         with worker(redis_url, tmp_path / "beat-2"):

@@ -19,6 +19,9 @@ from bench.processes import ROOT, celery_worker_command, served_environ, stop
 from tests.support.servers import database_url, serving
 
 STARTUP_S = 60.0
+# What a worker started `holding=True` logs once a recompute holds the projector's cursor.
+CURSOR_HELD = "the recompute holds the projector's cursor"
+HOLDING_MODULE = "tests.support.held_cursor"
 
 
 def environment(redis_url: str, **extra: str) -> dict[str, str]:
@@ -36,10 +39,15 @@ def server(redis_url: str) -> Iterator[int]:
 class Worker:
     """A `celery -A carambole worker -B` process, its log kept for the test to read."""
 
-    def __init__(self, redis_url: str, schedule: Path, **extra: str) -> None:
+    def __init__(
+        self, redis_url: str, schedule: Path, *, holding: bool = False, **extra: str
+    ) -> None:
         self.lines: list[str] = []
+        command = celery_worker_command(schedule)
+        if holding:
+            command += ["--include", HOLDING_MODULE]
         self.process = subprocess.Popen(
-            celery_worker_command(schedule),
+            command,
             cwd=ROOT,
             env=environment(redis_url, **extra),
             stdout=subprocess.DEVNULL,
@@ -55,6 +63,7 @@ class Worker:
             self.lines.append(line)
 
     def wait_for(self, words: str, timeout: float = STARTUP_S) -> None:
+        """Wait for a line of the worker's log with these words; fail if it exits first."""
         deadline = time.monotonic() + timeout
         while not any(words in line for line in self.lines):
             if self.process.poll() is not None:
@@ -96,8 +105,15 @@ def children(pid: int) -> list[int]:
 
 
 @contextmanager
-def worker(redis_url: str, schedule: Path, **extra: str) -> Iterator[Worker]:
-    started = Worker(redis_url, schedule, **extra)
+def worker(
+    redis_url: str, schedule: Path, *, holding: bool = False, **extra: str
+) -> Iterator[Worker]:
+    """Run a worker with its beat, ready, until the block ends; `extra` is its environment.
+
+    `holding`: each recompute holds the projector's cursor, logs `CURSOR_HELD` and waits
+    (`tests/support/held_cursor.py`), for a test to kill the worker in the middle of one.
+    """
+    started = Worker(redis_url, schedule, holding=holding, **extra)
     try:
         started.wait_for("ready.")
         yield started
