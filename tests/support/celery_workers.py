@@ -11,7 +11,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,11 +29,27 @@ def environment(redis_url: str, **extra: str) -> dict[str, str]:
     return served_environ(database_url(), redis_url, **{"PROJECTOR_SWEEP_SECONDS": "2", **extra})
 
 
+class Served:
+    """A server's port, and its log for the test to wait on."""
+
+    def __init__(self, port: int, log: Callable[[], str]) -> None:
+        self.port = port
+        self.log = log
+
+    def wait_for(self, words: str, timeout: float = STARTUP_S) -> None:
+        """Wait for these words in the server's log (a liveness limit)."""
+        deadline = time.monotonic() + timeout
+        while words not in self.log():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no {words!r} in the server's log:\n" + self.log()[-3000:])
+            time.sleep(0.1)
+
+
 @contextmanager
-def server(redis_url: str) -> Iterator[int]:
-    """Serve carambole on a free loopback port, its sweep every 2 s; yield the port."""
+def server(redis_url: str) -> Iterator[Served]:
+    """Serve carambole on a free loopback port, its sweep every 2 s; yield its port and log."""
     with serving(redis_url, environ={"PROJECTOR_SWEEP_SECONDS": "2"}) as served:
-        yield served.port
+        yield Served(served.port, served.log)
 
 
 class Worker:
