@@ -22,6 +22,7 @@ from tests.support.league import league, win
 
 @pytest.fixture
 def exported(db, client, tmp_path):
+    """The played euro, caught up and downloaded: the zip's path."""
     played()
     path = tmp_path / "euro.carambole.zip"
     path.write_bytes(downloaded(client))

@@ -22,6 +22,7 @@ from tests.support.stages import folded, open_slots_hold_no_one_twice, stored
 
 @pytest.fixture
 def drawn(db) -> None:
+    """The euro's groups drawn, nothing played, the projector not run."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
 
