@@ -116,6 +116,14 @@ def test_no_fixture_name_is_defined_twice_with_different_bodies():
     assert names_with_two_meanings(sources) == []
 
 
+def test_the_support_s_map_names_each_of_its_modules():
+    support = ROOT / "tests" / "support"
+    named = ast.get_docstring(ast.parse((support / "__init__.py").read_text())) or ""
+    modules = sorted(path.stem for path in support.glob("*.py") if path.stem != "__init__")
+
+    assert [module for module in modules if f"`{module}`" not in named] == []
+
+
 @pytest.mark.parametrize(
     "source",
     [
