@@ -282,8 +282,6 @@ if STANDINGS_ENQUEUE_GATHER_MS < 0:
     raise ImproperlyConfigured(
         f"STANDINGS_ENQUEUE_GATHER_MS={STANDINGS_ENQUEUE_GATHER_MS} must be at least 0"
     )
-# Tests of a worker lost mid-task: each recompute waits this long before it starts.
-PROJECTOR_TASK_PAUSE_SECONDS = envint("PROJECTOR_TASK_PAUSE_SECONDS", "0")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

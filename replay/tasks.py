@@ -21,7 +21,7 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 
 from carambole.celery import app
 from matches.models import Match
@@ -134,12 +134,7 @@ def standings_recompute(competition_id: str) -> int:
     One cursor keeps the log's order across competitions, so the recompute of one is the
     catch-up of all (usually only its own events are new). Return its version.
     """
-    pause = settings.PROJECTOR_TASK_PAUSE_SECONDS
-    with transaction.atomic():
-        if pause:  # tests of a worker lost mid-task: hold the cursor as a long batch would
-            projector.hold()
-            time.sleep(pause)
-        caught = projector.catch_up()
+    caught = projector.catch_up()
     ratings_catch_up()  # after the projector's commit: its viewers are told first
     return caught.versions.get(competition_id, 0)
 

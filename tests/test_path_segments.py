@@ -26,7 +26,7 @@ from matches.models import Match, Player
 from replay.api.tokens import token_issue
 from replay.queries.player_keys import player_key
 from replay.routing import websocket_urlpatterns
-from tests.matches.test_championships import championship
+from tests.support.championships import championship
 from tests.support.sockets import watching
 
 NUL = "a\x00b"
@@ -60,7 +60,7 @@ BODIES = {
 
 
 @pytest.fixture
-def hall(db) -> dict[str, str]:
+def segment_values(db) -> dict[str, str]:
     """A championship drawn into groups, at a hall of one table: a real value per segment."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
@@ -100,12 +100,12 @@ def with_a_nul(route: str, values: dict[str, str]) -> Iterator[str]:
         yield path + route[last:]
 
 
-def test_a_nul_in_any_segment_of_any_path_is_a_404(hall, admin_client):
+def test_a_nul_in_any_segment_of_any_path_is_a_404(segment_values, admin_client):
     admin_client.raise_request_exception = False  # a 500 is an answer here, counted
     answers: dict[str, dict[str, int]] = {}
     for route, name in HTTP_ROUTES:
-        body = BODIES.get(name, lambda values: None)(hall)
-        for path in with_a_nul(route, hall):
+        body = BODIES.get(name, lambda values: None)(segment_values)
+        for path in with_a_nul(route, segment_values):
             answers[path] = {
                 method: getattr(admin_client, method)(
                     path, body, content_type="application/json"
@@ -119,7 +119,7 @@ def test_a_nul_in_any_segment_of_any_path_is_a_404(hall, admin_client):
     assert [path for path, got in answers.items() if 404 not in got.values()] == []
 
 
-def test_a_nul_in_any_segment_of_a_socket_path_closes_it_with_4404(hall):
+def test_a_nul_in_any_segment_of_a_socket_path_closes_it_with_4404(segment_values):
     router = URLRouter(websocket_urlpatterns)
 
     async def closed_with(path: str) -> int | None:
@@ -131,7 +131,7 @@ def test_a_nul_in_any_segment_of_a_socket_path_closes_it_with_4404(hall):
         await communicator.disconnect()  # as a client does: the consumer ends with its socket
         return code
 
-    paths = [path for route, _ in SOCKET_ROUTES for path in with_a_nul(route, hall)]
+    paths = [path for route, _ in SOCKET_ROUTES for path in with_a_nul(route, segment_values)]
     assert len(paths) == len(SOCKET_ROUTES) > 0
     answers = {path: watching(functools.partial(closed_with, path)) for path in paths}
     assert answers == dict.fromkeys(paths, 4404)

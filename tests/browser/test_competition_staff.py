@@ -8,9 +8,9 @@ from selenium.webdriver.common.by import By
 
 from matches import services
 from matches.models import Table
-from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.league import RULESET, league
+from tests.support.pages import text_of
 from tests.support.screens import PHONE, SCREENS, overflowing, save_shot, screen
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
@@ -16,6 +15,7 @@ from matches.models import Event
 from matches.records import record_import
 from tests.support.browser import go_offline, go_online, log_in, make_user, wait_until
 from tests.support.cast import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match
+from tests.support.console_taps import confirm, tap
 from tests.support.decided_early import decided_early
 from tests.support.pages import open_console
 
@@ -52,31 +52,8 @@ def console_page(served, chromium) -> WebDriver:
     return open_console(served, chromium, MATCH)
 
 
-def tap(driver: WebDriver, selector: str) -> None:
-    """Tap a button, scrolled to the middle of the screen as a referee's thumb finds it.
-
-    Found afresh if the page redrew it meanwhile (the queue's list follows the match).
-    """
-    for attempt in range(3):
-        try:
-            button = driver.find_element(By.CSS_SELECTOR, selector)
-            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-            button.click()
-            return
-        except StaleElementReferenceException:
-            if attempt == 2:
-                raise
-
-
 def attribute(driver: WebDriver, name: str) -> str | None:
     return driver.find_element(By.ID, "console").get_attribute(name)
-
-
-def confirm(driver: WebDriver) -> None:
-    """Press Confirm once it may be pressed (after the preview, or with none offline)."""
-    button = driver.find_element(By.ID, "confirm-shot")
-    wait_until(driver, lambda d: button.is_enabled(), "Confirm enabled")
-    tap(driver, "#confirm-shot")
 
 
 def stored(match_id: str = MATCH) -> list[dict[str, Any]]:

@@ -12,28 +12,21 @@ from matches.models import Event, Match
 from matches.selectors import assigned_referee
 from replay.api.tokens import token_issue
 from replay.projections import projector
-from tests.browser.test_console import tap
-from tests.browser.test_standings_page import text_of
-from tests.matches.test_championships import championship
-from tests.store.test_corrections import (
+from tests.support.amend_preview import previewed_carom_of_a
+from tests.support.browser import log_in, make_user, wait_until
+from tests.support.cast import QUIET, open_game
+from tests.support.championships import championship
+from tests.support.console_taps import tap
+from tests.support.corrections import (
     FLIPPED,
     amend,
     drawn_with_a_flip_to_come,
     first_match_begun,
     names,
 )
-from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import QUIET, open_game
 from tests.support.league import CAROM_B, shot, win
+from tests.support.pages import text_of
 from tests.support.servers import post_event
-
-CONSEQUENCES = """
-const box = document.getElementById("amend-consequences");
-if (box.dataset.state !== "ok") return null;
-return {text: box.textContent, disputes: box.dataset.disputes,
-        ruling: document.getElementById("amend-preview").textContent,
-        contacts: document.getElementById("contacts").textContent};
-"""
 
 
 def quarter_started() -> None:
@@ -41,33 +34,6 @@ def quarter_started() -> None:
     drawn_with_a_flip_to_come()
     first_match_begun()
     projector.catch_up()
-
-
-def previewed_carom_of_a(chromium, url: str, seq: str) -> dict:
-    """Open the console, amend FLIPPED's shot 4 into a carom of A's, and return what the
-    consequences panel says before anything is confirmed."""
-    chromium.get(url)
-    wait_until(
-        chromium, lambda d: d.find_element(By.ID, "console").get_attribute("data-seq") == seq
-    )
-    tap(chromium, '[data-tab="correct"]')
-    tap(chromium, '#shot-list li[data-seq="4"] button.amend')
-    wait_until(
-        chromium,
-        lambda d: d.find_element(By.ID, "amend-unchanged").is_displayed(),
-        "the shot's facts in force loaded",
-    )
-    # White on yellow, then on red: a carom of A's (clicked in the page, as a thumb taps it).
-    chromium.execute_script(
-        "document.querySelector('button[data-actor=\"white\"]').click();"
-        "document.querySelector('button[data-hit=\"red\"]').click();"
-    )
-    # Read at once, in the page: the console draws its panel again as answers come.
-    return wait_until(
-        chromium,
-        lambda d: d.execute_script(CONSEQUENCES),
-        "the consequences worked out",
-    )
 
 
 def quarter_started_with_the_flip_recorded_by_the_server(served, staff: str) -> None:

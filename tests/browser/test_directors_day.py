@@ -21,12 +21,12 @@ from selenium.webdriver.support.ui import Select
 from matches import services
 from matches.models import Competition, Event, Match
 from replay.projections import projector
-from tests.browser.test_console import confirm, tap
-from tests.browser.test_corrections_pages import previewed_carom_of_a
-from tests.browser.test_standings_page import text_of
+from tests.support.amend_preview import previewed_carom_of_a
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.cast import BY
+from tests.support.console_taps import confirm, tap
 from tests.support.league import win
+from tests.support.pages import text_of
 from tests.support.screens import DESKTOP, save_shot, screen
 
 NAMES = ["Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"]

@@ -10,13 +10,12 @@ from matches import services
 from matches.models import Player
 from matches.simulator import iter_competition
 from replay.queries.player_keys import player_key
-from tests.browser.test_replay import imported
-from tests.browser.test_stages_layout import two_groups
-from tests.browser.test_stages_page import sixteen
 from tests.support.browser import wait_until
 from tests.support.cast import open_game
 from tests.support.pages import PROBLEMS
+from tests.support.replays import imported
 from tests.support.screens import PHONE, save_shot, screen
+from tests.support.stages_to_show import sixteen, two_groups
 
 # The width the page's content takes, and the screen's.
 WIDTHS = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"

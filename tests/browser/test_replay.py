@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.select import Select
 
-from matches.records import record_import
-from matches.selectors import match_get
 from matches.simulator import iter_competition
-from replay.projections.timeline import match_timeline
 from tests.support.browser import wait_until
 from tests.support.decided_early import VOID_GAME, decided_early
+from tests.support.replays import RECORD, imported, shown_seq
 
 LANG = "return document.documentElement.lang"
-RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "matches" / "spec_example.json"
-
-
-def imported(record: dict | None = None) -> tuple[str, dict]:
-    """Import a record (default: the spec's example); return its id and its timeline."""
-    record = record or json.loads(RECORD.read_text(encoding="utf-8"))
-    match_id = record_import(record, by="golden").match_id
-    return match_id, match_timeline(match_get(match_id))
 
 
 def scoring_shot(timeline: dict) -> int:
@@ -42,10 +31,6 @@ def scoring_shot(timeline: dict) -> int:
         if before["games"] != after["games"] and moved:
             return seq
     raise AssertionError("the record has no scoring shot that moves a ball")
-
-
-def shown_seq(driver) -> int:
-    return int(driver.find_element(By.ID, "replay").get_attribute("data-seq") or -1)
 
 
 def scores(driver) -> list[list[str]]:

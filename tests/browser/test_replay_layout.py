@@ -6,8 +6,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from matches.simulator import iter_competition
-from tests.browser.test_replay import imported, shown_seq
 from tests.support.browser import wait_until
+from tests.support.replays import imported, shown_seq
 from tests.support.screens import PHONE, save_shot, screen
 
 # Whether the whole of an element is on the screen now, without scrolling.

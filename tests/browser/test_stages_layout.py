@@ -8,12 +8,11 @@ from django.conf import settings
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from matches import services
-from tests.browser.test_stages_page import NAMES, sixteen
 from tests.support.browser import wait_until
-from tests.support.league import RULESET, win
+from tests.support.league import win
 from tests.support.pages import PROBLEMS, broken_words
 from tests.support.screens import DESKTOP, PHONE, save_shot, screen
+from tests.support.stages_to_show import sixteen, two_groups
 
 # What of `selector` reaches out of the page's column (main, within its padding).
 OUT_OF_COLUMN = """
@@ -41,23 +40,6 @@ HEADINGS_SHOWN = {
     ),
     "uk": (["#", "Гравець", "Бали"], ["#", "Гравець", "Зіграно", "Бали", "Партії", "Очки"]),
 }
-
-
-def two_groups() -> str:
-    """A cup of two groups of four, drawn, and a knockout after them, not drawn yet."""
-    services.competition_create(
-        id="cup",
-        name="Cup",
-        ruleset=RULESET,
-        stages=[
-            {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
-            {"id": "ko", "kind": "knockout", "from": "groups"},
-        ],
-    )
-    for seed, name in enumerate(NAMES[:8], start=1):
-        services.player_enter(competition_id="cup", player={"name": name}, seed=seed, by="director")
-    services.stage_draw(competition_id="cup", stage_id="groups", by="director")
-    return "cup"
 
 
 @pytest.fixture

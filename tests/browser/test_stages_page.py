@@ -11,29 +11,11 @@ from selenium.webdriver.support.ui import Select
 
 from matches import services
 from matches.models import Competition, Match
-from tests.browser.test_standings_page import text_of
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.league import RULESET, win
-from tests.support.pages import PROBLEMS
+from tests.support.pages import PROBLEMS, text_of
+from tests.support.stages_to_show import NAMES, sixteen
 
-NAMES = [
-    "Maximiliano Wojciechowski",
-    "Olena Kovalenko",
-    "Marco Marchetti",
-    "Lucía Fernández",
-    "Tomasz Nowak",
-    "Ana Popescu",
-    "Dmytro Shevchuk",
-    "Giulia Rossi",
-    "Pablo Gómez",
-    "Anna Bianchi",
-    "Bohdan Melnyk",
-    "Chiara Conti",
-    "Ivan Petrenko",
-    "Jean Dubois",
-    "Karel Novák",
-    "Lena Schmidt",
-]
 # The match for third place is a column of its own after the final, not part of it.
 ROUND_NAMES = {
     "en": ["Round 1", "Quarter-finals", "Semi-finals", "Final", "Third-place match"],
@@ -67,23 +49,6 @@ return [...document.querySelectorAll(".bracket-round")]
   })
   .map((round) => round.querySelector("h4").textContent);
 """
-
-
-def sixteen(competition: str = "open") -> None:
-    """A knockout of 16 from the entries, drawn, with round one half played."""
-    services.competition_create(
-        id=competition,
-        name="Open",
-        ruleset=RULESET,
-        stages=[{"id": "ko", "kind": "knockout", "third_place": True}],
-    )
-    for seed, name in enumerate(NAMES, start=1):
-        services.player_enter(
-            competition_id=competition, player={"name": name}, seed=seed, by="director"
-        )
-    services.stage_draw(competition_id=competition, stage_id="ko", by="director")
-    for number in range(1, 5):
-        win(f"{competition}-ko-1-{number}", "A")
 
 
 def _opened(served, browsers, size: tuple[int, int], language: str):
@@ -296,7 +261,7 @@ def test_a_competition_in_groups_then_a_knockout_shows_one_table_a_group_and_fol
     served, chromium
 ):
     from replay.projections import projector
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

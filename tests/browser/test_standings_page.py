@@ -4,7 +4,6 @@ amendment flips a result, with the move shown and the change explained; in Ukrai
 from __future__ import annotations
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -15,6 +14,7 @@ from replay.queries.player_keys import player_key
 from tests.support.browser import log_in, make_user, wait_until
 from tests.support.hostile import AWKWARD_IDS, IDS_FROM_BEFORE
 from tests.support.league import flip, league, win
+from tests.support.pages import text_of
 
 
 def played() -> tuple[Match, int]:
@@ -23,14 +23,6 @@ def played() -> tuple[Match, int]:
     seq = win(cup[0], "B")
     projector.catch_up()
     return Match.objects.get(pk=cup[0]), seq
-
-
-def text_of(driver: WebDriver, selector: str) -> str:
-    """Return an element's text, or "" while the page is being loaded again."""
-    try:
-        return driver.find_element(By.CSS_SELECTOR, selector).text
-    except (StaleElementReferenceException, NoSuchElementException):
-        return ""
 
 
 def leader(driver: WebDriver) -> str:

@@ -10,26 +10,8 @@ from matches.models import Competition, Event, Match
 from matches.services.championships import StateClash, championship_at
 from matches.services.competition_log import verify_log
 from replay.projections import projector
-from tests.support.league import RULESET, win
-
-STAGES = [
-    {"id": "groups", "kind": "groups", "groups": 2, "advance": 2},
-    {"id": "ko", "kind": "knockout", "from": "groups", "third_place": True},
-]
-NAMES = [
-    *("Rossi", "Kovalenko", "Fernández", "Marchetti", "Petrenko", "Bianchi", "Dubois", "Novak"),
-    *("Sato", "Weber", "Horvat", "Lindqvist"),
-]
-
-
-def championship(competition: str = "euro", stages: list | None = None, players: int = 8) -> None:
-    services.competition_create(
-        id=competition, name="Euro", ruleset=RULESET, stages=stages or STAGES
-    )
-    for seed, name in enumerate(NAMES[:players], start=1):
-        services.player_enter(
-            competition_id=competition, player={"name": name}, seed=seed, by="director"
-        )
+from tests.support.championships import STAGES, championship, play_groups
+from tests.support.league import win
 
 
 def stages(competition: str = "euro") -> dict:
@@ -40,50 +22,45 @@ def stages(competition: str = "euro") -> dict:
     return {view["id"]: view for view in as_of.championship.views()}
 
 
-def play_groups(competition: str = "euro") -> None:
-    """Play every group match, side A winning: the higher seed of each pair, by the plan."""
-    for match in Match.objects.filter(competition_id=competition, stage_id="groups"):
-        win(match.pk, "A")
-
-
 def caught_up() -> None:
     projector.catch_up()
 
 
 @pytest.fixture
-def drawn(db) -> list[str]:
+def group_matches_drawn(db) -> list[str]:
+    """The euro's groups drawn: the ids of their matches."""
     championship()
     created = services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     return [match.pk for match in created]
 
 
-def test_the_group_draw_snakes_the_seeds_and_creates_each_group_s_round_robin(drawn):
+def test_the_group_draw_snakes_the_seeds_and_creates_each_group_s_round_robin(group_matches_drawn):
     groups = {group["name"]: group["entries"] for group in stages()["groups"]["groups"]}
     assert groups == {
         "A": ["Rossi", "Marchetti", "Petrenko", "Novak"],
         "B": ["Kovalenko", "Fernández", "Bianchi", "Dubois"],
     }
-    assert sorted(drawn) == sorted(
+    assert sorted(group_matches_drawn) == sorted(
         [f"euro-groups-A{n}" for n in range(1, 7)] + [f"euro-groups-B{n}" for n in range(1, 7)]
     )
     match = Match.objects.get(pk="euro-groups-A1")
     assert (match.stage_id, match.group, match.slot) == ("groups", "A", "A1")
 
 
-def test_a_stage_is_drawn_once(drawn):
+def test_a_stage_is_drawn_once(group_matches_drawn):
     with pytest.raises(StateClash) as refused:
         services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     assert refused.value.status == 409
 
 
-def test_the_knockout_waits_for_its_groups_to_settle(drawn):
+def test_the_knockout_waits_for_its_groups_to_settle(group_matches_drawn):
     with pytest.raises(Refused) as refused:
         services.stage_draw(competition_id="euro", stage_id="ko", by="director")
     assert refused.value.field == "stage"
     assert "not settled" in refused.value.message
 
 
-def test_an_unknown_stage_is_not_found(drawn):
+def test_an_unknown_stage_is_not_found(group_matches_drawn):
     with pytest.raises(NotFound):
         services.stage_draw(competition_id="euro", stage_id="final", by="director")
 
@@ -111,7 +88,7 @@ def test_seeds_are_required_and_unique_and_entries_close_at_the_first_draw(db):
     assert "closed" in closed.value.message
 
 
-def test_the_groups_settle_the_bracket_and_its_winners_make_the_next_matches(drawn):
+def test_the_groups_settle_the_bracket_and_its_winners_make_the_next_matches(group_matches_drawn):
     play_groups()
     view = stages()["groups"]
     assert view["settled"]
@@ -142,7 +119,7 @@ def test_the_groups_settle_the_bracket_and_its_winners_make_the_next_matches(dra
     assert [third.players["A"]["name"], third.players["B"]["name"]] == ["Rossi", "Marchetti"]
 
 
-def test_the_final_ranking_places_every_entry_provisional_until_settled(drawn):
+def test_the_final_ranking_places_every_entry_provisional_until_settled(group_matches_drawn):
     play_groups()
     services.stage_draw(competition_id="euro", stage_id="ko", by="director")
     win("euro-ko-1-1", "B")
@@ -254,7 +231,7 @@ def test_a_stage_of_the_entries_they_cannot_fill_is_refused_at_its_draw_naming_i
     assert not Match.objects.filter(competition_id="euro").exists()
 
 
-def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):
+def test_a_draw_is_undone_while_none_of_its_matches_has_begun(group_matches_drawn):
     services.stage_draw_undo(competition_id="euro", stage_id="groups", by="director")
     assert not Match.objects.filter(competition_id="euro").exists()
     assert not stages()["groups"]["drawn"]
@@ -265,7 +242,7 @@ def test_a_draw_is_undone_while_none_of_its_matches_has_begun(drawn):
     assert "euro-groups-A1" in refused.value.message
 
 
-def test_every_view_can_be_asked_as_it_stood_at_a_version(drawn):
+def test_every_view_can_be_asked_as_it_stood_at_a_version(group_matches_drawn):
     from matches.models import Competition
 
     competition = Competition.objects.get(pk="euro")
@@ -280,7 +257,7 @@ def test_every_view_can_be_asked_as_it_stood_at_a_version(drawn):
     assert not then.championship.views()[0]["settled"]
 
 
-def test_the_competition_s_log_is_chained_and_refuses_changes(drawn):
+def test_the_competition_s_log_is_chained_and_refuses_changes(group_matches_drawn):
     from matches.models import Competition
 
     competition = Competition.objects.get(pk="euro")
@@ -293,7 +270,7 @@ def test_the_competition_s_log_is_chained_and_refuses_changes(drawn):
         logged.first().delete()
 
 
-def test_a_withdrawn_player_ranks_last_in_his_group_and_never_qualifies(drawn):
+def test_a_withdrawn_player_ranks_last_in_his_group_and_never_qualifies(group_matches_drawn):
     from matches.models import Player
 
     rossi = Player.objects.get(name="Rossi")
@@ -326,7 +303,7 @@ def _ranking() -> list[dict]:
     return championship_at(Competition.objects.get(pk="euro")).championship.ranking()
 
 
-def test_no_one_is_out_of_a_group_that_is_still_being_played(drawn):
+def test_no_one_is_out_of_a_group_that_is_still_being_played(group_matches_drawn):
     group_a = Match.objects.filter(competition_id="euro", group="A")
     for match in group_a:
         win(match.pk, "A")
@@ -338,7 +315,7 @@ def test_no_one_is_out_of_a_group_that_is_still_being_played(drawn):
 
 
 def test_a_knockout_drawn_with_a_first_day_plays_a_round_a_day_third_place_with_the_final(
-    drawn,
+    group_matches_drawn,
 ):
     play_groups()
     services.stage_draw(

@@ -29,8 +29,8 @@ from matches.simulator import iter_competition
 from replay.models import PlayerRating
 from replay.queries.csv_cells import FORMULA_STARTS
 from replay.queries.open_data import SUMS, open_data_import, open_data_write
-from tests.replay.web.test_exports import FORMULAS, empty_the_database
-from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+from tests.support.exports import FORMULAS, empty_the_database
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected
 from tests.support.shown import shown
@@ -250,7 +250,7 @@ def test_a_championship_whose_log_seals_a_corrupt_match_is_left_out_whole_and_th
 ):
     """A draw after the group matches hashes their events' ids: without one of them its
     log's chain would break, and an import refuse the whole archive."""
-    from tests.matches.test_championships import championship, play_groups
+    from tests.support.championships import championship, play_groups
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

@@ -23,8 +23,8 @@ from matches.records import archive_verify
 from matches.services.competition_log import verify_log
 from replay.queries import open_data
 from replay.queries.open_data import open_data_write
-from tests.store.test_competition_import import emptied
-from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+from tests.support.competition_zip import emptied
+from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.hostile import SHORT_MESSAGE
 from tests.support.league import dated_league, flip, win
 from tests.support.projected import projected

@@ -16,15 +16,17 @@ from matches.models import Event, Match
 from replay.api.tokens import token_issue
 from replay.models import StagesView
 from replay.projections import projector
-from tests.matches.test_championships import championship, play_groups
-from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
-from tests.support.celery_workers import server, worker
+from tests.support.celery_workers import CURSOR_HELD, server, worker
+from tests.support.championships import championship, play_groups
+from tests.support.corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import CAROM_A, open_game, win
 from tests.support.servers import free_port, own_redis, post_event
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("projector_forgotten", "event_db")]
 
 CATCH_UP_S = 60.0
+NOT_ENQUEUED = "recompute of euro not enqueued"  # what the server logs with Redis down
+HELD_S = 60.0  # how long a test waits for a worker's recompute to hold the cursor
 FED = ("euro-ko-2-1", "euro-ko-3rd")  # the final and the match for third place
 
 
@@ -77,13 +79,13 @@ def test_with_redis_stopped_a_semi_final_ends_and_its_final_is_made_when_redis_i
     match_id, seq, key = last_semi_final
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
-    with own_redis(port) as redis, server(url) as api_port, worker(url, tmp_path / "beat"):
+    with own_redis(port) as redis, server(url) as api, worker(url, tmp_path / "beat"):
         redis.terminate()
         redis.wait(timeout=10)
 
-        assert end_through_api(api_port, key, match_id, seq) == 201
-        time.sleep(1)
-        assert projector.head() > projector.position()  # stored, not yet projected
+        assert end_through_api(api.port, key, match_id, seq) == 201
+        api.wait_for(NOT_ENQUEUED, timeout=CATCH_UP_S)  # its recompute refused by no Redis
+        assert projector.head() > projector.position()  # stored, not projected
         assert not Match.objects.filter(pk__in=FED).exists()
         with own_redis(port):
             slots = wait_for_the_final(CATCH_UP_S)
@@ -95,13 +97,12 @@ def test_a_worker_killed_while_settling_a_semi_final_leaves_its_final_to_the_nex
     last_semi_final, redis_url, tmp_path
 ):
     match_id, seq, key = last_semi_final
-    with server(redis_url) as port:
+    with server(redis_url) as api:
         # No sweep from this worker's beat: it would settle the semi-final itself.
-        slow_worker = {"PROJECTOR_TASK_PAUSE_SECONDS": "30", "PROJECTOR_SWEEP_SECONDS": "3600"}
-        with worker(redis_url, tmp_path / "beat-1", **slow_worker) as slow:
-            assert end_through_api(port, key, match_id, seq) == 201
-            slow.wait_for("standings_recompute", timeout=20)
-            time.sleep(1)  # inside the task, holding the cursor
+        no_sweep = {"PROJECTOR_SWEEP_SECONDS": "3600"}
+        with worker(redis_url, tmp_path / "beat-1", holding=True, **no_sweep) as slow:
+            assert end_through_api(api.port, key, match_id, seq) == 201
+            slow.wait_for(CURSOR_HELD, timeout=HELD_S)
             slow.kill()
         assert not Match.objects.filter(pk__in=FED).exists()
         with worker(redis_url, tmp_path / "beat-2"):
@@ -124,13 +125,13 @@ def test_with_redis_stopped_a_correction_disputes_the_started_match_and_the_brac
     }
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
-    with own_redis(port) as redis, server(url) as api_port, worker(url, tmp_path / "beat"):
+    with own_redis(port) as redis, server(url) as api, worker(url, tmp_path / "beat"):
         redis.terminate()
         redis.wait(timeout=10)
 
-        answer = post_event(f"http://127.0.0.1:{api_port}/api/matches/{FLIPPED}/events", key, body)
+        answer = post_event(f"http://127.0.0.1:{api.port}/api/matches/{FLIPPED}/events", key, body)
         assert answer.status == 201  # recorded, whatever Redis is doing
-        time.sleep(1)
+        api.wait_for(NOT_ENQUEUED, timeout=CATCH_UP_S)  # its recompute refused by no Redis
         assert projector.head() > projector.position()
         # The write itself moved the players of the match not begun, in its transaction.
         assert Event.objects.filter(competition_id="euro", type="players_moved").exists()

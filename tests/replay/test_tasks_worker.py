@@ -15,14 +15,16 @@ from websockets.sync.client import connect as websocket
 from replay.api.tokens import token_issue
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
-from tests.support.celery_workers import server, worker
+from tests.support.celery_workers import CURSOR_HELD, server, worker
 from tests.support.league import CAROM_A, league, win
 from tests.support.servers import free_port, own_redis, post_event
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("projector_forgotten", "event_db")]
 
+NOT_ENQUEUED = "recompute of cup not enqueued"  # what the server logs with Redis down
 FLIP_S = 60.0  # how long a test waits for an amendment's new standings to reach a viewer
 CATCH_UP_S = 60.0
+HELD_S = 60.0  # how long a test waits for a worker's recompute to hold the cursor
 
 
 @pytest.fixture
@@ -62,12 +64,12 @@ def test_a_worker_recomputes_a_flipped_match_and_a_viewer_is_sent_the_new_versio
 ):
     match_id, seq, key = amendable_league
     before = standings_get("cup")
-    with server(redis_url) as port, worker(redis_url, tmp_path / "beat"):
-        with websocket(f"ws://127.0.0.1:{port}/ws/competitions/cup/", proxy=None) as viewer:
+    with server(redis_url) as api, worker(redis_url, tmp_path / "beat"):
+        with websocket(f"ws://127.0.0.1:{api.port}/ws/competitions/cup/", proxy=None) as viewer:
             first = json.loads(viewer.recv(timeout=10))
             assert first["version"] == before["version"]
 
-            status, _ = amend_through_api(port, key, match_id, seq)
+            status, _ = amend_through_api(api.port, key, match_id, seq)
             assert status == 201
             pushed = json.loads(viewer.recv(timeout=FLIP_S))
 
@@ -84,16 +86,16 @@ def test_with_redis_stopped_an_amendment_is_stored_and_the_standings_catch_up_af
     before = standings_get("cup")["version"]
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
-    with own_redis(port) as redis, server(url) as api_port, worker(url, tmp_path / "beat"):
+    with own_redis(port) as redis, server(url) as api, worker(url, tmp_path / "beat"):
         redis.terminate()
         redis.wait(timeout=10)
 
         # Answered, not left waiting on Redis (the request gives up after its timeout).
-        status, _ = amend_through_api(api_port, key, match_id, seq)
+        status, _ = amend_through_api(api.port, key, match_id, seq)
 
         assert status == 201
-        assert projector.head() > projector.position()  # stored, not yet projected
-        time.sleep(1)
+        api.wait_for(NOT_ENQUEUED, timeout=FLIP_S)  # its recompute refused by no Redis
+        assert projector.head() > projector.position()  # stored, not projected
         assert standings_get("cup")["version"] == before
         with own_redis(port):
             after = wait_for_version(before, CATCH_UP_S)
@@ -106,15 +108,14 @@ def test_a_worker_killed_in_the_middle_of_a_recompute_leaves_it_to_the_next(
 ):
     match_id, seq, key = amendable_league
     before = standings_get("cup")["version"]
-    with server(redis_url) as port:
-        # No sweep from this worker's beat: one run before the recompute (30 s after the
-        # worker started, on a loaded machine) would project the amendment itself.
-        slow_worker = {"PROJECTOR_TASK_PAUSE_SECONDS": "30", "PROJECTOR_SWEEP_SECONDS": "3600"}
-        with worker(redis_url, tmp_path / "beat-1", **slow_worker) as slow:
-            status, _ = amend_through_api(port, key, match_id, seq)
+    with server(redis_url) as api:
+        # No sweep from this worker's beat: one run before the recompute would project the
+        # amendment itself.
+        no_sweep = {"PROJECTOR_SWEEP_SECONDS": "3600"}
+        with worker(redis_url, tmp_path / "beat-1", holding=True, **no_sweep) as slow:
+            status, _ = amend_through_api(api.port, key, match_id, seq)
             assert status == 201
-            slow.wait_for("standings_recompute", timeout=20)
-            time.sleep(1)  # inside the task, holding the cursor
+            slow.wait_for(CURSOR_HELD, timeout=HELD_S)
             slow.kill()
         assert standings_get("cup")["version"] == before
         with worker(redis_url, tmp_path / "beat-2"):

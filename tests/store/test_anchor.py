@@ -15,7 +15,6 @@ from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
 from matches.services.competition_log import competition_seal
 from matches.simulator import simulate_match
-from tests.matches.test_championships import championship
 from tests.support.cast import new_match, open_game, play
 
 
@@ -153,14 +152,6 @@ def test_an_event_appended_by_a_database_writer_passes_until_compared_with_an_ea
 # -- Competitions' logs ------------------------------------------------------------------
 
 
-@pytest.fixture
-def drawn(db):
-    """A championship of eight with its groups drawn: nine events in its log."""
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    return Competition.objects.get(pk="euro")
-
-
 def forge_log(competition, seq, change):
     """Rewrite event `seq` of a competition's log and compute every hash after it anew."""
     rows = list(Event.objects.filter(competition=competition).order_by("seq"))
@@ -180,10 +171,10 @@ def forge_log(competition, seq, change):
 
 
 def test_a_log_event_rewritten_with_its_chain_recomputed_passes_the_chain_but_not_the_anchor(
-    drawn, tmp_path
+    groups_drawn, tmp_path
 ):
     anchor = anchor_file(tmp_path)
-    forge_log(drawn, 3, lambda event: {**event, "seed": 8})
+    forge_log(groups_drawn, 3, lambda event: {**event, "seed": 8})
 
     _, _, chain_failed = verify()
     _, errors, anchor_failed = verify("--anchor", str(anchor))
@@ -193,9 +184,9 @@ def test_a_log_event_rewritten_with_its_chain_recomputed_passes_the_chain_but_no
     assert "competition euro: event seq 9 has another hash: an earlier event changed" in errors
 
 
-def test_the_last_event_of_a_log_deleted_is_named_by_an_earlier_anchor(drawn, tmp_path):
+def test_the_last_event_of_a_log_deleted_is_named_by_an_earlier_anchor(groups_drawn, tmp_path):
     anchor = anchor_file(tmp_path)
-    last = Event.objects.get(competition=drawn, seq=9)
+    last = Event.objects.get(competition=groups_drawn, seq=9)
     with triggers_lifted(), connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [last.pk])
 
@@ -210,9 +201,9 @@ def test_the_last_event_of_a_log_deleted_is_named_by_an_earlier_anchor(drawn, tm
     ]
 
 
-def test_changed_stages_break_the_seal_in_place_and_against_the_anchor(drawn, tmp_path):
+def test_changed_stages_break_the_seal_in_place_and_against_the_anchor(groups_drawn, tmp_path):
     anchor = anchor_file(tmp_path)
-    stages = drawn.stages
+    stages = groups_drawn.stages
     stages[0]["name"] = "Pools"
     Competition.objects.filter(pk="euro").update(stages=stages)
 
@@ -243,7 +234,7 @@ def test_a_match_s_event_given_another_global_id_is_named_by_an_earlier_anchor(d
     ]
 
 
-def test_an_anchor_of_version_1_is_still_read_and_pins_the_matches_alone(drawn, tmp_path):
+def test_an_anchor_of_version_1_is_still_read_and_pins_the_matches_alone(groups_drawn, tmp_path):
     match = new_match()
     play(match.id, open_game(match.id))
     path = anchor_file(tmp_path)
@@ -252,7 +243,7 @@ def test_an_anchor_of_version_1_is_still_read_and_pins_the_matches_alone(drawn, 
     older["matches"] = [{k: v for k, v in m.items() if k != "ids"} for m in anchor["matches"]]
     older["digest"] = anchor_digest(older)
     path.write_text(json.dumps(older), encoding="utf-8")
-    forge_log(drawn, 3, lambda event: {**event, "seed": 8})
+    forge_log(groups_drawn, 3, lambda event: {**event, "seed": 8})
 
     output, errors, failed = verify("--anchor", str(path))
 
@@ -260,11 +251,11 @@ def test_an_anchor_of_version_1_is_still_read_and_pins_the_matches_alone(drawn, 
     assert f"{len(older['matches'])} anchored matches checked, 0 failing" in output.splitlines()
 
 
-def test_a_log_that_grew_since_its_anchor_and_a_new_competition_are_listed(drawn, tmp_path):
+def test_a_log_that_grew_since_its_anchor_and_a_new_competition_are_listed(groups_drawn, tmp_path):
     anchor = anchor_file(tmp_path)
     services.player_withdraw(
         competition_id="euro",
-        player_key_=Entry.objects.get(competition=drawn, seed=8).player_id,
+        player_key_=Entry.objects.get(competition=groups_drawn, seed=8).player_id,
         reason="left",
         by="director",
     )

@@ -13,54 +13,16 @@ from django.core.management import CommandError, call_command
 from matches import services
 from matches.competition_archive import competition_import
 from matches.errors import Refused
-from matches.immutability import triggers_lifted
-from matches.models import Competition, Entry, Event, Match, Player
+from matches.models import Competition, Event, Match
 from replay.projections import projector
-from replay.queries.championships import ranking_get, stages_get
-from tests.matches.test_championships import championship, play_groups
-from tests.store.test_corrections import (
-    FLIPPED,
-    amend,
-    drawn_with_a_flip_to_come,
-    first_match_begun,
-)
+from tests.support.competition_zip import downloaded, emptied, played, views
+from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import league, win
-
-
-def played() -> None:
-    """A championship with its groups played, the knockout drawn, a semi-final won and a
-    player of the other withdrawn."""
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    play_groups()
-    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
-    win("euro-ko-1-1", "B")
-    projector.catch_up()
-
-
-def downloaded(client) -> bytes:
-    answer = client.get("/competitions/euro/records.zip")
-    assert answer.status_code == 200, answer.content[:300]
-    return answer.content
-
-
-def views(at: int | None = None) -> tuple[dict, dict]:
-    return stages_get("euro", at), ranking_get("euro", at)
-
-
-def emptied() -> None:
-    """Take everything away, as if the zip were carried to a new database."""
-    with triggers_lifted():
-        Event.objects.all().delete()
-        Match.objects.all().delete()
-        Entry.objects.all().delete()
-        Competition.objects.all().delete()
-        Player.objects.all().delete()
-    projector.rebuild()
 
 
 @pytest.fixture
 def exported(db, client, tmp_path):
+    """The played euro, caught up and downloaded: the zip's path."""
     played()
     path = tmp_path / "euro.carambole.zip"
     path.write_bytes(downloaded(client))

@@ -28,26 +28,13 @@ from matches.services.competition_log import (
 )
 from matches.services.decisions import DISPUTE_DECIDED
 from replay.projections import projector
-from tests.matches.test_championships import championship, play_groups
-from tests.store.test_competition_import import downloaded, emptied
-from tests.store.test_corrections import (
-    FLIPPED,
-    amend,
-    drawn_with_a_flip_to_come,
-    first_match_begun,
-)
-from tests.store.test_tamper_evidence import ROW_TRIGGER
+from tests.support.championships import championship, play_groups
+from tests.support.competition_zip import downloaded, emptied
+from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import league, win
+from tests.support.triggers import ROW_TRIGGER
 
 ENTERED_THIRD = 3  # the log's third event: the player seeded 3 entered
-
-
-@pytest.fixture
-def drawn(db) -> Competition:
-    """A championship of eight with its groups drawn: nine events in its log."""
-    championship()
-    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
-    return Competition.objects.get(pk="euro")
 
 
 @pytest.fixture
@@ -112,8 +99,8 @@ def test_every_new_event_of_a_competition_s_log_is_hashed_with_its_global_id(kno
     assert verify_log(knockout) == []
 
 
-def test_a_log_event_given_another_global_id_is_named_by_its_competition_and_seq(drawn):
-    last = row(drawn, 9)
+def test_a_log_event_given_another_global_id_is_named_by_its_competition_and_seq(groups_drawn):
+    last = row(groups_drawn, 9)
     execute(f"UPDATE {EVENTS_TABLE} SET id = %s WHERE id = %s", [last.pk + 1000, last.pk])
 
     _, errors, failed = verify()
@@ -133,8 +120,8 @@ def test_a_match_s_event_moved_past_a_draw_in_the_global_order_is_named(knockout
     assert [seq for seq, _ in verify_log(knockout)] == [10]
 
 
-def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_log(drawn):
-    event = row(drawn, ENTERED_THIRD)
+def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_log(groups_drawn):
+    event = row(groups_drawn, ENTERED_THIRD)
     for statement in (
         f"UPDATE {EVENTS_TABLE} SET data = '{{}}' WHERE id = %s",
         f"DELETE FROM {EVENTS_TABLE} WHERE id = %s",
@@ -142,11 +129,11 @@ def test_the_database_refuses_to_change_or_delete_an_event_of_a_competition_s_lo
         with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(statement, [event.pk])
 
-    assert row(drawn, ENTERED_THIRD).hash == event.hash
-    assert verify_log(drawn) == []
+    assert row(groups_drawn, ENTERED_THIRD).hash == event.hash
+    assert verify_log(groups_drawn) == []
 
 
-def test_verify_archive_of_a_log_alone_names_a_trigger_out_of_force(drawn):
+def test_verify_archive_of_a_log_alone_names_a_trigger_out_of_force(groups_drawn):
     name = ROW_TRIGGER[connection.vendor]
     with connection.cursor() as cursor:
         table = f" ON {EVENTS_TABLE}" if connection.vendor == "postgresql" else ""
@@ -174,8 +161,8 @@ def test_a_rewritten_dispute_decision_is_named_and_fails_verify_archive(decided)
     assert "1 failing" in output.splitlines()[-1]
 
 
-def test_a_changed_seed_is_named_and_fails_verify_archive(drawn):
-    rewrite(drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
+def test_a_changed_seed_is_named_and_fails_verify_archive(groups_drawn):
+    rewrite(groups_drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
 
     _, errors, failed = verify()
 
@@ -183,39 +170,41 @@ def test_a_changed_seed_is_named_and_fails_verify_archive(drawn):
     assert errors.startswith(f"competition euro seq {ENTERED_THIRD}: hash does not match")
 
 
-def test_a_deleted_log_event_is_named_and_fails_verify_archive(drawn):
-    execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [row(drawn, 4).pk])
+def test_a_deleted_log_event_is_named_and_fails_verify_archive(groups_drawn):
+    execute(f"DELETE FROM {EVENTS_TABLE} WHERE id = %s", [row(groups_drawn, 4).pk])
 
     _, errors, failed = verify()
 
     assert failed
     assert "competition euro seq 4: event seq 4 is missing" in errors.splitlines()
     # The next event chains to the deleted one's hash, and the rest to their own.
-    assert [seq for seq, _ in verify_log(drawn)] == [4, 5]
+    assert [seq for seq, _ in verify_log(groups_drawn)] == [4, 5]
 
 
-def test_a_changed_type_column_and_an_id_kept_in_the_data_are_named(drawn):
-    execute(f"UPDATE {EVENTS_TABLE} SET type = 'draw_undone' WHERE id = %s", [row(drawn, 9).pk])
-    rewrite(drawn, 2, lambda event: {**event, "id": 1})
+def test_a_changed_type_column_and_an_id_kept_in_the_data_are_named(groups_drawn):
+    execute(
+        f"UPDATE {EVENTS_TABLE} SET type = 'draw_undone' WHERE id = %s", [row(groups_drawn, 9).pk]
+    )
+    rewrite(groups_drawn, 2, lambda event: {**event, "id": 1})
 
-    assert verify_log(drawn) == [
+    assert verify_log(groups_drawn) == [
         (2, "the data holds 'id', which only the event's position may hold"),
         (9, "the type column ('draw_undone') is not the hashed type ('stage_drawn')"),
     ]
 
 
-def test_a_row_whose_hash_version_went_back_is_named(drawn):
-    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 1 WHERE id = %s", [row(drawn, 5).pk])
-    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 7 WHERE id = %s", [row(drawn, 7).pk])
+def test_a_row_whose_hash_version_went_back_is_named(groups_drawn):
+    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 1 WHERE id = %s", [row(groups_drawn, 5).pk])
+    execute(f"UPDATE {EVENTS_TABLE} SET hash_version = 7 WHERE id = %s", [row(groups_drawn, 7).pk])
 
-    assert verify_log(drawn) == [
+    assert verify_log(groups_drawn) == [
         (5, "hash version 1 after version 2"),
         (7, "hash version 7 is none this archive knows"),
     ]
 
 
-def test_verify_archive_names_a_competition_to_verify_its_log_alone(drawn):
-    rewrite(drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
+def test_verify_archive_names_a_competition_to_verify_its_log_alone(groups_drawn):
+    rewrite(groups_drawn, ENTERED_THIRD, lambda event: {**event, "seed": 1})
     league("cup")
 
     output, errors, failed = verify("--competition", "cup")
@@ -259,7 +248,7 @@ def test_a_log_hashed_before_version_2_still_verifies_and_goes_on_in_version_2(d
 
 
 @pytest.fixture
-def exported(db, client, tmp_path):
+def semi_final_zip(db, client, tmp_path):
     """A championship played through its knockout's first semi-final, downloaded."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
@@ -283,8 +272,8 @@ def changed(source, target, change) -> None:
             write.writestr(name, body)
 
 
-def test_the_zip_s_log_says_each_event_s_hash_version_and_the_ids_offset(exported):
-    with zipfile.ZipFile(exported) as archive:
+def test_the_zip_s_log_says_each_event_s_hash_version_and_the_ids_offset(semi_final_zip):
+    with zipfile.ZipFile(semi_final_zip) as archive:
         log = json.loads(archive.read("log.json"))
 
     assert log["format"] == "carambole.competition-log/2"
@@ -304,11 +293,11 @@ def withdraw_one_who_is_out() -> None:
 
 
 def test_an_imported_log_verifies_where_it_lands_and_goes_on_there_at_any_offset(
-    exported, client, tmp_path
+    semi_final_zip, client, tmp_path
 ):
     emptied()
     win(league("cup")[0], "A")  # this database's log has passed the archive's ids
-    moved = competition_import(str(exported)).offset
+    moved = competition_import(str(semi_final_zip)).offset
     projector.catch_up()
     assert moved > 0 and Competition.objects.get(pk="euro").id_offset == moved
     withdraw_one_who_is_out()
@@ -330,7 +319,7 @@ def test_an_imported_log_verifies_where_it_lands_and_goes_on_there_at_any_offset
     assert all(problems == [] for problems in archive_verify().values())
 
 
-def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, tmp_path):
+def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(semi_final_zip, tmp_path):
     emptied()
     broken = tmp_path / "broken.zip"
 
@@ -340,7 +329,7 @@ def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, t
         assert len(log["events"]) == 10  # the last: any id past the others keeps their order
         log["events"][9]["id"] = max(every) + 1
 
-    changed(exported, broken, another_id)
+    changed(semi_final_zip, broken, another_id)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
@@ -350,7 +339,7 @@ def test_a_zip_whose_log_event_was_given_another_id_is_refused_whole(exported, t
     assert not Competition.objects.exists() and not Event.objects.exists()
 
 
-def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported, tmp_path):
+def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(semi_final_zip, tmp_path):
     emptied()
     broken = tmp_path / "broken.zip"
 
@@ -359,7 +348,7 @@ def test_a_zip_whose_match_event_was_moved_past_a_draw_is_refused_whole(exported
         every += [event["id"] for event in log["events"]]
         log["match_event_ids"]["euro-groups-A1"][-1] = max(every) + 1000  # after the draw
 
-    changed(exported, broken, move)
+    changed(semi_final_zip, broken, move)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
@@ -389,11 +378,11 @@ def first_id(log: dict) -> int:
     ],
 )
 def test_a_zip_whose_log_breaks_the_chain_s_rules_is_refused_naming_the_field(
-    exported, tmp_path, change, field
+    semi_final_zip, tmp_path, change, field
 ):
     emptied()
     broken = tmp_path / "broken.zip"
-    changed(exported, broken, change)
+    changed(semi_final_zip, broken, change)
 
     with pytest.raises(Refused) as refused:
         competition_import(str(broken))
@@ -402,7 +391,7 @@ def test_a_zip_whose_log_breaks_the_chain_s_rules_is_refused_naming_the_field(
     assert not Event.objects.exists()
 
 
-def test_a_zip_of_log_format_1_still_imports_and_verifies(exported, tmp_path):
+def test_a_zip_of_log_format_1_still_imports_and_verifies(semi_final_zip, tmp_path):
     emptied()
     older = tmp_path / "older.zip"
 
@@ -416,7 +405,7 @@ def test_a_zip_of_log_format_1_still_imports_and_verifies(exported, tmp_path):
             body = {k: v for k, v in event.items() if k not in ("id", "hash")}
             event["hash"] = previous = event_hash(previous, body)
 
-    changed(exported, older, as_format_1)
+    changed(semi_final_zip, older, as_format_1)
     competition_import(str(older))
 
     euro = Competition.objects.get(pk="euro")

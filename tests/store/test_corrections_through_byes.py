@@ -10,9 +10,9 @@ from matches import services
 from matches.models import Competition, Match
 from matches.services.championships import championship_at
 from replay.projections import projector
-from tests.matches.test_championships import championship
-from tests.store.test_corrections import amend, names
 from tests.support.cast import BY
+from tests.support.championships import championship
+from tests.support.corrections import amend, names
 from tests.support.league import win
 
 # Two groups (A: Rossi, Marchetti, Petrenko, Novak; B: Kovalenko, Fernández, Bianchi,

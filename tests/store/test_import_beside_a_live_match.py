@@ -12,6 +12,8 @@ from matches.records import record_import
 from matches.simulator import simulate_match
 from tests.support.cast import new_match, open_game, play
 
+BEGIN_S = 60.0
+
 
 def archive(copies: int) -> list[dict]:
     """Return simulated records under distinct ids: an archive of some thousands of events."""
@@ -44,7 +46,13 @@ def test_a_shot_recorded_while_a_large_archive_imports_commits_between_its_recor
 
     thread = threading.Thread(target=importer)
     thread.start()
-    while not Match.objects.filter(competition="old-league").exists():
+    deadline = time.monotonic() + BEGIN_S  # a liveness limit: the first record comes at once
+    while True:
+        importing = thread.is_alive()  # asked first: ended and stored nothing is then certain
+        if Match.objects.filter(competition="old-league").exists():
+            break
+        assert importing, f"the import ended before its first record: {importing_errors}"
+        assert time.monotonic() < deadline, f"the import stored nothing in {BEGIN_S} s"
         time.sleep(0.01)
     shots = 0
     while thread.is_alive():

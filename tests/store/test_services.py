@@ -1,10 +1,11 @@
 """The one write path: every event kind, optimistic concurrency, idempotency, refusals."""
 
 import threading
+import time
 from collections import Counter
 
 import pytest
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 
 from matches import services, store
 from matches.errors import Conflict, NotFound, Refused
@@ -563,11 +564,27 @@ def test_the_global_id_order_is_the_commit_order_across_interleaved_matches(even
         assert seqs == list(range(1, len(seqs) + 1))
 
 
+def wait_for_a_second_append_to_wait_on_the_log(seconds: float = 30) -> None:
+    """Return once an append waits for the log's lock (PostgreSQL); fail after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with connection.cursor() as cursor:
+            # This database's own: other databases of the server take advisory locks too.
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            )
+            if cursor.fetchone()[0]:
+                return
+        assert time.monotonic() < deadline, f"no append waited on the log within {seconds} s"
+        time.sleep(0.01)
+
+
 def test_an_append_waits_for_an_uncommitted_append_to_another_match(event_db):
     """A later transaction cannot commit a higher id while an earlier one is still open."""
     first, second = new_match("cup-a-1"), new_match("cup-a-2")
     holding, release = threading.Event(), threading.Event()
-    finished_second = threading.Event()
+    appending, finished_second = threading.Event(), threading.Event()
     errors = []
 
     def slow_referee():
@@ -586,6 +603,7 @@ def test_an_append_waits_for_an_uncommitted_append_to_another_match(event_db):
     def quick_referee():
         try:
             holding.wait(timeout=30)
+            appending.set()
             services.lag_record(
                 match_id=second.id, expected_seq=0, by=BY, a={"distance": 1}, b={"distance": 2}
             )
@@ -598,7 +616,9 @@ def test_an_append_waits_for_an_uncommitted_append_to_another_match(event_db):
     workers = [threading.Thread(target=slow_referee), threading.Thread(target=quick_referee)]
     for worker in workers:
         worker.start()
-    assert holding.wait(timeout=30)
+    assert holding.wait(timeout=30) and appending.wait(timeout=30)
+    if connection.vendor == "postgresql":  # the wait is visible there: seen, not hoped for
+        wait_for_a_second_append_to_wait_on_the_log()
     blocked = not finished_second.wait(timeout=0.5)
     release.set()
     for worker in workers:

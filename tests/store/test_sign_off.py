@@ -40,6 +40,7 @@ def pin_of(match_id: str, role: str) -> str:
 
 @pytest.fixture
 def finished(db) -> str:
+    """The id of the league's first match, which B won."""
     first, *_ = league()
     win(first, "B")
     return first

@@ -19,6 +19,7 @@ STAFF = "federation"
 
 @pytest.fixture
 def hall(db):
+    """The cup's hall: tables 1, 2 and 3 in that order, two matches scheduled."""
     new_match("cup-a-1")
     new_match("cup-a-2")
     return services.tables_set(competition_id="cup", names=["1", "2", "3"], by=STAFF)

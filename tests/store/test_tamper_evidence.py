@@ -25,12 +25,11 @@ from replay.models import MatchSummary
 from replay.projections import projector
 from tests.support.cast import BY, play, seven_events_and_another
 from tests.support.servers import database_url
+from tests.support.triggers import ROW_TRIGGER
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH_ID = "cup-a-1"
 TAMPERED = 4  # the first shot: seq 1 to 3 are the lag, the game's start and the break
-# The triggers of each database, and the one a test takes out of force.
-ROW_TRIGGER = {"sqlite": f"{EVENTS_TABLE}_no_update", "postgresql": f"{EVENTS_TABLE}_immutable"}
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="PostgreSQL alone can disable a trigger"
 )

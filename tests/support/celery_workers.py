@@ -11,7 +11,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +19,9 @@ from bench.processes import ROOT, celery_worker_command, served_environ, stop
 from tests.support.servers import database_url, serving
 
 STARTUP_S = 60.0
+# What a worker started `holding=True` logs once a recompute holds the projector's cursor.
+CURSOR_HELD = "the recompute holds the projector's cursor"
+HOLDING_MODULE = "tests.support.held_cursor"
 
 
 def environment(redis_url: str, **extra: str) -> dict[str, str]:
@@ -26,20 +29,41 @@ def environment(redis_url: str, **extra: str) -> dict[str, str]:
     return served_environ(database_url(), redis_url, **{"PROJECTOR_SWEEP_SECONDS": "2", **extra})
 
 
+class Served:
+    """A server's port, and its log for the test to wait on."""
+
+    def __init__(self, port: int, log: Callable[[], str]) -> None:
+        self.port = port
+        self.log = log
+
+    def wait_for(self, words: str, timeout: float = STARTUP_S) -> None:
+        """Wait for these words in the server's log (a liveness limit)."""
+        deadline = time.monotonic() + timeout
+        while words not in self.log():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no {words!r} in the server's log:\n" + self.log()[-3000:])
+            time.sleep(0.1)
+
+
 @contextmanager
-def server(redis_url: str) -> Iterator[int]:
-    """Serve carambole on a free loopback port, its sweep every 2 s; yield the port."""
+def server(redis_url: str) -> Iterator[Served]:
+    """Serve carambole on a free loopback port, its sweep every 2 s; yield its port and log."""
     with serving(redis_url, environ={"PROJECTOR_SWEEP_SECONDS": "2"}) as served:
-        yield served.port
+        yield Served(served.port, served.log)
 
 
 class Worker:
     """A `celery -A carambole worker -B` process, its log kept for the test to read."""
 
-    def __init__(self, redis_url: str, schedule: Path, **extra: str) -> None:
+    def __init__(
+        self, redis_url: str, schedule: Path, *, holding: bool = False, **extra: str
+    ) -> None:
         self.lines: list[str] = []
+        command = celery_worker_command(schedule)
+        if holding:
+            command += ["--include", HOLDING_MODULE]
         self.process = subprocess.Popen(
-            celery_worker_command(schedule),
+            command,
             cwd=ROOT,
             env=environment(redis_url, **extra),
             stdout=subprocess.DEVNULL,
@@ -55,6 +79,7 @@ class Worker:
             self.lines.append(line)
 
     def wait_for(self, words: str, timeout: float = STARTUP_S) -> None:
+        """Wait for a line of the worker's log with these words; fail if it exits first."""
         deadline = time.monotonic() + timeout
         while not any(words in line for line in self.lines):
             if self.process.poll() is not None:
@@ -96,8 +121,15 @@ def children(pid: int) -> list[int]:
 
 
 @contextmanager
-def worker(redis_url: str, schedule: Path, **extra: str) -> Iterator[Worker]:
-    started = Worker(redis_url, schedule, **extra)
+def worker(
+    redis_url: str, schedule: Path, *, holding: bool = False, **extra: str
+) -> Iterator[Worker]:
+    """Run a worker with its beat, ready, until the block ends; `extra` is its environment.
+
+    `holding`: each recompute holds the projector's cursor, logs `CURSOR_HELD` and waits
+    (`tests/support/held_cursor.py`), for a test to kill the worker in the middle of one.
+    """
+    started = Worker(redis_url, schedule, holding=holding, **extra)
     try:
         started.wait_for("ready.")
         yield started

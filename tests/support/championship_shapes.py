@@ -24,6 +24,7 @@ from replay.projections import projector
 from replay.queries.championships import ranking_get, stages_get
 from tests.support.cast import BY, CAROM_A, QUIET
 from tests.support.league import CAROM_B, RULESET, win
+from tests.support.stages import folded, stored
 
 NAMES = [
     "Rossi",
@@ -311,8 +312,6 @@ def answered_by_the_api(competition: str) -> None:
 
 def checked(competition: str, players: int, seen: dict[str, tuple[str, str]]) -> bool:
     """Check every law after a step (the projector caught up); return whether it is over."""
-    from tests.replay.projections.test_stages_writer import folded, stored
-
     projector.catch_up()
     version, views, ranking = stored(competition)
     assert (version, views, ranking) == folded(competition)

@@ -21,11 +21,12 @@ from carambole import throttle
 from carambole.caches import clear_every_cache, log_reports
 from matches import services
 from matches.immutability import install_triggers, remove_triggers
-from matches.models import Match
+from matches.models import Competition, Match
 from replay.projections import projector
 from replay.queries.read_cache import READS
 from tests.support import cast, counting
 from tests.support.cast import new_match, open_game, play
+from tests.support.championships import championship
 from tests.support.league import league
 from tests.support.logins import REFEREE, Login, login
 from tests.support.servers import own_redis
@@ -148,6 +149,14 @@ def projector_forgotten() -> Iterator[None]:
 def cup(db) -> None:
     """The competition "cup", with nothing in it."""
     cast.cup()
+
+
+@pytest.fixture
+def groups_drawn(db) -> Competition:
+    """A championship of eight with its groups drawn: nine events in its log."""
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    return Competition.objects.get(pk="euro")
 
 
 @pytest.fixture

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -215,3 +219,11 @@ for (const element of document.querySelectorAll(arguments[0])) {
 }
 return broken;
 """
+
+
+def text_of(driver: WebDriver, selector: str) -> str:
+    """Return an element's text, or "" while the page is being loaded again."""
+    try:
+        return driver.find_element(By.CSS_SELECTOR, selector).text
+    except (StaleElementReferenceException, NoSuchElementException):
+        return ""

@@ -12,8 +12,8 @@ from replay.api.stages import LARGEST_ID
 from replay.models import MatchSummary, Standings
 from replay.projections import projector
 from replay.queries import championships
-from tests.store.test_corrections import FLIPPED, drawn_with_a_flip_to_come
 from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.corrections import FLIPPED, drawn_with_a_flip_to_come
 from tests.support.league import RULESET, flip, win
 from tests.support.logins import api
 

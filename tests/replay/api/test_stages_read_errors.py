@@ -11,8 +11,8 @@ from matches.models import Event
 from replay.models import StagesView
 from replay.projections import projector
 from replay.queries import previews
-from tests.matches.test_championships import championship
 from tests.support.cast import CAROM_A, open_game
+from tests.support.championships import championship
 from tests.support.league import league
 from tests.support.logins import api
 from tests.support.wedged import unwedge, wedge
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("projector_forgotten")
 
 
 @pytest.fixture
-def drawn(db) -> int:
+def drawn_version(db) -> int:
     """The groups drawn and caught up; the version the read model stands at."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
@@ -45,7 +45,7 @@ def stopped_at(event: int) -> dict:
     }
 
 
-def test_a_fault_the_projector_kept_is_answered_with_the_last_good_state(drawn):
+def test_a_fault_the_projector_kept_is_answered_with_the_last_good_state(drawn_version):
     good = StagesView.objects.get(pk="euro")
     broken = wedge()
     projector.catch_up()
@@ -54,20 +54,20 @@ def test_a_fault_the_projector_kept_is_answered_with_the_last_good_state(drawn):
 
     assert stages == {
         "competition": "euro",
-        "version": drawn,
+        "version": drawn_version,
         "stages": good.stages,
         "error": stopped_at(broken),
     }
-    assert (ranking["version"], ranking["rows"]) == (drawn, good.ranking)
+    assert (ranking["version"], ranking["rows"]) == (drawn_version, good.ranking)
     assert ranking["error"] == stopped_at(broken)
 
 
-def test_a_fold_on_the_spot_that_raises_is_answered_so_before_the_projector_meets_it(drawn):
+def test_a_fold_on_the_spot_that_raises_is_answered_so_before_the_projector_meets_it(drawn_version):
     broken = wedge()  # not caught up: the read model is behind, and the fold raises
 
     stages = read("stages")
 
-    assert (stages["version"], stages["error"]) == (drawn, stopped_at(broken))
+    assert (stages["version"], stages["error"]) == (drawn_version, stopped_at(broken))
     assert read("ranking")["error"] == stopped_at(broken)
 
 
@@ -81,19 +81,21 @@ def test_with_no_read_model_yet_the_answer_is_empty_with_the_error(db):
     assert read("ranking")["rows"] == []
 
 
-def test_as_of_a_version_before_the_fault_the_draw_reads_whole_and_after_it_the_error(drawn):
+def test_as_of_a_version_before_the_fault_the_draw_reads_whole_and_after_it_the_error(
+    drawn_version,
+):
     good = StagesView.objects.get(pk="euro").stages
     broken = wedge()
     projector.catch_up()
 
-    before = read("stages", f"?at={drawn}")
+    before = read("stages", f"?at={drawn_version}")
     after = read("stages", f"?at={broken}")
 
     assert (before["stages"], before["error"]) == (good, None)
     assert (after["version"], after["stages"], after["error"]) == (0, [], stopped_at(broken))
 
 
-def test_the_error_is_null_when_none_and_once_an_event_repairs_the_fold(drawn):
+def test_the_error_is_null_when_none_and_once_an_event_repairs_the_fold(drawn_version):
     assert read("stages")["error"] is None and read("ranking")["error"] is None
     wedge()
     projector.catch_up()
@@ -115,7 +117,7 @@ def test_a_round_robin_s_stages_answer_no_error(db):
 
 
 def test_a_preview_that_needs_a_fold_that_raises_is_a_409_naming_the_competition(
-    drawn, monkeypatch
+    drawn_version, monkeypatch
 ):
     cache.clear()  # the previews' throttle
     seq = open_game("euro-groups-A1")  # A's carom would win the match: its group changes

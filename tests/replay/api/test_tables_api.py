@@ -12,13 +12,14 @@ pytestmark = pytest.mark.usefixtures("projector_forgotten")
 
 
 @pytest.fixture
-def cup(db):
+def three_matches_waiting(db):
+    """Three matches of the cup, waiting for a table."""
     new_match("cup-a-1")
     new_match("cup-a-2")
     new_match("cup-a-3")
 
 
-def test_staff_set_tables_call_matches_and_anyone_reads_the_hall(cup, staff):
+def test_staff_set_tables_call_matches_and_anyone_reads_the_hall(three_matches_waiting, staff):
     client = api(staff.key)
     answer = client.post("/api/competitions/cup/tables", {"tables": ["1", "2"]}, format="json")
     assert answer.status_code == 200
@@ -50,7 +51,7 @@ def test_staff_set_tables_call_matches_and_anyone_reads_the_hall(cup, staff):
     assert Match.objects.get(pk="cup-a-1").table == "1"
 
 
-def test_staff_move_a_match_and_each_move_is_kept(cup, staff):
+def test_staff_move_a_match_and_each_move_is_kept(three_matches_waiting, staff):
     client = api(staff.key)
     client.post("/api/competitions/cup/tables", {"tables": ["1", "2"]}, format="json")
     first = client.put("/api/matches/cup-a-1/table", {"table": "1"}, format="json")
@@ -73,14 +74,14 @@ def test_staff_move_a_match_and_each_move_is_kept(cup, staff):
         ("put", "/api/matches/cup-a-1/table", {"table": "9"}, 404, "table"),
     ],
 )
-def test_bad_requests_name_the_field(cup, staff, method, path, body, code, field):
+def test_bad_requests_name_the_field(three_matches_waiting, staff, method, path, body, code, field):
     client = api(staff.key)
     client.post("/api/competitions/cup/tables", {"tables": ["1"]}, format="json")
     answer = getattr(client, method)(path, body, format="json")
     assert (answer.status_code, answer.json()["field"]) == (code, field)
 
 
-def test_a_started_match_is_not_called(cup, staff):
+def test_a_started_match_is_not_called(three_matches_waiting, staff):
     client = api(staff.key)
     client.post("/api/competitions/cup/tables", {"tables": ["1"]}, format="json")
     open_game("cup-a-2")
@@ -88,7 +89,9 @@ def test_a_started_match_is_not_called(cup, staff):
     assert (answer.status_code, answer.json()["field"]) == (422, "match")
 
 
-def test_a_table_with_a_match_called_refuses_another_with_a_409_naming_it(cup, staff):
+def test_a_table_with_a_match_called_refuses_another_with_a_409_naming_it(
+    three_matches_waiting, staff
+):
     client = api(staff.key)
     client.post("/api/competitions/cup/tables", {"tables": ["1"]}, format="json")
     client.post("/api/competitions/cup/tables/1/call", {"match": "cup-a-1"}, format="json")
@@ -111,7 +114,7 @@ def test_a_table_with_a_match_called_refuses_another_with_a_409_naming_it(cup, s
         ("put", "/api/matches/cup-a-1/table", {"table": "1"}),
     ],
 )
-def test_only_staff_change_tables(cup, referee, method, path, body):
+def test_only_staff_change_tables(three_matches_waiting, referee, method, path, body):
     assert getattr(api(), method)(path, body, format="json").status_code == 401
     assert getattr(api(referee.key), method)(path, body, format="json").status_code == 403
     assert not Table.objects.exists() and not TableAssignment.objects.exists()

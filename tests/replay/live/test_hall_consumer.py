@@ -107,8 +107,8 @@ async def heartbeats() -> None:
     for cookie in ("", stranger):
         viewer = await connect("/ws/matches/cup-a-1/?after=3", cookie)
         await viewer.send_to(text_data=json.dumps({"type": "heartbeat"}))
-        await asyncio.sleep(0.5)
-        await viewer.disconnect()
+        # The socket reads its messages in turn: closed, it has read the heartbeat.
+        await viewer.disconnect(timeout=WAIT_S)
     count = database_sync_to_async(ConsoleActivity.objects.count)
     assert await count() == 0
 

@@ -33,11 +33,11 @@ from replay.live import viewer as live_viewer
 from replay.live.notices import group_of, notice
 from replay.live.stream import Stream
 from tests.support.cast import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
+from tests.support.hanging_layer import WAIT_S, HangingLayer, wait_for
 from tests.support.sockets import watching
 
 pytestmark = pytest.mark.usefixtures("event_db")
 
-WAIT_S = 30.0  # the longest a test waits for one message that must come (a loaded machine)
 HUB_STOP_S = 120.0  # the longest a test waits for a hub nobody watches to stop
 
 
@@ -103,15 +103,6 @@ async def all_live(match_id: str, count: int) -> None:
         return feed is not None and sum(viewer.live for viewer in feed.viewers) == count
 
     await until(live, f"{count} viewers of {match_id} never all went live")
-
-
-def wait_for(condition: Callable[[], Any], what: str) -> None:
-    """Return once `condition()` is truthy, failing after WAIT_S seconds."""
-    deadline = time.monotonic() + WAIT_S
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {WAIT_S} s for {what}")
-        time.sleep(0.01)
 
 
 async def hubs_stopped(loop: asyncio.AbstractEventLoop) -> None:
@@ -733,16 +724,6 @@ def test_a_hub_hears_the_layer_while_a_socket_of_its_process_waits_for_its_own_m
             socket.cancel()
 
     watching(scenario)
-
-
-class HangingLayer:
-    """A channel layer that never answers, as a Redis stalled mid-call; it notes who called."""
-
-    callers: list[str] = []
-
-    async def group_send(self, group, message):
-        self.callers.append(threading.current_thread().name)
-        await asyncio.Event().wait()
 
 
 def test_recording_answers_at_once_when_the_channel_layer_hangs(monkeypatch):

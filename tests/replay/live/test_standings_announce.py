@@ -11,7 +11,7 @@ from matches.signals import events_appended
 from replay import tasks
 from replay.live import announce, standings_announce
 from replay.projections import projector
-from tests.replay.live.test_live import HangingLayer, wait_for
+from tests.support.hanging_layer import HangingLayer, wait_for
 from tests.support.league import dated_league, win
 
 

@@ -107,7 +107,7 @@ def test_a_competition_in_stages_sends_its_stages_and_ranking_and_each_new_versi
 
 def drawn_championship() -> None:
     from matches import services
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

@@ -20,9 +20,9 @@ from matches.errors import Refused
 from matches.models import Match
 from replay.projections import projector
 from replay.queries.previews import preview
-from tests.replay.projections.test_stages_writer import stored
 from tests.support import championship_shapes as shapes
 from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.stages import stored
 
 EXAMPLES = itertools.count()
 STATS: Counter[str] = Counter()

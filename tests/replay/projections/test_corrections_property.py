@@ -20,12 +20,12 @@ from matches.errors import Refused
 from matches.models import Event, Match
 from replay.projections import projector
 from replay.queries.previews import preview
-from tests.matches.test_championships import championship
-from tests.replay.projections.test_stages_writer import folded, open_slots_hold_no_one_twice, stored
 from tests.support.caches import answered_alike, forget_every_cache
 from tests.support.cast import BY, CAROM_A, QUIET
 from tests.support.championship_shapes import correction, play_on, seq_of
+from tests.support.championships import championship
 from tests.support.league import CAROM_B, win
+from tests.support.stages import folded, open_slots_hold_no_one_twice, stored
 
 EXAMPLES = itertools.count()
 STATS: Counter[str] = Counter()

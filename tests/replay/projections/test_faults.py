@@ -15,7 +15,7 @@ from matches.championship import Championship
 from matches.models import Event, Match, Player
 from replay.models import ReadModelFault, StagesView, Standings
 from replay.projections import projector, stages_writer, standings_writer
-from tests.matches.test_championships import championship, play_groups
+from tests.support.championships import championship, play_groups
 from tests.support.league import league, win
 from tests.support.wedged import faults, unwedge, wedge
 

@@ -11,28 +11,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import services
-from matches.models import Competition, Match, Player
-from matches.services.championships import championship_at
+from matches.models import Match, Player
 from replay.models import StagesView
 from replay.projections import projector
 from replay.queries.championships import ranking_get, stages_get
-from tests.matches.test_championships import championship, play_groups
+from tests.support.championships import championship, play_groups
 from tests.support.league import win
-
-
-def stored(competition: str = "euro") -> tuple[int, list, list]:
-    view = StagesView.objects.get(pk=competition)
-    return view.version, view.stages, view.ranking
-
-
-def folded(competition: str = "euro") -> tuple[int, list, list]:
-    position = StagesView.objects.get(pk=competition).position
-    as_of = championship_at(Competition.objects.get(pk=competition), position)
-    return as_of.version, as_of.championship.views(), as_of.championship.ranking()
+from tests.support.stages import folded, open_slots_hold_no_one_twice, stored
 
 
 @pytest.fixture
 def drawn(db) -> None:
+    """The euro's groups drawn, nothing played, the projector not run."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
 
@@ -105,25 +95,6 @@ def test_a_withdrawal_forfeits_the_player_s_unplayed_matches_and_keeps_his_resul
 
 
 # -- Any sequence of results -------------------------------------------------------------
-
-
-def open_slots_hold_no_one_twice(views: list[dict]) -> None:
-    """In every round, and among a stage's undecided matches, a player is in one place."""
-    for stage in views:
-        if stage["kind"] != "knockout" or not stage["drawn"]:
-            continue
-        undecided = []
-        for games in stage["rounds"]:
-            named = [p for m in games if m["players"] for p in m["players"] if p]
-            assert len(named) == len(set(named)), (stage["id"], named)
-            undecided += [
-                p
-                for m in games
-                if m["players"] and m["status"] != "bye" and not m["winner"]
-                for p in m["players"]
-                if p
-            ]
-        assert len(undecided) == len(set(undecided)), undecided
 
 
 EXAMPLES = itertools.count()

@@ -188,7 +188,7 @@ def test_the_archive_csv_shows_names_ids_and_stages_that_look_like_formulas_as_t
 def test_the_archive_csv_says_a_drawn_matchs_stage_in_words_and_the_day_it_was_played(
     db, client, projector_forgotten, language, place
 ):
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
     from tests.support.league import win
 
     championship()
@@ -208,7 +208,7 @@ def test_the_archive_csv_reads_a_competitions_stages_once_however_many_rows(
     db, client, projector_forgotten, monkeypatch
 ):
     from replay.web import archive, lookups
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
     from tests.support.league import win
 
     championship()
@@ -232,7 +232,7 @@ def test_the_archive_csv_reads_a_competitions_stages_once_however_many_rows(
 
 
 def test_the_archive_csv_gives_a_dated_drawn_matchs_own_date(db, client, projector_forgotten):
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
     from tests.support.league import win
 
     championship()
@@ -417,7 +417,7 @@ def test_imported_matches_reach_the_archive_through_the_projector_with_their_res
 def test_a_void_match_counts_in_no_players_totals(db, client, projector_forgotten):
     from matches.models import Match
     from replay.queries.player_keys import player_key
-    from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
+    from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
     from tests.support.league import win
 
     drawn_with_a_flip_to_come()

@@ -146,7 +146,7 @@ def test_staff_see_the_forms_to_manage_the_competition_and_others_do_not(flipped
 
 def test_a_stage_match_is_placed_in_its_stage_in_the_page_s_language_on_every_list(db):
     from matches import services
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
@@ -171,8 +171,8 @@ def test_the_list_of_competitions_counts_each_match_once(flipped):
 
 def test_the_home_page_and_the_list_count_matches_one_way_less_voids(db):
     from matches import services
-    from tests.store.test_corrections import FLIPPED, amend, drawn_with_a_flip_to_come
     from tests.support.cast import open_game, play
+    from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 
     drawn_with_a_flip_to_come()  # the groups played, the knockout drawn
     win("euro-ko-1-1", "A")
@@ -198,7 +198,7 @@ def test_the_home_page_and_the_list_count_matches_one_way_less_voids(db):
 
 def test_a_competition_in_stages_shows_its_ranking_and_groups_and_no_round_robin_table(db):
     from matches import services
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
@@ -224,7 +224,7 @@ def test_a_round_robin_without_stages_keeps_its_standings_table(flipped):
 
 def test_the_match_for_third_place_has_a_column_of_its_own_after_the_final(db):
     from matches import services
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

@@ -8,16 +8,17 @@ from django.test import Client
 
 from matches import services
 from replay.projections import projector
-from tests.store.test_corrections import FLIPPED, amend, first_match_begun, knockout_drawn  # noqa: F401
 from tests.support.browser import make_user
 from tests.support.cast import BY
+from tests.support.corrections import FLIPPED, amend, first_match_begun, knockout_drawn  # noqa: F401
 from tests.support.league import win
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")
 
 
 @pytest.fixture
-def disputed(knockout_drawn):  # noqa: F811
+def disputed_and_caught_up(knockout_drawn):  # noqa: F811
+    """ko-1-1 begun, then its B2 changed by a staff amendment; the projector caught up."""
     first_match_begun()
     amend(FLIPPED, staff=True)
     projector.catch_up()
@@ -29,7 +30,7 @@ def staff_client() -> Client:
     return client
 
 
-def test_the_bracket_marks_a_disputed_place_with_its_holder_as_amended(disputed):
+def test_the_bracket_marks_a_disputed_place_with_its_holder_as_amended(disputed_and_caught_up):
     html = Client().get("/competitions/euro/").content.decode()
     assert 'data-dispute="groups:B2"' in html
     assert "Disputed:" in html and "as amended, since version" in html
@@ -38,7 +39,7 @@ def test_the_bracket_marks_a_disputed_place_with_its_holder_as_amended(disputed)
 
 
 def test_staff_see_the_open_disputes_with_a_decision_form_and_others_are_sent_to_log_in(
-    disputed,
+    disputed_and_caught_up,
 ):
     assert Client().get("/competitions/euro/disputes/").status_code == 302
     html = staff_client().get("/competitions/euro/disputes/").content.decode()
@@ -46,7 +47,7 @@ def test_staff_see_the_open_disputes_with_a_decision_form_and_others_are_sent_to
     assert "The semi-final " in html  # of a knockout of two rounds
 
 
-def test_every_change_of_the_draw_is_a_sentence_of_its_history(disputed):
+def test_every_change_of_the_draw_is_a_sentence_of_its_history(disputed_and_caught_up):
     services.dispute_decide(
         competition_id="euro", slot="groups:B2", keep=True, reason="result stands", by="chief"
     )
@@ -58,7 +59,7 @@ def test_every_change_of_the_draw_is_a_sentence_of_its_history(disputed):
     assert "Груповий етап" in uk
 
 
-def test_a_void_match_says_so_on_its_pages_and_its_console_records_nothing(disputed):
+def test_a_void_match_says_so_on_its_pages_and_its_console_records_nothing(disputed_and_caught_up):
     services.dispute_decide(
         competition_id="euro", slot="groups:B2", keep=False, reason="replay it", by="chief"
     )

@@ -10,13 +10,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from jsonschema import Draft202012Validator, FormatChecker
 
 from matches.errors import Refused
 from matches.events import parse_record
-from matches.immutability import triggers_lifted
-from matches.models import Competition, Event, Match, Player
+from matches.models import Event, Match
 from matches.record_schema import record_schema
 from matches.records import record_export, record_import
 from matches.services import competition_create, match_create, player_enter
@@ -24,6 +22,7 @@ from matches.simulator import iter_competition
 from replay.projections import projector
 from replay.queries.csv_cells import csv_cell
 from replay.queries.standings_reader import standings_get
+from tests.support.exports import FORMULAS, empty_the_database
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 GOLDEN = sorted(
@@ -52,16 +51,6 @@ def first(record: dict, kind: str) -> dict:
         for event in record["events"]
         if event["type"] == kind and (kind != "shot" or event.get("contacts"))
     )
-
-
-def empty_the_database() -> None:
-    """Remove every match, as on another carambole (test-only: the triggers are lifted)."""
-    with triggers_lifted():
-        Event.objects.all().delete()
-        Match.objects.all().delete()
-        Player.objects.all().delete()
-        Competition.objects.all().delete()
-        get_user_model().objects.all().delete()
 
 
 # -- The JSON Schema --------------------------------------------------------------------
@@ -348,14 +337,6 @@ def test_a_competition_standings_table_downloads_as_csv_row_for_row(db, client):
         assert int(row["rank"]) == expected["rank"]
         assert int(row["match_points"]) == expected["match_points"]
         assert float(row["average"]) == expected["average"]
-
-
-# Names a spreadsheet would run as formulas, each with a federation id that would be too.
-FORMULAS = [
-    {"name": '=HYPERLINK("http://example.com","win")', "federation_id": "+380-1"},
-    {"name": "-1+2", "federation_id": "@SUM(A1:A9)"},
-    {"name": "\tTab", "federation_id": "-CR"},  # an id holds no tab or CR (the rule)
-]
 
 
 def test_a_text_cell_that_a_spreadsheet_would_compute_is_written_as_text():

@@ -122,7 +122,7 @@ def test_live_now_answers_each_match_under_way_with_its_card_until_it_is_finishe
 def test_a_competition_in_stages_is_offered_by_its_final_ranking_not_a_round_robins_table(db):
     from django.test import Client
 
-    from tests.matches.test_championships import championship
+    from tests.support.championships import championship
 
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")

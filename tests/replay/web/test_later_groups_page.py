@@ -8,11 +8,9 @@ from django.test import Client
 
 from matches.models import Match
 from replay.projections import projector
-from tests.replay.projections.test_championship_corrections import (
-    second_stage_begun_then_group_b_flipped,
-)
 from tests.support import championship_shapes as shapes
 from tests.support.browser import make_user
+from tests.support.later_groups import second_stage_begun_then_group_b_flipped
 
 
 def test_a_later_group_s_disputed_place_is_shown_beside_its_matches(

@@ -47,7 +47,8 @@ def corrected_record(match_id: str = MATCH_ID, **rules) -> dict:
 
 
 @pytest.fixture
-def finished(db) -> dict:
+def corrected_match(db) -> dict:
+    """A finished match with its corrections, imported: its record."""
     record = corrected_record()
     record_import(record, by="importer")
     return record
@@ -71,8 +72,8 @@ def head_hash(match_id: str = MATCH_ID) -> str:
     return Event.objects.filter(match_id=match_id).latest("seq").hash
 
 
-def test_the_english_sheet_names_the_match_its_officials_its_result_and_its_head(finished):
-    header = finished["match"]
+def test_the_english_sheet_names_the_match_its_officials_its_result_and_its_head(corrected_match):
+    header = corrected_match["match"]
     text = " ".join(text_of(sheet(Client())))
 
     for player in header["players"].values():
@@ -88,9 +89,11 @@ def test_the_english_sheet_names_the_match_its_officials_its_result_and_its_head
     assert REPLAY in text
 
 
-def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(finished):
+def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(corrected_match):
     text = " ".join(text_of(sheet(Client())))
-    corrections = [e for e in finished["events"] if e["type"] in ("shot_amended", "shot_retracted")]
+    corrections = [
+        e for e in corrected_match["events"] if e["type"] in ("shot_amended", "shot_retracted")
+    ]
 
     assert "Amendments and retractions" in text
     for event in corrections:
@@ -98,25 +101,25 @@ def test_the_sheet_lists_each_amendment_and_retraction_with_who_and_why(finished
     assert f"{corrections[0]['by']}, event" in text
     assert "retracted" in text and "amended" in text
     # Each corrected shot by its number (its place among the shots), not by its event's seq.
-    events = list(enumerate(finished["events"], start=1))
+    events = list(enumerate(corrected_match["events"], start=1))
     shots = [seq for seq, event in events if event["type"] == "shot"]
     first = corrections[0]["shot"]
     game = [e["game"] for seq, e in events if e["type"] == "game_started" and seq < first][-1]
     assert f"shot {shots.index(first) + 1} (game {game}): " in text
 
 
-def test_the_ukrainian_sheet_is_in_ukrainian_with_the_same_names_and_head(finished):
+def test_the_ukrainian_sheet_is_in_ukrainian_with_the_same_names_and_head(corrected_match):
     text = " ".join(text_of(sheet(Client(), lang="uk")))
 
     for word in ("Протокол зустрічі", "Суддя", "Стіл", "Етап", "Партія 1", "Виправлення"):
         assert word in text
     assert "перемагає в зустрічі" in text
-    assert finished["match"]["players"]["A"]["name"] in text
+    assert corrected_match["match"]["players"]["A"]["name"] in text
     assert head_hash() in text
     assert "Match sheet" not in text
 
 
-def test_the_qr_code_on_the_first_page_opens_the_matchs_replay(finished):
+def test_the_qr_code_on_the_first_page_opens_the_matchs_replay(corrected_match):
     for lang in ("en", "uk"):
         page = pypdfium2.PdfDocument(sheet(Client(), lang=lang))[0]
         image = page.render(scale=2).to_pil()
@@ -139,13 +142,13 @@ def test_a_long_match_runs_over_pages_with_the_column_heads_on_each(db):
         assert "sheet-long" in page
 
 
-def test_the_sheet_follows_the_request_language_without_lang(finished):
+def test_the_sheet_follows_the_request_language_without_lang(corrected_match):
     text = " ".join(text_of(sheet(Client(headers={"accept-language": "uk"}), lang="")))
 
     assert "Протокол зустрічі" in text
 
 
-def test_an_unknown_language_is_refused_naming_lang(finished):
+def test_an_unknown_language_is_refused_naming_lang(corrected_match):
     response = Client().get(f"/matches/{MATCH_ID}/sheet.pdf?lang=fr")
 
     assert response.status_code == 400
@@ -163,7 +166,7 @@ def test_an_unknown_match_has_no_sheet(db):
     assert Client().get("/matches/no-such-match/sheet.pdf").status_code == 404
 
 
-def test_the_replay_page_links_the_sheet_of_a_finished_match_only(finished, opened_and_shot):
+def test_the_replay_page_links_the_sheet_of_a_finished_match_only(corrected_match, opened_and_shot):
     finished_page = Client().get(f"/matches/{MATCH_ID}/replay/").content.decode()
     playing_page = Client().get(f"/matches/{opened_and_shot.id}/replay/").content.decode()
 
@@ -171,7 +174,7 @@ def test_the_replay_page_links_the_sheet_of_a_finished_match_only(finished, open
     assert "sheet.pdf" not in playing_page
 
 
-def test_the_sheet_says_who_has_confirmed_the_result_and_who_has_not(finished):
+def test_the_sheet_says_who_has_confirmed_the_result_and_who_has_not(corrected_match):
     match = Match.objects.get(pk=MATCH_ID)
     seq = Event.objects.filter(match=match).count()
     head = state_after(match.header(), store.load_facts(match)).result_head()
@@ -214,8 +217,8 @@ def test_a_match_without_a_date_or_referee_has_the_day_played_and_its_recorder(u
     assert "Date —" not in text and "Referee —" not in text
 
 
-def test_the_sheet_has_a_line_to_sign_for_the_referee_and_each_player(finished):
-    header = finished["match"]
+def test_the_sheet_has_a_line_to_sign_for_the_referee_and_each_player(corrected_match):
+    header = corrected_match["match"]
     text = " ".join(text_of(sheet(Client())))
     signing = text[text.index("Signatures") :]
 
@@ -224,7 +227,7 @@ def test_the_sheet_has_a_line_to_sign_for_the_referee_and_each_player(finished):
     assert f"Player B {header['players']['B']['name']}" in signing
 
 
-def test_the_ukrainian_sheet_names_its_signatures_in_ukrainian(finished):
+def test_the_ukrainian_sheet_names_its_signatures_in_ukrainian(corrected_match):
     text = " ".join(text_of(sheet(Client(), lang="uk")))
 
     assert "Підписи" in text and "Гравець A" in text and "Гравець B" in text
@@ -273,7 +276,7 @@ def draws(monkeypatch) -> list[str]:
     return drawn
 
 
-def test_a_second_request_is_served_the_sheet_drawn_for_the_first(finished, draws):
+def test_a_second_request_is_served_the_sheet_drawn_for_the_first(corrected_match, draws):
     first = sheet(Client())
 
     again = sheet(Client())
@@ -281,14 +284,14 @@ def test_a_second_request_is_served_the_sheet_drawn_for_the_first(finished, draw
     assert again == first and draws == [MATCH_ID]
 
 
-def test_each_language_has_its_sheet_drawn_once(finished, draws):
+def test_each_language_has_its_sheet_drawn_once(corrected_match, draws):
     english, ukrainian = sheet(Client(), lang="en"), sheet(Client(), lang="uk")
 
     assert sheet(Client(), lang="uk") == ukrainian and ukrainian != english
     assert draws == [MATCH_ID, MATCH_ID]
 
 
-def test_an_amendment_draws_the_sheet_anew_at_the_new_head(finished, draws):
+def test_an_amendment_draws_the_sheet_anew_at_the_new_head(corrected_match, draws):
     before = sheet(Client())
     match = Match.objects.get(pk=MATCH_ID)
     seq = Event.objects.filter(match=match).count()
@@ -306,7 +309,7 @@ def test_an_amendment_draws_the_sheet_anew_at_the_new_head(finished, draws):
     assert head_hash() in " ".join(text_of(after))
 
 
-def test_a_new_referee_draws_the_sheet_anew(finished, draws):
+def test_a_new_referee_draws_the_sheet_anew(corrected_match, draws):
     sheet(Client())
     Match.objects.filter(pk=MATCH_ID).update(referee_name="Anna Lewandowska")
 
@@ -325,7 +328,7 @@ def test_a_new_referee_draws_the_sheet_anew(finished, draws):
         },
     }
 )
-def test_a_read_cache_that_does_not_answer_still_serves_the_sheet(finished, draws, caplog):
+def test_a_read_cache_that_does_not_answer_still_serves_the_sheet(corrected_match, draws, caplog):
     caplog.set_level(logging.WARNING, logger="replay.queries.read_cache")
 
     first, again = sheet(Client()), sheet(Client())

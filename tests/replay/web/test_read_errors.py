@@ -8,8 +8,8 @@ from django.test import Client
 
 from matches import services
 from replay.projections import projector, standings_writer
-from tests.matches.test_championships import championship
 from tests.support.browser import make_user
+from tests.support.championships import championship
 from tests.support.league import league, win
 from tests.support.wedged import unwedge, wedge
 
@@ -31,7 +31,8 @@ PAGES = [
 
 
 @pytest.fixture
-def drawn(db) -> None:
+def one_group_match_won(db) -> None:
+    """The euro's groups drawn, group A's first match won, the projector caught up."""
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     win("euro-groups-A1", "A")
@@ -51,7 +52,7 @@ def page(path: str, client: Client | None = None, language: str = "en") -> str:
 
 
 @pytest.mark.parametrize("met", [True, False], ids=["projector-met-it", "not-yet"])
-def test_no_page_of_a_competition_whose_draw_cannot_be_folded_answers_500(drawn, met):
+def test_no_page_of_a_competition_whose_draw_cannot_be_folded_answers_500(one_group_match_won, met):
     wedge()
     if met:
         projector.catch_up()
@@ -60,7 +61,9 @@ def test_no_page_of_a_competition_whose_draw_cannot_be_folded_answers_500(drawn,
         page(path, staff())
 
 
-def test_the_competition_page_says_where_the_draw_stopped_and_shows_the_state_before(drawn):
+def test_the_competition_page_says_where_the_draw_stopped_and_shows_the_state_before(
+    one_group_match_won,
+):
     broken = wedge()
     projector.catch_up()
 
@@ -75,7 +78,7 @@ def test_the_competition_page_says_where_the_draw_stopped_and_shows_the_state_be
     assert "Персонал уже знає; сторінки показують стан до неї." in uk
 
 
-def test_the_disputes_page_says_it_too_and_a_repaired_draw_says_nothing(drawn):
+def test_the_disputes_page_says_it_too_and_a_repaired_draw_says_nothing(one_group_match_won):
     broken = wedge()
     projector.catch_up()
     assert f"stopped at event {broken}" in page("/competitions/euro/disputes/", staff())
@@ -87,7 +90,7 @@ def test_the_disputes_page_says_it_too_and_a_repaired_draw_says_nothing(drawn):
     assert "data-read-error" not in page("/competitions/euro/disputes/", staff())
 
 
-def test_the_page_as_of_a_version_the_fold_cannot_take_says_so(drawn):
+def test_the_page_as_of_a_version_the_fold_cannot_take_says_so(one_group_match_won):
     broken = wedge()
 
     html = page(f"/competitions/euro/?at={broken}")
