@@ -21,7 +21,7 @@ import pytest
 from carambole.bodies import BoundedBodies
 from matches.models import Event
 from replay.api.tokens import token_issue
-from tests.support.cast import QUIET, new_match, open_game
+from tests.support.builders import QUIET, new_match, open_game
 from tests.support.servers import Uvicorn, serving
 
 WAIT_S = 30.0  # the longest a test waits for an answer that must come

@@ -21,7 +21,7 @@ from django.db import (
 from carambole.outage import RETRY_AFTER_S, database_unavailable
 from matches.models import Event
 from replay.api.tokens import token_issue
-from tests.support.cast import QUIET, new_match, open_game
+from tests.support.builders import QUIET, new_match, open_game
 from tests.support.servers import call, database_url, free_port, serving
 
 # -- Which errors are an outage ---------------------------------------------------------

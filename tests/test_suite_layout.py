@@ -143,8 +143,8 @@ def test_the_check_finds_each_way_to_import_a_test_module(source):
 
 def test_the_check_lets_the_support_and_the_project_be_imported():
     source = (
-        "import tests.support.browser as harness\nfrom tests.support.cast import play\n"
-        "from tests import support\nfrom tests.support import cast\n"
+        "import tests.support.browser as harness\nfrom tests.support.builders import play\n"
+        "from tests import support\nfrom tests.support import builders\n"
         "from matches import services\nimport pytest\nfrom . import support"
     )
 

@@ -14,7 +14,7 @@ from matches import services
 from matches.models import Match
 from replay.api.tokens import token_issue
 from tests.support.browser import wait_until
-from tests.support.cast import BY, QUIET, new_match, open_game, play
+from tests.support.builders import BY, QUIET, new_match, open_game, play
 from tests.support.decided_early import (
     AMENDED,
     REASON,

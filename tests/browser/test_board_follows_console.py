@@ -12,7 +12,7 @@ from matches import services
 from matches.models import Match
 from matches.selectors import events_after
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import new_match, open_game
+from tests.support.builders import new_match, open_game
 from tests.support.pages import (
     ball_at,
     board_seq,

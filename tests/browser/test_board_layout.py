@@ -8,7 +8,7 @@ from django.conf import settings
 from selenium.webdriver.common.by import By
 
 from tests.support.browser import wait_until
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 from tests.support.pages import PROBLEMS
 
 # The board's seq once drawn; null while a page loads and has no body yet.

@@ -14,7 +14,7 @@ from matches import services
 from matches.models import Event
 from matches.records import record_import
 from tests.support.browser import go_offline, go_online, log_in, make_user, wait_until
-from tests.support.cast import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match
+from tests.support.builders import CAROM_A, LOWER_HALF, PLAYERS, QUIET, new_match
 from tests.support.console_taps import confirm, tap
 from tests.support.decided_early import decided_early
 from tests.support.pages import open_console

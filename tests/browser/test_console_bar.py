@@ -8,7 +8,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import CAROM_A, new_match, open_game
+from tests.support.builders import CAROM_A, new_match, open_game
 from tests.support.screens import PHONE, save_shot, screen
 
 MATCH = "cup-console-bar"

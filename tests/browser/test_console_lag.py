@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 from matches import services
 from matches.models import Event
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import PLAYERS, new_match
+from tests.support.builders import PLAYERS, new_match
 from tests.support.screens import PHONE, SCREENS, save_shot, screen
 
 MATCH = "cup-console-lag"

@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 
 from matches import services
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import new_match, open_game
+from tests.support.builders import new_match, open_game
 
 MATCH = "cup-console-layout"
 # CSS pixels of the page: two phones upright and a laptop.

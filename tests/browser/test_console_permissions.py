@@ -13,7 +13,7 @@ from tests.support.browser import (
     submit_login,
     wait_until,
 )
-from tests.support.cast import new_match
+from tests.support.builders import new_match
 
 REFEREE, PASSWORD = "petrenko", "referee-password"
 # The HTTP status of the page the browser shows (Chromium reports it since version 109).

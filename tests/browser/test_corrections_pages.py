@@ -14,7 +14,7 @@ from replay.api.tokens import token_issue
 from replay.projections import projector
 from tests.support.amend_preview import previewed_carom_of_a
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import QUIET, open_game
+from tests.support.builders import QUIET, open_game
 from tests.support.championships import championship
 from tests.support.console_taps import tap
 from tests.support.corrections import (

@@ -23,7 +23,7 @@ from matches.models import Competition, Event, Match
 from replay.projections import projector
 from tests.support.amend_preview import previewed_carom_of_a
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import BY
+from tests.support.builders import BY
 from tests.support.console_taps import confirm, tap
 from tests.support.league import win
 from tests.support.pages import text_of

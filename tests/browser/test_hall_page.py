@@ -14,7 +14,7 @@ from matches.models import Match
 from matches.services.tables import current_table
 from replay.projections.activity import activity_note
 from tests.support.browser import log_in, make_user, serving, wait_until
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.league import league, names
 from tests.support.pages import broken_words

@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 
 import tests.support.browser as harness
 from tests.support.browser import go_offline, go_online, log_in, make_user, wait_until
-from tests.support.cast import new_match, open_game
+from tests.support.builders import new_match, open_game
 
 # Opens the match's live socket from the page and keeps what happens to it on `window`.
 OPEN_SOCKET = """

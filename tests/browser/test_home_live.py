@@ -9,7 +9,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
 from tests.support.browser import wait_until
-from tests.support.cast import BY, CAROM_A, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, new_match, open_game, play
 
 
 def card_score(driver: WebDriver, match_id: str) -> list[str] | None:

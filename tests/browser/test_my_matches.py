@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 
 from matches import services
 from tests.support.browser import log_in, log_in_with_password, make_user, wait_until
-from tests.support.cast import PLAYERS, new_match
+from tests.support.builders import PLAYERS, new_match
 
 REFEREE, PASSWORD = "petrenko", "referee-password"
 PHONE = (390, 844)

@@ -11,7 +11,7 @@ from matches.models import Player
 from matches.simulator import iter_competition
 from replay.queries.player_keys import player_key
 from tests.support.browser import wait_until
-from tests.support.cast import open_game
+from tests.support.builders import open_game
 from tests.support.pages import PROBLEMS
 from tests.support.replays import imported
 from tests.support.screens import PHONE, save_shot, screen

@@ -27,7 +27,7 @@ from matches.immutability import EVENTS_TABLE, triggers_lifted
 from replay.live.hub import stop_hubs_here
 from replay.live.stream import Stream
 from replay.projections import projector
-from tests.support.cast import QUIET, seven_events_and_another
+from tests.support.builders import QUIET, seven_events_and_another
 from tests.support.servers import server
 
 MATCH_ID = "cup-a-1"

@@ -15,7 +15,7 @@ from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
 from matches.services.competition_log import competition_seal
 from matches.simulator import simulate_match
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 
 
 @pytest.fixture

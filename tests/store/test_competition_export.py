@@ -9,7 +9,7 @@ from matches.records import (
     competition_export,
     competition_record_name,
 )
-from tests.support.cast import new_match, open_game
+from tests.support.builders import new_match, open_game
 
 # Olena again, by her federation id: one player of the document, not two.
 PLAYERS_LATER = {

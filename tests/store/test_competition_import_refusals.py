@@ -21,7 +21,7 @@ from matches.models import Competition, Entry, Event, Match, Player
 from matches.records import archive_verify
 from matches.services.competition_log import verify_log
 from replay.projections import projector
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 from tests.support.competition_zip import downloaded, emptied, played, views
 from tests.support.hostile import SHORT_MESSAGE
 from tests.support.zips import MANGLING, mangled, members, with_json, zipped

@@ -14,7 +14,7 @@ from matches.services.corrections import Forbidden
 from matches.services.decisions import StateClash
 from replay.presentation.stage_words import Terms, dressed
 from replay.projections import projector
-from tests.support.cast import BY, QUIET
+from tests.support.builders import BY, QUIET
 from tests.support.championships import championship
 from tests.support.corrections import (
     FLIPPED,

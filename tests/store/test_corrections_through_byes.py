@@ -10,7 +10,7 @@ from matches import services
 from matches.models import Competition, Match
 from matches.services.championships import championship_at
 from replay.projections import projector
-from tests.support.cast import BY
+from tests.support.builders import BY
 from tests.support.championships import championship
 from tests.support.corrections import amend, names
 from tests.support.league import win

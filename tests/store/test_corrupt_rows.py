@@ -17,7 +17,7 @@ from matches.selectors import events_after
 from replay.live.stream import Stream
 from replay.projections.states import match_state
 from replay.projections.timeline import match_timeline
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 
 # Every fold of one match's log, and below every reader: each refuses a corrupt row in
 # the same words.

@@ -9,7 +9,7 @@ from matches.errors import Refused
 from matches.models import Assignment, Match
 from matches.selectors import assigned_referee
 from matches.services.ids import match_id_free
-from tests.support.cast import PLAYERS, new_match
+from tests.support.builders import PLAYERS, new_match
 
 
 def test_a_competition_created_without_an_id_gets_its_names_slug_and_a_random_tail(db):

@@ -25,7 +25,7 @@ from matches import services, store
 from matches.errors import NotFound, Refused
 from matches.models import Assignment, Competition, Event, Match, Player
 from matches.records import record_export, record_import
-from tests.support.cast import BY, PLAYERS, QUIET, new_match
+from tests.support.builders import BY, PLAYERS, QUIET, new_match
 from tests.support.hostile import (
     FILE_TEXTS,
     JSON_VALUES,

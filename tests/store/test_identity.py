@@ -29,7 +29,7 @@ from matches.immutability import triggers_lifted
 from matches.models import Assignment, Competition, Event, Match, Player
 from matches.records import record_export, record_import
 from matches.selectors import assigned_referee
-from tests.support.cast import BY, PLAYERS, QUIET, new_match, open_game
+from tests.support.builders import BY, PLAYERS, QUIET, new_match, open_game
 from tests.support.hostile import JSON_VALUES, TEXTS, example_record
 
 DATABASE_PROPERTY = settings(

@@ -13,7 +13,7 @@ from django.db.models import ProtectedError
 
 from matches.immutability import EVENTS_TABLE, installed_triggers, triggers_lifted
 from matches.models import Event, ImmutableEventError, Match, Player
-from tests.support.cast import new_match, open_game
+from tests.support.builders import new_match, open_game
 
 EXPECTED_TRIGGERS = {
     "postgresql": {f"{EVENTS_TABLE}_immutable", f"{EVENTS_TABLE}_no_truncate"},

@@ -10,7 +10,7 @@ from django.db import connections
 from matches.models import Event, Match
 from matches.records import record_import
 from matches.simulator import simulate_match
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 
 BEGIN_S = 60.0
 

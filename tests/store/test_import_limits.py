@@ -12,7 +12,7 @@ from matches.models import Event, Match
 from matches.notation import LONGEST, MAX_EVENTS
 from matches.records import record_import
 from matches.simulator import simulate_match
-from tests.support.cast import BY, new_match, open_game, play
+from tests.support.builders import BY, new_match, open_game, play
 
 
 def test_a_reason_longer_than_its_limit_is_refused_and_nothing_is_stored(db):

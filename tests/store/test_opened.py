@@ -12,7 +12,7 @@ from matches import store
 from matches.chain import header_hash
 from matches.models import Match
 from matches.selectors import match_get
-from tests.support.cast import new_match, play, seven_events_and_another
+from tests.support.builders import new_match, play, seven_events_and_another
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from matches import plain_rows
 from matches.models import Competition, Match
 from replay.models import MatchSummary
 from replay.projections import projector
-from tests.support.cast import seven_events_and_another
+from tests.support.builders import seven_events_and_another
 
 pytestmark = pytest.mark.django_db
 

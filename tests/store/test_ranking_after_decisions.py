@@ -9,7 +9,7 @@ from matches import services
 from matches.models import Competition
 from matches.services.championships import championship_at
 from replay.projections import projector
-from tests.support.cast import BY
+from tests.support.builders import BY
 from tests.support.corrections import FLIPPED, amend, knockout_drawn, names, places
 from tests.support.league import win
 

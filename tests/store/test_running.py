@@ -13,7 +13,7 @@ from matches.errors import Refused
 from matches.fold import fold
 from matches.render import SCOREBOARD, render
 from matches.services import running
-from tests.support.cast import BY, CAROM_A, QUIET, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, QUIET, new_match, open_game, play
 from tests.support.random_play import KINDS, SHOTS, act, as_b
 
 

@@ -21,7 +21,7 @@ from matches.models import (
     Match,
     Player,
 )
-from tests.support.cast import BY, PLAYERS, QUIET
+from tests.support.builders import BY, PLAYERS, QUIET
 
 
 def counts():

@@ -12,7 +12,7 @@ from matches.errors import Conflict, NotFound, Refused
 from matches.fold import fold
 from matches.models import Event, Match
 from matches.render import SCOREBOARD
-from tests.support.cast import (
+from tests.support.builders import (
     BY,
     CAROM_A,
     LOWER_HALF,

@@ -13,7 +13,7 @@ from matches.errors import Refused
 from matches.fold import state_after
 from matches.models import Event, Match, PinShown, Player
 from matches.services.pins import WrongPin, pin_issue, pin_matches, player_pin
-from tests.support.cast import BY, QUIET, open_game, play
+from tests.support.builders import BY, QUIET, open_game, play
 from tests.support.league import flip, league, win
 
 

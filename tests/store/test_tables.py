@@ -12,7 +12,7 @@ from matches.models import Match, TableAssignment
 from matches.records import record_export
 from matches.services.tables import TableTaken, current_table
 from replay.queries.hall import hall_get
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 
 STAFF = "federation"
 

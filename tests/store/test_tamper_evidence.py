@@ -23,7 +23,7 @@ from matches.models import Event, Match
 from matches.records import archive_verify
 from replay.models import MatchSummary
 from replay.projections import projector
-from tests.support.cast import BY, play, seven_events_and_another
+from tests.support.builders import BY, play, seven_events_and_another
 from tests.support.servers import database_url
 from tests.support.triggers import ROW_TRIGGER
 

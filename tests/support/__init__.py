@@ -2,7 +2,7 @@
 
 - The suite's fixtures: `fixtures` (one name, one meaning; `tests/conftest.py` registers
   it and `browser`'s).
-- The cast and what it plays: `cast` (the cup, a match of A and B, legal shots), `league`,
+- The builders and what they play: `builders` (the cup, a match of A and B, legal shots), `league`,
   `championships` (the euro in stages), `corrections`, `later_groups`, `stages_to_show`,
   `championship_shapes`, `decided_early`, `wedged`, `random_play`, `legal_logs`,
   `hostile` (bad input for property tests).

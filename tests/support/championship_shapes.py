@@ -22,7 +22,7 @@ from matches.services.championships import championship_at
 from matches.store import load_facts
 from replay.projections import projector
 from replay.queries.championships import ranking_get, stages_get
-from tests.support.cast import BY, CAROM_A, QUIET
+from tests.support.builders import BY, CAROM_A, QUIET
 from tests.support.league import CAROM_B, RULESET, win
 from tests.support.stages import folded, stored
 

@@ -8,7 +8,7 @@ import pytest
 from matches import services
 from matches.models import Competition, Event, Match
 from matches.services.championships import championship_at
-from tests.support.cast import BY
+from tests.support.builders import BY
 from tests.support.championships import championship
 from tests.support.league import CAROM_A, win
 

@@ -10,7 +10,7 @@ decided), and so are its shots, seq 12 and 13.
 from __future__ import annotations
 
 from matches import services
-from tests.support.cast import BY, CAROM_A, LOWER_HALF, QUIET, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, LOWER_HALF, QUIET, new_match, open_game, play
 
 CAROM_B = {"contacts": [{"ball": "yellow", "hit": "white"}, {"ball": "yellow", "hit": "red"}]}
 QUIET_B = {"contacts": [{"ball": "yellow", "hit": "white"}]}

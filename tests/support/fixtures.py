@@ -1,6 +1,6 @@
 """The suite's named fixtures, registered once by `tests/conftest.py`: one name, one meaning.
 
-What they make comes from the cast (`cast.py`, `league.py`, `logins.py`). A fixture only
+What they make comes from the cast (`builders.py`, `league.py`, `logins.py`). A fixture only
 one test module needs stays in that module, under a name no other fixture has.
 """
 
@@ -24,8 +24,8 @@ from matches.immutability import install_triggers, remove_triggers
 from matches.models import Competition, Match
 from replay.projections import projector
 from replay.queries.read_cache import READS
-from tests.support import cast, counting
-from tests.support.cast import new_match, open_game, play
+from tests.support import builders, counting
+from tests.support.builders import new_match, open_game, play
 from tests.support.championships import championship
 from tests.support.league import league
 from tests.support.logins import REFEREE, Login, login
@@ -148,7 +148,7 @@ def projector_forgotten() -> Iterator[None]:
 @pytest.fixture
 def cup(db) -> None:
     """The competition "cup", with nothing in it."""
-    cast.cup()
+    builders.cup()
 
 
 @pytest.fixture

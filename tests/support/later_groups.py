@@ -4,7 +4,7 @@ second stage of groups and a knockout; group B's places swapped by a staff amend
 from __future__ import annotations
 
 from tests.support import championship_shapes as shapes
-from tests.support.cast import CAROM_A
+from tests.support.builders import CAROM_A
 from tests.support.league import win
 
 GROUPS_INTO_GROUPS = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from matches import services
 from matches.models import Match
-from tests.support.cast import BY, CAROM_A, QUIET, open_game
+from tests.support.builders import BY, CAROM_A, QUIET, open_game
 
 RULESET = {"target": 4, "best_of": 1}
 CAROM_B = {"contacts": [{"ball": "yellow", "hit": "white"}, {"ball": "yellow", "hit": "red"}]}

@@ -22,7 +22,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from matches import services
 from tests.support.browser import log_in, make_user, wait_until
-from tests.support.cast import new_match, open_game
+from tests.support.builders import new_match, open_game
 
 # Where a point of the playing surface (mm) lies on the screen, from the SVG's own
 # transform, as an offset from the centre of the drawing (where Selenium aims).

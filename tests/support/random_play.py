@@ -9,7 +9,7 @@ from matches.errors import Refused
 from matches.fold import fold
 from matches.models import Match
 from matches.services import Recorded
-from tests.support.cast import BY, CAROM_A, MISS, QUIET
+from tests.support.builders import BY, CAROM_A, MISS, QUIET
 
 SHOTS: dict[str, dict[str, Any]] = {
     "quiet": QUIET,

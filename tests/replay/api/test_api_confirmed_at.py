@@ -11,7 +11,7 @@ from matches.chain import event_hash
 from matches.models import Event
 from matches.notation import utc_time
 from matches.records import record_import
-from tests.support.cast import QUIET
+from tests.support.builders import QUIET
 from tests.support.logins import api
 
 CONFIRMED = "2026-03-09T10:11:12.345Z"  # long before any test runs: never after `at`

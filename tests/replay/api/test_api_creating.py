@@ -5,7 +5,7 @@ import pytest
 from matches.models import Assignment, Competition, Match
 from matches.records import record_export
 from matches.selectors import assigned_referee
-from tests.support.cast import PLAYERS
+from tests.support.builders import PLAYERS
 from tests.support.logins import REFEREE, api, login
 
 LAG = {"type": "lag", "A": {"distance": 90}, "B": {"distance": 150}}

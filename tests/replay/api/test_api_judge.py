@@ -4,7 +4,7 @@ import pytest
 
 from matches import services
 from matches.models import Event
-from tests.support.cast import BY, CAROM_A, MISS, QUIET, play
+from tests.support.builders import BY, CAROM_A, MISS, QUIET, play
 from tests.support.logins import api
 
 # White on yellow, yellow on the red (a ricochet), the red on the left and centre pins.

@@ -7,7 +7,7 @@ import pytest
 from matches import services
 from replay.projections import projector
 from replay.queries import listing
-from tests.support.cast import BY, PLAYERS, new_match, open_game, play
+from tests.support.builders import BY, PLAYERS, new_match, open_game, play
 from tests.support.logins import api
 
 

@@ -11,7 +11,7 @@ from matches import services
 from matches.models import Assignment, Competition, Event, Match
 from replay.api.tokens import token_issue
 from replay.models import ApiToken
-from tests.support.cast import PLAYERS, QUIET, open_game
+from tests.support.builders import PLAYERS, QUIET, open_game
 from tests.support.logins import REFEREE, api
 
 EVERYONE = "everyone"

@@ -5,7 +5,7 @@ import pytest
 from matches import services
 from matches.records import record_export, record_header
 from replay.projections.states import match_state
-from tests.support.cast import BY, CAROM_A, QUIET, open_game, play
+from tests.support.builders import BY, CAROM_A, QUIET, open_game, play
 from tests.support.logins import api
 
 

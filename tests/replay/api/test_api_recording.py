@@ -7,7 +7,7 @@ from django.db import connections
 
 from matches import store
 from matches.models import Event
-from tests.support.cast import CAROM_A, MISS, QUIET, open_game
+from tests.support.builders import CAROM_A, MISS, QUIET, open_game
 from tests.support.logins import REFEREE, api
 
 LAG = {"type": "lag", "A": {"distance": 90}, "B": {"distance": 150}}

@@ -6,7 +6,7 @@ from django.utils import translation
 from matches.errors import Refused
 from matches.refusals import TEXTS
 from replay.presentation.refusals import refusal_text
-from tests.support.cast import QUIET
+from tests.support.builders import QUIET
 from tests.support.logins import api
 
 

@@ -11,8 +11,8 @@ from django.test import override_settings
 from matches import services
 from matches.models import Event
 from replay.projections import projector
+from tests.support.builders import BY
 from tests.support.caches import answered_alike
-from tests.support.cast import BY
 from tests.support.corrections import FLIPPED, drawn_with_a_flip_to_come, first_match_begun
 from tests.support.counting import at_once
 from tests.support.league import CAROM_A, win

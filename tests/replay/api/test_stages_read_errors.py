@@ -11,7 +11,7 @@ from matches.models import Event
 from replay.models import StagesView
 from replay.projections import projector
 from replay.queries import previews
-from tests.support.cast import CAROM_A, open_game
+from tests.support.builders import CAROM_A, open_game
 from tests.support.championships import championship
 from tests.support.league import league
 from tests.support.logins import api

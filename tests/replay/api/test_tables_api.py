@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches.models import Match, Table, TableAssignment
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 from tests.support.logins import api
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten")

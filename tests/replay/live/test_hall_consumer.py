@@ -17,8 +17,8 @@ from matches import services
 from replay.live import hall
 from replay.models import ConsoleActivity
 from tests.support.browser import make_user
+from tests.support.builders import BY, new_match, open_game, play
 from tests.support.caches import answered_alike
-from tests.support.cast import BY, new_match, open_game, play
 from tests.support.sockets import watching
 
 WAIT_S = 30

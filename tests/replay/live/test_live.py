@@ -32,7 +32,7 @@ from replay.live import resumes as live_resumes
 from replay.live import viewer as live_viewer
 from replay.live.notices import group_of, notice
 from replay.live.stream import Stream
-from tests.support.cast import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, QUIET, UPPER_HALF, new_match, open_game, play
 from tests.support.hanging_layer import WAIT_S, HangingLayer, wait_for
 from tests.support.sockets import watching
 

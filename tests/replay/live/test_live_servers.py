@@ -20,7 +20,7 @@ from websockets.sync.client import connect as websocket
 from bench.churn import FIRST, churn
 from replay.api.tokens import token_issue
 from replay.live.resumes import BURST, TOO_MANY_MESSAGES
-from tests.support.cast import QUIET, new_match, open_game, play
+from tests.support.builders import QUIET, new_match, open_game, play
 from tests.support.servers import free_port, own_redis, post_event, server, serving
 
 WAIT_S = 30.0  # the longest a test waits for one message that must come

@@ -14,7 +14,7 @@ from matches.models import Match
 from matches.services.corrections import Forbidden
 from replay.projections import projector
 from tests.support import championship_shapes as shapes
-from tests.support.cast import BY, CAROM_A, LOWER_HALF, QUIET, open_game
+from tests.support.builders import BY, CAROM_A, LOWER_HALF, QUIET, open_game
 from tests.support.later_groups import (
     A_CAROM_FIRST,
     GROUPS_INTO_GROUPS,

@@ -20,8 +20,8 @@ from matches.errors import Refused
 from matches.models import Event, Match
 from replay.projections import projector
 from replay.queries.previews import preview
+from tests.support.builders import BY, CAROM_A, QUIET
 from tests.support.caches import answered_alike, forget_every_cache
-from tests.support.cast import BY, CAROM_A, QUIET
 from tests.support.championship_shapes import correction, play_on, seq_of
 from tests.support.championships import championship
 from tests.support.league import CAROM_B, win

@@ -20,8 +20,8 @@ from replay import tasks
 from replay.models import MatchSummary, ProjectorCursor, StandingsChange
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
+from tests.support.builders import QUIET, open_game
 from tests.support.caches import answered_alike, forget_every_cache
-from tests.support.cast import QUIET, open_game
 from tests.support.league import (
     CAROM_B,
     ENTRANTS,

@@ -16,7 +16,7 @@ from matches import services
 from matches.models import Event, Match
 from replay.models import PlayerRating, RatedMatch
 from replay.projections import projector
-from tests.support.cast import BY, new_match, open_game, play
+from tests.support.builders import BY, new_match, open_game, play
 from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 from tests.support.league import dated_league, flip, names, win
 from tests.support.projected import projected

@@ -10,7 +10,7 @@ from matches.errors import NotFound, Refused
 from matches.fold import VIEWS, fold
 from matches.records import record_import
 from replay.projections.states import match_state
-from tests.support.cast import BY, CAROM_A, QUIET, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, QUIET, new_match, open_game, play
 from tests.support.random_play import as_b
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "match.json"

@@ -17,7 +17,7 @@ from matches.readback import folding
 from matches.render import board, render
 from matches.state import Corrections, MatchState
 from replay.projections.timeline import frames, live_spans
-from tests.support.cast import CAROM_A, MISS
+from tests.support.builders import CAROM_A, MISS
 from tests.support.legal_logs import PROPERTY, header_for, legal_logs
 
 

@@ -9,7 +9,7 @@ from matches.simulator import iter_competition
 from replay.projections import projector
 from replay.queries.competitions import competition_entrants, competition_matches
 from replay.queries.player_matches import player_lines, player_totals
-from tests.support.cast import PLAYERS, open_game
+from tests.support.builders import PLAYERS, open_game
 
 PAIR = [{"name": "Ann Able"}, {"name": "Bo Baker"}]
 

@@ -7,7 +7,7 @@ import pytest
 from matches import services, store
 from matches.models import Match
 from replay.queries.hall import _now, hall_get
-from tests.support.cast import new_match, open_game, play
+from tests.support.builders import new_match, open_game, play
 from tests.support.league import RULESET, league
 
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "db")

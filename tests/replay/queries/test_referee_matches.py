@@ -10,7 +10,7 @@ from django.utils import timezone
 from matches import services
 from matches.models import Competition
 from replay.queries.referee_matches import has_assigned_matches, referee_day
-from tests.support.cast import PLAYERS, cup
+from tests.support.builders import PLAYERS, cup
 from tests.support.league import RULESET, win
 from tests.support.logins import REFEREE
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches import services
-from tests.support.cast import BY, CAROM_A, LOWER_HALF, MISS, QUIET, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, LOWER_HALF, MISS, QUIET, new_match, open_game, play
 from tests.support.decided_early import decided_early
 
 MATCH = "cup-a-1"

@@ -171,7 +171,7 @@ def test_the_list_of_competitions_counts_each_match_once(flipped):
 
 def test_the_home_page_and_the_list_count_matches_one_way_less_voids(db):
     from matches import services
-    from tests.support.cast import open_game, play
+    from tests.support.builders import open_game, play
     from tests.support.corrections import FLIPPED, amend, drawn_with_a_flip_to_come
 
     drawn_with_a_flip_to_come()  # the groups played, the knockout drawn

@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from matches import services
-from tests.support.cast import new_match
+from tests.support.builders import new_match
 
 PASSWORD = "a long enough password"
 CONSOLE = "/referee/matches/cup-a-1/"

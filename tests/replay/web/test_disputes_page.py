@@ -9,7 +9,7 @@ from django.test import Client
 from matches import services
 from replay.projections import projector
 from tests.support.browser import make_user
-from tests.support.cast import BY
+from tests.support.builders import BY
 from tests.support.corrections import FLIPPED, amend, first_match_begun, knockout_drawn  # noqa: F401
 from tests.support.league import win
 

@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 
 from matches import services
 from tests.support.archive import make_archive
-from tests.support.cast import BY, CAROM_A, new_match, open_game, play
+from tests.support.builders import BY, CAROM_A, new_match, open_game, play
 
 
 def test_the_home_page_shows_a_match_under_way_with_links_to_watch_and_replay_it(db, client):

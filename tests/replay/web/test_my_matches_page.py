@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from matches import services
-from tests.support.cast import new_match
+from tests.support.builders import new_match
 
 PASSWORD = "a long enough password"
 PAGE = "/referee/"

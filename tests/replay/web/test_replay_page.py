@@ -19,7 +19,7 @@ from matches.selectors import match_get
 from matches.simulator import iter_competition, simulate_match
 from matches.store import load_facts
 from replay.projections.timeline import match_timeline
-from tests.support.cast import BY, QUIET, new_match, open_game, play
+from tests.support.builders import BY, QUIET, new_match, open_game, play
 from tests.support.decided_early import AMENDED, VOID_GAME, VOID_IN_GAME, decided_early
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "matches"

@@ -1,4 +1,4 @@
-"""The cast of the tests: a competition "cup", a match of A and B, shots that are always legal.
+"""The tests' builders: a competition "cup", a match of A and B, shots that are always legal.
 
 Plain functions; the fixtures that name what they make are in `tests/support/fixtures.py`.
 """
