@@ -80,7 +80,7 @@ class Played:
 
 
 @dataclass
-class Book:
+class CompetitionLog:
     """A competition's log folded: its entrants by key and each stage's draw."""
 
     entrants: dict[str, Entrant] = field(default_factory=dict)
@@ -138,12 +138,14 @@ class Book:
         return sorted(self.entrants.values(), key=lambda entrant: entrant.seed)
 
 
-def book_of(events: Sequence[Mapping[str, Any]], versions: Sequence[int] = ()) -> Book:
+def fold_competition_log(
+    events: Sequence[Mapping[str, Any]], versions: Sequence[int] = ()
+) -> CompetitionLog:
     """Fold a competition's log; `versions`, the global id of each event where known."""
-    book = Book()
+    competition_log = CompetitionLog()
     for index, event in enumerate(events):
-        book.apply(event, versions[index] if index < len(versions) else 0)
-    return book
+        competition_log.apply(event, versions[index] if index < len(versions) else 0)
+    return competition_log
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,8 @@ class Dispute:
 
 @dataclass(frozen=True)
 class _Earlier:
-    """What a previous fold of the same book answered, for the groups it can give again."""
+    """What a previous fold of the same competition log answered, for the groups it can give
+    again."""
 
     played: Mapping[str, Played]
     members: dict[tuple[str, str], list[str | None]]
@@ -214,22 +217,22 @@ class _Earlier:
 
 
 class Championship:
-    """The stages of one competition, from its book and its matches' results."""
+    """The stages of one competition, from its competition log and its matches' results."""
 
     def __init__(
         self,
         competition: str,
         stages: Sequence[Stage],
-        book: Book,
+        competition_log: CompetitionLog,
         played: Mapping[str, Played],
         previous: Championship | None = None,
     ) -> None:
-        """`previous`, a fold of the same book with other results (the one before a batch
-        of events): each group whose matches count as they did there is taken from it,
+        """`previous`, a fold of the same competition log with other results (the one before a
+        batch of events): each group whose matches count as they did there is taken from it,
         table and view, instead of being ranked again."""
         self.competition = competition
         self.stages = list(stages)
-        self.book = book
+        self.log = competition_log
         self.played = played
         # Memos: a championship is a fold of fixed inputs, so each answer is asked once.
         self._places: dict[tuple[str, str], list[str] | None] = {}
@@ -240,17 +243,17 @@ class Championship:
         self._group_views: dict[tuple[str, str], dict[str, Any]] = {}
         self._memo: dict[str, Any] = {}
         self._holders: dict[str, Holder] = {}
-        self._seeded = {entrant.seed: entrant for entrant in book.entrants.values()}
+        self._seeded = {entrant.seed: entrant for entrant in competition_log.entrants.values()}
         # The previous fold's answers, not the fold itself: no chain of folds is kept.
         self._earlier = (
             _Earlier(previous.played, previous._members, previous._tables, previous._group_views)
-            if previous is not None and previous.book is book
+            if previous is not None and previous.log is competition_log
             else None
         )
 
     def with_played(self, played: Mapping[str, Played]) -> Championship:
-        """Return the same book's fold with what its matches count for replaced."""
-        return Championship(self.competition, self.stages, self.book, played)
+        """Return the same competition log's fold with what its matches count for replaced."""
+        return Championship(self.competition, self.stages, self.log, played)
 
     # -- Slots -------------------------------------------------------------------------
 
@@ -299,7 +302,7 @@ class Championship:
         key = (amended if as_amended else going_on)[number]
         if key is None:
             return UNSETTLED
-        return UNSETTLED if self.book.entrants[key].withdrawn else Holder(key)
+        return UNSETTLED if self.log.entrants[key].withdrawn else Holder(key)
 
     def _assigned(
         self, stage_id: str, group: str
@@ -364,8 +367,8 @@ class Championship:
             self._memo["positions"] = {
                 slot: (stage.id, group, index)
                 for stage in self.stages
-                if stage.kind == GROUPS and stage.source and stage.id in self.book.draws
-                for group, slots in self.book.draws[stage.id]["groups"].items()
+                if stage.kind == GROUPS and stage.source and stage.id in self.log.draws
+                for group, slots in self.log.draws[stage.id]["groups"].items()
                 for index, slot in enumerate(slots)
             }
         found: dict[str, tuple[str, str, int]] = self._memo["positions"]
@@ -378,7 +381,7 @@ class Championship:
         if found is None:
             return []
         stage_id, group, index = found
-        size = len(self.book.draws[stage_id]["groups"][group])
+        size = len(self.log.draws[stage_id]["groups"][group])
         return [
             (self.current(planned.id), 0 if planned.a == index else 1)
             for planned in group_plan(self.competition, stage_id, group, size)
@@ -400,7 +403,7 @@ class Championship:
         if "feeds" not in self._memo:
             feeds = {}
             for stage in self.stages:
-                if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+                if stage.kind == KNOCKOUT and stage.id in self.log.draws:
                     for planned in self._plan(stage.id):
                         if planned.id is None:
                             continue
@@ -438,7 +441,7 @@ class Championship:
             self._memo["outcome feeds"] = {
                 slot: (planned, side)
                 for stage in self.stages
-                if stage.kind == KNOCKOUT and stage.id in self.book.draws
+                if stage.kind == KNOCKOUT and stage.id in self.log.draws
                 for planned in self._plan(stage.id)
                 if planned.id is not None
                 for side, slot in enumerate(planned.slots)
@@ -453,11 +456,11 @@ class Championship:
         holds one of them."""
         found = set(slots)
         for stage in self.stages:
-            if stage.kind == GROUPS and stage.source and stage.id in self.book.draws:
-                for group, entering in self.book.draws[stage.id]["groups"].items():
+            if stage.kind == GROUPS and stage.source and stage.id in self.log.draws:
+                for group, entering in self.log.draws[stage.id]["groups"].items():
                     if found & set(entering):
                         found |= {f"{stage.id}:{group}{n}" for n in range(1, len(entering) + 1)}
-            if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+            if stage.kind == KNOCKOUT and stage.id in self.log.draws:
                 for planned in self._plan(stage.id):
                     if planned.id is None and planned.slots[0] in found:
                         found.add(f"W:{place_id(stage.id, planned)}")
@@ -475,7 +478,7 @@ class Championship:
     def members(self, stage_id: str, group: str) -> list[str | None]:
         memo = (stage_id, group)
         if memo not in self._members:
-            draw = self.book.draws[stage_id]
+            draw = self.log.draws[stage_id]
             self._members[memo] = [self.holder(slot).key for slot in draw["groups"][group]]
         return self._members[memo]
 
@@ -540,7 +543,7 @@ class Championship:
             played = self.played_of(match_id)
             if played is not None and played.status != "void":
                 table.put(match_id, played.result)
-        entrants = self.book.entrants
+        entrants = self.log.entrants
         totals: dict[Hashable, Totals] = {key: table.totals.get(key, Totals()) for key in members}
         active = [key for key in members if not entrants[key].withdrawn]
         ordered = rank(
@@ -565,7 +568,7 @@ class Championship:
         """Return a group's players by place once it is settled, else None."""
         memo = (stage_id, group)
         if memo not in self._places:
-            draw = self.book.draws.get(stage_id)
+            draw = self.log.draws.get(stage_id)
             if draw is None or group not in draw["groups"] or not self.group_settled(*memo):
                 self._places[memo] = None
             else:
@@ -580,7 +583,7 @@ class Championship:
         memo = f"plan {stage_id}"
         if memo not in self._memo:
             stage = self.stage(stage_id)
-            draw = self.book.draws[stage_id]
+            draw = self.log.draws[stage_id]
             self._memo[memo] = knockout_plan(
                 self.competition, stage_id, draw["seeds"], draw["size"], stage.third_place
             )
@@ -630,7 +633,7 @@ class Championship:
     def _planned(self, place: str) -> Planned | None:
         """Return the planned place a name (`ko-1-3`) names, if its stage is drawn."""
         stage_id, _, numbers = place.partition("-")
-        if stage_id not in self.book.draws:
+        if stage_id not in self.log.draws:
             return None
         round_text, _, number_text = numbers.partition("-")
         return next(
@@ -653,8 +656,8 @@ class Championship:
         if placed is not None:
             return placed[1].slots
         for stage in self.stages:
-            if stage.kind == GROUPS and stage.source and stage.id in self.book.draws:
-                for group, slots in self.book.draws[stage.id]["groups"].items():
+            if stage.kind == GROUPS and stage.source and stage.id in self.log.draws:
+                for group, slots in self.log.draws[stage.id]["groups"].items():
                     for planned in group_plan(self.competition, stage.id, group, len(slots)):
                         if self.current(planned.id) == match_id:
                             return slots[planned.a], slots[planned.b]
@@ -663,7 +666,7 @@ class Championship:
     def place_of(self, match_id: str) -> tuple[str, Planned] | None:
         """Return the knockout stage and place a match plays (itself or as a replacement)."""
         for stage in self.stages:
-            if stage.kind == KNOCKOUT and stage.id in self.book.draws:
+            if stage.kind == KNOCKOUT and stage.id in self.log.draws:
                 for planned in self._plan(stage.id):
                     if planned.id is not None and self.current(planned.id) == match_id:
                         return stage.id, planned
@@ -672,7 +675,7 @@ class Championship:
     def played_of(self, match_id: str) -> Played | None:
         """Return what a match counts for: nothing once a decision voided it."""
         played = self.played.get(match_id)
-        if played is not None and match_id in self.book.replaced:
+        if played is not None and match_id in self.log.replaced:
             return played.voided()
         return played
 
@@ -697,12 +700,12 @@ class Championship:
                 if stage.kind == KNOCKOUT
                 else [
                     dispute
-                    for slots in self.book.draws[stage.id]["groups"].values()
+                    for slots in self.log.draws[stage.id]["groups"].values()
                     for slot in slots
                     if (dispute := self.position_dispute(slot)) is not None
                 ]
                 for stage in self.stages
-                if stage.id in self.book.draws and (stage.kind == KNOCKOUT or stage.source)
+                if stage.id in self.log.draws and (stage.kind == KNOCKOUT or stage.source)
             }
         by_stage: dict[str, list[Dispute]] = self._memo["disputes"]
         return by_stage
@@ -740,7 +743,7 @@ class Championship:
         """Return whether staff kept the match as played against this holder as amended."""
         return any(
             decision["match"] == match_id and decision["as_amended"] == as_amended
-            for decision in self.book.decisions.get(slot, [])
+            for decision in self.log.decisions.get(slot, [])
             if decision["keep"]
         )
 
@@ -754,13 +757,13 @@ class Championship:
             chain = self._replaced_chain(planned.id)
             decided = [
                 int(decision.get("version", 0))
-                for decisions in self.book.decisions.values()
+                for decisions in self.log.decisions.values()
                 for decision in decisions
                 if decision["match"] in chain
             ]
             return max([self._changed(match_id) for match_id in chain] + decided)
         stage_id, _, place = slot.partition(":")
-        if place.startswith("S") or stage_id not in self.book.draws:
+        if place.startswith("S") or stage_id not in self.log.draws:
             return 0
         return max(
             (self._changed(m) for m, _, _, _ in self.group_matches(stage_id, place[0])), default=0
@@ -772,7 +775,7 @@ class Championship:
         """Return every knockout match both of whose slots are settled to players."""
         found = []
         for stage in self.stages:
-            if stage.kind != KNOCKOUT or stage.id not in self.book.draws:
+            if stage.kind != KNOCKOUT or stage.id not in self.log.draws:
                 continue
             for planned in self._plan(stage.id):
                 if planned.id is None:
@@ -780,7 +783,7 @@ class Championship:
                 a, b = (self.holder(slot) for slot in planned.slots)
                 if a.key is None or b.key is None or not self._free(stage.id, planned, a, b):
                     continue
-                entrants = self.book.entrants
+                entrants = self.log.entrants
                 found.append(
                     Playable(
                         self.current(planned.id),
@@ -796,13 +799,13 @@ class Championship:
         whose two players are settled (a group's other matches are made by its draw)."""
         found = []
         for stage in self.stages:
-            if stage.kind != GROUPS or not stage.source or stage.id not in self.book.draws:
+            if stage.kind != GROUPS or not stage.source or stage.id not in self.log.draws:
                 continue
-            for group in self.book.draws[stage.id]["groups"]:
+            for group in self.log.draws[stage.id]["groups"]:
                 for match_id, a, b, _ in self.group_matches(stage.id, group):
-                    if match_id not in self.book.replaced.values() or not a or not b or a == b:
+                    if match_id not in self.log.replaced.values() or not a or not b or a == b:
                         continue
-                    entrants = self.book.entrants
+                    entrants = self.log.entrants
                     slot = original_id(match_id).rsplit("-", 1)[1]
                     found.append(Playable(match_id, stage, slot, (entrants[a], entrants[b]), group))
         return found
@@ -858,7 +861,7 @@ class Championship:
         return settled
 
     def _settled(self, stage: Stage) -> bool:
-        draw = self.book.draws.get(stage.id)
+        draw = self.log.draws.get(stage.id)
         if draw is None:
             return False
         if self._disputes_by_stage().get(stage.id):
@@ -886,7 +889,7 @@ class Championship:
             "id": stage.id,
             "kind": stage.kind,
             "ruleset": stage.ruleset,
-            "drawn": stage.id in self.book.draws,
+            "drawn": stage.id in self.log.draws,
             "settled": self.settled(stage),
         }
         if stage.kind == GROUPS:
@@ -899,11 +902,11 @@ class Championship:
         """Return the name of an entrant's key: None for no one, the key if none enters it."""
         if not key:
             return None
-        found = self.book.entrants.get(key)
+        found = self.log.entrants.get(key)
         return found.name if found is not None else key
 
     def _groups_view(self, stage: Stage) -> list[dict[str, Any]]:
-        return [self._group_view(stage, group) for group in self.book.draws[stage.id]["groups"]]
+        return [self._group_view(stage, group) for group in self.log.draws[stage.id]["groups"]]
 
     def _group_view(self, stage: Stage, group: str) -> dict[str, Any]:
         return self._of_group(
@@ -915,7 +918,7 @@ class Championship:
 
     def _group_view_made(self, stage: Stage, group: str) -> dict[str, Any]:
         ordered, table = self.group_table(stage.id, group)
-        entrants = self.book.entrants
+        entrants = self.log.entrants
         standings = []
         for number, key in enumerate(ordered, start=1):
             entrant = entrants[key]
@@ -967,12 +970,12 @@ class Championship:
         if played is None or not played.decided:
             return None
         key = played.result.players[0 if played.winner == "A" else 1]
-        found = self.book.entrants.get(str(key))
+        found = self.log.entrants.get(str(key))
         return found.name if found else None
 
     def _rounds_view(self, stage: Stage) -> list[list[dict[str, Any]]]:
         rounds: list[list[dict[str, Any]]] = []
-        names = {key: entrant.name for key, entrant in self.book.entrants.items()}
+        names = {key: entrant.name for key, entrant in self.log.entrants.items()}
         disputes: dict[str, list[Dispute]] = {}
         for dispute in self.disputes():
             disputes.setdefault(dispute.match, []).append(dispute)
@@ -1044,8 +1047,8 @@ class Championship:
     def _replaced_chain(self, match_id: str) -> list[str]:
         """Return a place's matches in order: its own, then each replacement."""
         chain = [match_id]
-        while chain[-1] in self.book.replaced:
-            chain.append(self.book.replaced[chain[-1]])
+        while chain[-1] in self.log.replaced:
+            chain.append(self.log.replaced[chain[-1]])
         return chain
 
     def _changed(self, match_id: str) -> int:
@@ -1056,7 +1059,7 @@ class Championship:
 
     def ranking(self) -> list[dict[str, Any]]:
         """Return every entrant's final place (the README's "Final ranking")."""
-        keyed = [(self._standing(entrant), entrant) for entrant in self.book.by_seed()]
+        keyed = [(self._standing(entrant), entrant) for entrant in self.log.by_seed()]
         keyed.sort(key=lambda item: item[0].order, reverse=True)
         rows: list[dict[str, Any]] = []
         for index, (standing, entrant) in enumerate(keyed):
@@ -1082,7 +1085,7 @@ class Championship:
         """Return how far an entrant went: the deepest stage drawn with them in it."""
         for index in range(len(self.stages) - 1, -1, -1):
             stage = self.stages[index]
-            if stage.id not in self.book.draws:
+            if stage.id not in self.log.draws:
                 continue
             if stage.kind == KNOCKOUT:
                 found = self._knockout_standing(index, stage, entrant)
@@ -1126,7 +1129,7 @@ class Championship:
         memo = f"group of {stage_id}"
         if memo not in self._memo:
             found: dict[str, str] = {}
-            for group in self.book.draws[stage_id]["groups"]:
+            for group in self.log.draws[stage_id]["groups"]:
                 for key in self.members(stage_id, group):
                     if key is not None:
                         found.setdefault(key, group)
@@ -1237,22 +1240,24 @@ def stage_entrants(championship: Championship, stage: Stage) -> list[str]:
     keep one group's players apart (into a knockout, in two halves; into groups, in two
     groups) wherever the count allows.
     """
-    book = championship.book
+    competition_log = championship.log
     stages = championship.stages
     if stage.source is None:
         skipping = max((later.direct for later in stages if later.source == stage.id), default=0)
         return [
             f"{stage.id}:S{entrant.seed}"
-            for rank_number, entrant in enumerate(book.by_seed(), start=1)
+            for rank_number, entrant in enumerate(competition_log.by_seed(), start=1)
             if not entrant.withdrawn and rank_number > skipping
         ]
     source = championship.stage(stage.source)
-    if source.id not in book.draws:
+    if source.id not in competition_log.draws:
         raise Refused(f"stage {source.id} is not drawn yet", "stage")
     if not championship.settled(source):
         raise Refused(f"stage {source.id} is not settled yet: its groups are still open", "stage")
-    direct = [f"{stage.id}:S{entrant.seed}" for entrant in book.by_seed()[: stage.direct]]
-    groups = len(book.draws[source.id]["groups"])
+    direct = [
+        f"{stage.id}:S{entrant.seed}" for entrant in competition_log.by_seed()[: stage.direct]
+    ]
+    groups = len(competition_log.draws[source.id]["groups"])
     advance = source.advance or 1
     if stage.kind == KNOCKOUT:
         # The size is the draw's to check, naming the stage's field.

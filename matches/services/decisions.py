@@ -115,7 +115,7 @@ def _place_of(championship: Championship, dispute: Dispute) -> str:
     if placed is not None:
         return place_id(*placed)
     for stage in championship.stages:
-        for group, slots in championship.book.draws.get(stage.id, {}).get("groups", {}).items():
+        for group, slots in championship.log.draws.get(stage.id, {}).get("groups", {}).items():
             if stage.source and dispute.slot in slots:
                 return f"{stage.id}-{group}"
     return ""
