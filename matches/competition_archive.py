@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from matches import store
 from matches.bounded_zip import MIB, BoundedZip, ZipLimits, naming_file
 from matches.chain import FIRST_HASH_VERSION, positions_of
-from matches.championship import fold_competition_log
+from matches.championship_log import fold_competition_log
 from matches.errors import Refused, excerpt
 from matches.log_document import LARGEST_ID, LogDocument, parse_log_document
 from matches.models import NAME_LENGTH, USERNAME_LENGTH, Competition, Entry, Match

@@ -15,7 +15,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.championship import KNOCKOUT, Championship, Dispute, Entrant, place_id
+from matches.championship import Championship
+from matches.championship_log import KNOCKOUT, Dispute, Entrant, place_id
 from matches.draws import Planned
 
 

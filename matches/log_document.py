@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.chain import FIRST_HASH_VERSION, HASH_VERSIONS
-from matches.championship import CompetitionLog
+from matches.championship_log import CompetitionLog
 from matches.errors import Refused
 from matches.notation import (
     ENVELOPE,

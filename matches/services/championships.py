@@ -17,7 +17,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.championship import Championship, Played, draw_event, fold_competition_log, player_key
+from matches.championship import Championship
+from matches.championship_draws import draw_event
+from matches.championship_log import Played, fold_competition_log, player_key
 from matches.draws import group_plan
 from matches.errors import NotFound, Refused, excerpt
 from matches.fold import evolve, state_after

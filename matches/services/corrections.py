@@ -21,7 +21,8 @@ from typing import Any
 from django.db.models import Q
 
 from matches import store
-from matches.championship import Championship, Played, fold_competition_log, player_key
+from matches.championship import Championship
+from matches.championship_log import Played, fold_competition_log, player_key
 from matches.consequences import Consequences, affected_slots, consequences
 from matches.errors import Refused
 from matches.fold import state_after

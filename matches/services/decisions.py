@@ -17,7 +17,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.championship import Championship, Dispute, place_id, replacement_id
+from matches.championship import Championship
+from matches.championship_log import Dispute, place_id, replacement_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match

@@ -26,13 +26,8 @@ import orjson
 from django.db import connection
 from django.utils import timezone
 
-from matches.championship import (
-    Championship,
-    CompetitionLog,
-    Played,
-    fold_competition_log,
-    player_key,
-)
+from matches.championship import Championship
+from matches.championship_log import CompetitionLog, Played, fold_competition_log, player_key
 from matches.models import Competition, Match
 from matches.rules.ranking import Result
 from matches.services import settle

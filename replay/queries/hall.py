@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches import store
-from matches.championship import fold_competition_log, replacement_id
+from matches.championship_log import fold_competition_log, replacement_id
 from matches.draws import group_plan
 from matches.models import Competition, Match, Table, TableAssignment
 from matches.selectors import competition_get

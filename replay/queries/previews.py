@@ -21,7 +21,8 @@ from typing import Any
 from django.db import DatabaseError
 
 from matches import services
-from matches.championship import Championship, Played, fold_competition_log, place_id
+from matches.championship import Championship
+from matches.championship_log import Played, fold_competition_log, place_id
 from matches.consequences import Consequences, consequences
 from matches.models import Match
 from matches.render import ruling_of, status

@@ -7,14 +7,9 @@ import random
 
 import pytest
 
-from matches.championship import (
-    Championship,
-    CompetitionLog,
-    Played,
-    draw_event,
-    fold_competition_log,
-    player_key,
-)
+from matches.championship import Championship
+from matches.championship_draws import draw_event
+from matches.championship_log import CompetitionLog, Played, fold_competition_log, player_key
 from matches.draws import group_plan
 from matches.rules.ranking import Result
 from matches.stages import parse_stages
