@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from matches import store
 from matches.bounded_zip import MIB, BoundedZip, ZipLimits, naming_file
 from matches.chain import FIRST_HASH_VERSION, positions_of
-from matches.championship import book_of
+from matches.championship_log import fold_competition_log
 from matches.errors import Refused, excerpt
 from matches.log_document import LARGEST_ID, LogDocument, parse_log_document
 from matches.models import NAME_LENGTH, USERNAME_LENGTH, Competition, Entry, Match
@@ -245,10 +245,10 @@ def _entries(
                     entered_by="import",
                 )
         return
-    book = book_of(log.bodies())
+    competition_log = fold_competition_log(log.bodies())
     # A match a decision voided reads void, as it did where it was exported.
-    Match.objects.filter(pk__in=list(book.replaced)).update(status=Match.Status.VOID)
-    for entrant in book.entrants.values():
+    Match.objects.filter(pk__in=list(competition_log.replaced)).update(status=Match.Status.VOID)
+    for entrant in competition_log.entrants.values():
         with naming_file(LOG_DOCUMENT):
             entered = player_of(entrant.record(), "events")
         Entry.objects.create(

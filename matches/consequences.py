@@ -15,7 +15,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.championship import KNOCKOUT, Championship, Dispute, Entrant, place_id
+from matches.championship import Championship
+from matches.championship_log import KNOCKOUT, Dispute, Entrant, place_id
 from matches.draws import Planned
 
 
@@ -78,7 +79,7 @@ def consequences(
     """
     found = Consequences()
     for stage in after.stages:
-        draw = after.book.draws.get(stage.id)
+        draw = after.log.draws.get(stage.id)
         if draw is None:
             continue
         if stage.kind != KNOCKOUT:
@@ -155,7 +156,7 @@ def _move(
     that a side that changed never leaves its new player named in two matches."""
     a, b = (holder or made for holder, made in zip(holders, header, strict=True))
     if (a, b) != header and a != b:
-        entrants = after.book.entrants
+        entrants = after.log.entrants
         found.moves.append(Move(match_id, place, header, (a, b), (entrants[a], entrants[b])))
 
 
@@ -181,7 +182,7 @@ def _disputes(championship: Championship, slots: Collection[str] | None) -> list
     return [
         dispute
         for stage in championship.stages
-        if stage.kind == KNOCKOUT and stage.id in championship.book.draws
+        if stage.kind == KNOCKOUT and stage.id in championship.log.draws
         for planned in championship.knockout_places(stage.id)
         if set(planned.slots) & wanted
         for dispute in championship.disputes_at(planned)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.chain import FIRST_HASH_VERSION, HASH_VERSIONS
-from matches.championship import Book
+from matches.championship_log import CompetitionLog
 from matches.errors import Refused
 from matches.notation import (
     ENVELOPE,
@@ -188,14 +188,14 @@ def _check_seed(value: Any, field: str) -> None:
 
 def _fold(events: list[dict[str, Any]]) -> None:
     """Fold the entries as the import will enter them: each seed held by one player."""
-    book = Book()
+    competition_log = CompetitionLog()
     for index, event in enumerate(events):
         try:
-            book.apply(event)
+            competition_log.apply(event)
         except FOLD_ERRORS as error:
             raise Refused(
                 f"cannot be folded ({type(error).__name__})", f"events[{index}]"
             ) from None
-        seeds = [entrant.seed for entrant in book.entrants.values()]
+        seeds = [entrant.seed for entrant in competition_log.entrants.values()]
         if len(seeds) != len(set(seeds)):
             raise Refused("gives a seed another player holds", f"events[{index}]")

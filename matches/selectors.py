@@ -8,7 +8,7 @@ from typing import Any
 from django.db import connection
 
 from matches import store
-from matches.championship import replacement_id
+from matches.championship_log import replacement_id
 from matches.errors import NotFound, Refused, excerpt
 from matches.events import parse_event
 from matches.fold import decide, state_after

@@ -17,7 +17,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.championship import Championship, Played, book_of, draw_event, player_key
+from matches.championship import Championship
+from matches.championship_draws import draw_event
+from matches.championship_log import Played, fold_competition_log, player_key
 from matches.draws import group_plan
 from matches.errors import NotFound, Refused, excerpt
 from matches.fold import evolve, state_after
@@ -74,9 +76,11 @@ def championship_of(
     gives it, and `played`, from the summaries it keeps, so it folds no match again.
     """
     logged = log_read(competition.pk, at)
-    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    competition_log = fold_competition_log(
+        [entry.event for entry in logged], [entry.id for entry in logged]
+    )
     version = logged[-1].id if logged else 0
-    championship = Championship(competition.pk, stages_of(competition), book, played)
+    championship = Championship(competition.pk, stages_of(competition), competition_log, played)
     return AsOf(championship, max(version, changed))
 
 
@@ -194,15 +198,15 @@ def stage_draw(
         store.lock_log()
         stage = _stage(competition, stage_id)
         championship = championship_at(competition).championship
-        if stage.id in championship.book.draws:
+        if stage.id in championship.log.draws:
             raise StateClash.because("stage_drawn", "stage", stage=stage.id)
-        if len(championship.book.entrants) < 2:
+        if len(championship.log.entrants) < 2:
             raise Refused.because("draw_too_few", "players")
         event = draw_event(championship, stage)
         if start is not None:  # the knockout's later rounds are created later, on their day
             event["first_date"] = start.isoformat()
         log_append(competition, [event], by)
-        championship.book.apply(event)
+        championship.log.apply(event)
         created = []
         if stage.kind == "groups":
             for group in event["groups"]:
@@ -221,11 +225,13 @@ def stage_draw_undo(*, competition_id: str, stage_id: str, by: str) -> None:
     with transaction.atomic():
         store.lock_log()
         stage = _stage(competition, stage_id)
-        book = book_of([entry.event for entry in log_read(competition.pk)])
-        if stage.id not in book.draws:
+        competition_log = fold_competition_log([entry.event for entry in log_read(competition.pk)])
+        if stage.id not in competition_log.draws:
             raise StateClash.because("stage_not_drawn", "stage", stage=stage.id)
         later = [
-            s.id for s in stages_of(competition) if s.source == stage.id and s.id in book.draws
+            s.id
+            for s in stages_of(competition)
+            if s.source == stage.id and s.id in competition_log.draws
         ]
         if later:
             raise StateClash(f"stage {later[0]} is drawn from it: undo that draw first", "stage")
@@ -261,7 +267,7 @@ def settle(
         if playable.id in stored:
             continue
         a, b = playable.players
-        decision = championship.book.replacing(playable.id)
+        decision = championship.log.replacing(playable.id)
         voided = Match.objects.get(pk=decision["match"]) if decision is not None else None
         try:
             with transaction.atomic():
@@ -273,7 +279,7 @@ def settle(
                     stage=voided.stage if voided else f"{playable.stage.id} {playable.slot}",
                     date=voided.date
                     if voided
-                    else _day_of_round(championship.book.draws[playable.stage.id], playable.slot),
+                    else _day_of_round(championship.log.draws[playable.stage.id], playable.slot),
                     stage_id=playable.stage.id,
                     group=playable.group,
                     slot=playable.slot,
@@ -317,7 +323,7 @@ def _group_matches(
     start: date | None,
 ) -> list[Match]:
     members = championship.members(stage.id, group)
-    entrants = championship.book.entrants
+    entrants = championship.log.entrants
     created = []
     for planned in group_plan(competition.pk, stage.id, group, len(members)):
         a, b = members[planned.a], members[planned.b]
@@ -359,7 +365,7 @@ def stage_shapes(competition: Competition) -> list[dict[str, Any]]:
     stages = stages_of(competition)
     if not stages:
         return []
-    draws = book_of([entry.event for entry in log_read(competition.pk)]).draws
+    draws = fold_competition_log([entry.event for entry in log_read(competition.pk)]).draws
     shapes = []
     for stage in stages:
         size = draws.get(stage.id, {}).get("size")

@@ -21,7 +21,8 @@ from typing import Any
 from django.db.models import Q
 
 from matches import store
-from matches.championship import Championship, Played, book_of, player_key
+from matches.championship import Championship
+from matches.championship_log import Played, fold_competition_log, player_key
 from matches.consequences import Consequences, affected_slots, consequences
 from matches.errors import Refused
 from matches.fold import state_after
@@ -152,9 +153,13 @@ def first_event_check(match: Match) -> None:
 def folded_now(competition: Competition) -> Championship:
     """Return a competition as its logs make it now, each stage match folded when asked."""
     logged = log_read(competition.pk)
-    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    competition_log = fold_competition_log(
+        [entry.event for entry in logged], [entry.id for entry in logged]
+    )
     matches = {m.pk: m for m in Match.objects.filter(competition=competition).exclude(stage_id="")}
-    return Championship(competition.pk, stages_of(competition), book, FoldedOnDemand(matches))
+    return Championship(
+        competition.pk, stages_of(competition), competition_log, FoldedOnDemand(matches)
+    )
 
 
 def fed_matches(competition: Competition) -> dict[str, Match]:

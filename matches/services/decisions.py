@@ -17,7 +17,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.championship import Championship, Dispute, place_id, replacement_id
+from matches.championship import Championship
+from matches.championship_log import Dispute, place_id, replacement_id
 from matches.consequences import consequences
 from matches.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match
@@ -115,7 +116,7 @@ def _place_of(championship: Championship, dispute: Dispute) -> str:
     if placed is not None:
         return place_id(*placed)
     for stage in championship.stages:
-        for group, slots in championship.book.draws.get(stage.id, {}).get("groups", {}).items():
+        for group, slots in championship.log.draws.get(stage.id, {}).get("groups", {}).items():
             if stage.source and dispute.slot in slots:
                 return f"{stage.id}-{group}"
     return ""

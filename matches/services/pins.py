@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 
-from matches.championship import player_key
+from matches.championship_log import player_key
 from matches.errors import Refused
 from matches.models import USERNAME_LENGTH, PinShown, Player
 from matches.services.competitions import check_text

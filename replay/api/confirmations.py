@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from carambole import browsers, throttle
 from matches import services
-from matches.championship import player_key
+from matches.championship_log import player_key
 from matches.notation import MAX_EVENTS
 from matches.selectors import assigned_referee_id, match_get
 from matches.services.pins import WrongPin

@@ -26,7 +26,8 @@ import orjson
 from django.db import connection
 from django.utils import timezone
 
-from matches.championship import Book, Championship, Played, book_of, player_key
+from matches.championship import Championship
+from matches.championship_log import CompetitionLog, Played, fold_competition_log, player_key
 from matches.models import Competition, Match
 from matches.rules.ranking import Result
 from matches.services import settle
@@ -48,7 +49,7 @@ class Kept:
 
     competition: Competition
     stages: list[Stage]
-    book: Book
+    competition_log: CompetitionLog
     logged: int  # the newest event of its own log (0 before any)
     played: dict[str, Played]  # a new dict each run: a fold keeps the one it was given
     changed: int  # the newest event that changed what one of its matches shows
@@ -137,7 +138,7 @@ def _read(competition_id: str) -> Kept | None:
     return Kept(
         competition,
         stages_of(competition),
-        book_of([entry.event for entry in logged], [entry.id for entry in logged]),
+        fold_competition_log([entry.event for entry in logged], [entry.id for entry in logged]),
         logged[-1].id if logged else 0,
         played,
         changed,
@@ -178,7 +179,9 @@ def _store(kept: Kept, position: int) -> int | None:
 
 def _fold(kept: Kept) -> Championship:
     competition = kept.competition.pk
-    return Championship(competition, kept.stages, kept.book, kept.played, kept.championship)
+    return Championship(
+        competition, kept.stages, kept.competition_log, kept.played, kept.championship
+    )
 
 
 # One plain statement: the stage matches with their summaries (a preview and a full read of

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches import store
-from matches.championship import book_of, replacement_id
+from matches.championship_log import fold_competition_log, replacement_id
 from matches.draws import group_plan
 from matches.models import Competition, Match, Table, TableAssignment
 from matches.selectors import competition_get
@@ -130,7 +130,11 @@ def _places(competition: Competition, matches: list[Match]) -> dict[str, dict[st
     other match: its stage as written ({"text"}).
     """
     stages = {stage.id: stage for stage in stages_of(competition)}
-    draws = book_of([entry.event for entry in log_read(competition.pk)]).draws if stages else {}
+    draws = (
+        fold_competition_log([entry.event for entry in log_read(competition.pk)]).draws
+        if stages
+        else {}
+    )
     rounds_in_group: dict[tuple[str, str], dict[str, int]] = {}
     places: dict[str, dict[str, Any]] = {}
     for match in matches:

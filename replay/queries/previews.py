@@ -21,7 +21,8 @@ from typing import Any
 from django.db import DatabaseError
 
 from matches import services
-from matches.championship import Championship, Played, book_of, place_id
+from matches.championship import Championship
+from matches.championship_log import Played, fold_competition_log, place_id
 from matches.consequences import Consequences, consequences
 from matches.models import Match
 from matches.render import ruling_of, status
@@ -96,12 +97,14 @@ def _consequences(
     competition = match.competition
     summarised = stage_matches(competition.pk)
     logged = log_read(competition.pk)
-    book = book_of([entry.event for entry in logged], [entry.id for entry in logged])
+    competition_log = fold_competition_log(
+        [entry.event for entry in logged], [entry.id for entry in logged]
+    )
     stages = stages_of(competition)
     played = summarised.played
-    folded_before = Championship(competition.pk, stages, book, {**played, match.pk: was})
+    folded_before = Championship(competition.pk, stages, competition_log, {**played, match.pk: was})
     folded_after = Championship(
-        competition.pk, stages, book, {**played, match.pk: now}, folded_before
+        competition.pk, stages, competition_log, {**played, match.pk: now}, folded_before
     )
     found = consequences(folded_before, folded_after, summarised.headers)
     return found, (folded_before, folded_after)
@@ -110,11 +113,11 @@ def _consequences(
 def _views(found: Consequences, folded: tuple[Championship, Championship]) -> dict[str, Any]:
     """Return the consequences as the preview shows them: names, not keys."""
     before, after = folded
-    names = {key: entrant.name for key, entrant in after.book.entrants.items()}
+    names = {key: entrant.name for key, entrant in after.log.entrants.items()}
     rounds = {
         stage.id: max((p.round for p in after.knockout_places(stage.id)), default=0)
         for stage in after.stages
-        if stage.kind == "knockout" and stage.id in after.book.draws
+        if stage.kind == "knockout" and stage.id in after.log.draws
     }
 
     def round_of(place: str) -> dict[str, int]:

@@ -201,8 +201,8 @@ def test_groups_drawn_from_groups_part_two_qualifiers_of_one_earlier_group(db):
 
     services.stage_draw(competition_id="euro", stage_id="final", by="director")
 
-    book = championship_at(Competition.objects.get(pk="euro")).championship.book
-    assert book.draws["final"]["groups"] == {
+    competition_log = championship_at(Competition.objects.get(pk="euro")).championship.log
+    assert competition_log.draws["final"]["groups"] == {
         "A": ["groups:A1", "groups:B2", "groups:C2"],
         "B": ["groups:B1", "groups:A2", "groups:D2"],
         "C": ["groups:C1", "groups:D1"],

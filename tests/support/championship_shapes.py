@@ -13,7 +13,8 @@ from collections import Counter
 from typing import Any
 
 from matches import services
-from matches.championship import Championship, player_key
+from matches.championship import Championship
+from matches.championship_log import player_key
 from matches.errors import Refused
 from matches.fold import state_after
 from matches.models import Competition, Event, Match

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from matches import services
-from matches.championship import player_key
+from matches.championship_log import player_key
 from matches.errors import Refused
 from matches.models import Match
 from matches.services.corrections import Forbidden

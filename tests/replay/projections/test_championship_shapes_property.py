@@ -107,7 +107,7 @@ def step(rng: random.Random, competition: str, stages: list[dict[str, Any]], tra
                 shapes.draw(competition, undrawn[0])
                 STATS["draws"] += 1
         elif action == "withdraw":
-            name = rng.choice(shapes.NAMES[: len(shapes.fold(competition).book.entrants)])
+            name = rng.choice(shapes.NAMES[: len(shapes.fold(competition).log.entrants)])
             trace.append(("withdraw", name))
             shapes.withdraw(competition, name)
             STATS["withdrawals"] += 1

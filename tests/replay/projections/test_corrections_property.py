@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import services
-from matches.championship import player_key
+from matches.championship_log import player_key
 from matches.errors import Refused
 from matches.models import Event, Match
 from replay.projections import projector
