@@ -13,7 +13,6 @@
   `ReadModelFault` (each competition's work in a savepoint): the projector goes on.
 - `kept`: what a writer keeps between the projector's runs in this process, while the
   cursor says it is still true.
-- `plain_sql`: the few bulk statements the projector writes with.
 - `activity`: when a match's console was last heard (its heartbeat).
 - `ratings_writer`: the players' Glicko-2 ratings, each day's worked out again when a
   counted result changes.

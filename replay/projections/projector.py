@@ -25,12 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches import plain_rows, store
+from matches import store
 from matches.errors import Refused
 from matches.fold import evolve, state_after
 from matches.models import Match
@@ -41,7 +40,6 @@ from matches.rules.ranking import Result
 from matches.state import MatchState
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
-from replay.projections import plain_sql
 from replay.projections.faults import forget_faults
 from replay.projections.log import Change, Stamp, voided_match
 from replay.projections.ratings_writer import (
@@ -110,7 +108,7 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
             if rows:
                 # The cursor's position and time name the read models' state: what a
                 # process keeps from one run is still true while the cursor stays put.
-                moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
+                moved = Cursor(rows[-1].id, timezone.now())
                 versions, touched, counted = _apply(rows, cursor.stamp(), moved.stamp())
                 staged = stages_write(rows, cursor.stamp(), moved.stamp())
                 ratings_write(touched, counted)
@@ -144,7 +142,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         forget_faults()
         MatchSummary.objects.all().delete()
         forget_ratings()
-        _move(Cursor(0, _stored_time(timezone.now())))
+        _move(Cursor(0, timezone.now()))
         forget()
         caught = catch_up(progress=progress, scheduled=True)
         ratings_catch_up()
@@ -176,20 +174,10 @@ class Cursor:
     """The projector's cursor: the id of the last event applied, and when it moved."""
 
     position: int
-    moved_at: Any  # as the database column holds it: compared, never read as a time
+    moved_at: datetime
 
-    def stamp(self) -> tuple[int, str]:
-        # As text: a database may read back another type than it was given (SQLite's
-        # driver gives a datetime for the text Django writes), never another time.
-        return (self.position, str(self.moved_at))
-
-
-# Plain statements: the cursor is read and moved once per event, and the ORM's own
-# cost would be most of a recompute's.
-CURSOR_SQL = f"SELECT position, updated_at FROM {ProjectorCursor._meta.db_table} WHERE name = %s"
-MOVE_SQL = (
-    f"UPDATE {ProjectorCursor._meta.db_table} SET position = %s, updated_at = %s WHERE name = %s"
-)
+    def stamp(self) -> tuple[int, datetime]:
+        return (self.position, self.moved_at)
 
 
 def _locked_cursor() -> Cursor:
@@ -197,29 +185,22 @@ def _locked_cursor() -> Cursor:
 
     SQLite's IMMEDIATE transactions hold its one write lock already; PostgreSQL locks the row.
     """
-    lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
-    with connection.cursor() as cursor:
-        cursor.execute(CURSOR_SQL + lock, [NAME])
-        found = cursor.fetchone()
-        if found is None:
-            try:
-                with transaction.atomic():
-                    ProjectorCursor.objects.create(name=NAME)
-            except IntegrityError:
-                pass  # another projector made it first
-            cursor.execute(CURSOR_SQL + lock, [NAME])
-            found = cursor.fetchone()
+    cursors = ProjectorCursor.objects.select_for_update().filter(name=NAME)
+    found = cursors.values_list("position", "updated_at").first()
+    if found is None:
+        try:
+            with transaction.atomic():
+                ProjectorCursor.objects.create(name=NAME)
+        except IntegrityError:
+            pass  # another projector made it first
+        found = cursors.values_list("position", "updated_at").get()
     return Cursor(*found)
 
 
 def _move(cursor: Cursor) -> None:
-    with connection.cursor() as sql:
-        sql.execute(MOVE_SQL, [cursor.position, cursor.moved_at, NAME])
-
-
-def _stored_time(moment: datetime) -> Any:
-    """Return a time as the database stores it, so that it reads back equal."""
-    return connection.ops.adapt_datetimefield_value(moment)
+    ProjectorCursor.objects.filter(name=NAME).update(
+        position=cursor.position, updated_at=cursor.moved_at
+    )
 
 
 def _summarise_scheduled() -> None:
@@ -246,8 +227,8 @@ def _apply(
     for row in rows:
         if row.match_id is not None:  # a competition's own log: no summary or standings
             by_match.setdefault(row.match_id, []).append(row)
-    summaries = plain_rows.by_keys(MatchSummary, by_match)
-    matches = plain_rows.by_keys(Match, by_match)
+    summaries = MatchSummary.objects.in_bulk(list(by_match))
+    matches = Match.objects.in_bulk(list(by_match))
     for summarised in summaries.values():
         summarised.match = matches[summarised.match_id]
     counted = {match_id for match_id, summarised in summaries.items() if counts(summarised)}
@@ -304,9 +285,9 @@ SUMMARY_FIELDS = [
 
 
 def _update_summaries(summaries: list[MatchSummary]) -> None:
-    """Store the summaries that changed: a plain UPDATE each."""
-    for summary in summaries:
-        plain_sql.update(MatchSummary, SUMMARY_FIELDS, summary)
+    """Store the summaries that changed."""
+    if summaries:
+        MatchSummary.objects.bulk_update(summaries, SUMMARY_FIELDS)
 
 
 def _void(

@@ -34,12 +34,9 @@ from matches.services.competition_log import log_read, stages_of
 from matches.stages import Stage
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ReadModelFault, StagesView
-from replay.projections import plain_sql
 from replay.projections.faults import contained, fault_clear
 from replay.projections.kept import KeptByCursor
 from replay.projections.log import Stamp
-
-VIEW_FIELDS = ["version", "position", "stages", "ranking", "computed_at"]
 
 
 @dataclass
@@ -161,16 +158,16 @@ def _store(kept: Kept, position: int) -> int | None:
         _refresh(kept, [match.pk for match in created])
         championship = _fold(kept)
     version = max(kept.logged, kept.changed)
-    view = StagesView(
+    StagesView.objects.update_or_create(
         competition=kept.competition,
-        version=version,
-        position=position,
-        stages=championship.views(),
-        ranking=championship.ranking(),
-        computed_at=timezone.now(),
+        defaults={
+            "version": version,
+            "position": position,
+            "stages": championship.views(),
+            "ranking": championship.ranking(),
+            "computed_at": timezone.now(),
+        },
     )
-    if not plain_sql.update(StagesView, VIEW_FIELDS, view):
-        view.save(force_insert=True)
     grew = kept.version is None or version > kept.version
     kept.version, kept.championship = version, championship
     return version if grew else None

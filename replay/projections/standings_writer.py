@@ -17,12 +17,10 @@ from django.utils import timezone
 from matches.models import Player
 from matches.rules.ranking import Result, Table, moves
 from replay.models import MatchSummary, ReadModelFault, Standings, StandingsChange
-from replay.projections import plain_sql
 from replay.projections.faults import contained, fault_clear
 from replay.projections.kept import KeptByCursor
 from replay.projections.log import Change, Stamp
 
-CHANGE_FIELDS = ["competition", "version", "previous", "pending", "changes", "computed_at"]
 MAX_TABLES = 64
 
 
@@ -80,19 +78,12 @@ def _write(competition_id: str, changes: list[Change], before: Stamp, after: Sta
     _tables.keep(competition_id, after, (version, table, names, rows))
     if written is None:
         return None
-    plain_sql.insert(StandingsChange, CHANGE_FIELDS, made)
-    standings = Standings(
-        competition_id=competition_id,
-        version=version,
-        pending=table.pending,
-        rows=rows,
-        computed_at=now,
-    )
+    StandingsChange.objects.bulk_create(made)
+    fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
     # The guard: only a version newer than the stored one replaces it.
-    fields = ["version", "pending", "rows", "computed_at"]
-    updated = plain_sql.update(Standings, fields, standings, "version < %s", version)
-    if not updated and not Standings.objects.filter(pk=competition_id).exists():
-        standings.save(force_insert=True)
+    stored = Standings.objects.filter(pk=competition_id)
+    if not stored.filter(version__lt=version).update(**fields) and not stored.exists():
+        Standings.objects.create(competition_id=competition_id, **fields)
     return written
 
 
