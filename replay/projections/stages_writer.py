@@ -22,8 +22,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-from django.db import connection
 from django.utils import timezone
 
 from matches.championship import Book, Championship, Played, book_of, player_key
@@ -33,7 +31,7 @@ from matches.services import settle
 from matches.services.competition_log import log_read, stages_of
 from matches.stages import Stage
 from matches.store import LoggedEvent
-from replay.models import MatchSummary, ReadModelFault, StagesView
+from replay.models import ReadModelFault, StagesView
 from replay.projections.faults import contained, fault_clear
 from replay.projections.kept import KeptByCursor
 from replay.projections.log import Stamp
@@ -178,20 +176,6 @@ def _fold(kept: Kept) -> Championship:
     return Championship(competition, kept.stages, kept.book, kept.played, kept.championship)
 
 
-# One plain statement: the stage matches with their summaries (a preview and a full read of
-# a competition read them all; the ORM's values() cost more than the fold they feed).
-_MATCH = {
-    field.name: connection.ops.quote_name(field.column) for field in Match._meta.concrete_fields
-}
-PLAYED_SQL = (
-    f"SELECT m.{_MATCH['id']}, m.{_MATCH['players']}, "
-    f"m.{_MATCH['status']}, s.status, s.winner, s.result, s.shown_event_id "
-    f"FROM {Match._meta.db_table} m "
-    f"LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.{_MATCH['id']} "
-    f"WHERE m.{_MATCH['competition']} = %s AND m.{_MATCH['stage_id']} <> ''"
-)
-
-
 @dataclass
 class StageMatches:
     """What each stage match of a competition counts for, from its summary; the newest
@@ -214,21 +198,21 @@ def played_of(
 
 def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -> StageMatches:
     """Return the stage matches of a competition (or each of `match_ids`) as summarised."""
-    sql, params = PLAYED_SQL, [competition_id]
+    rows = Match.objects.filter(competition_id=competition_id).exclude(stage_id="")
     if match_ids is not None:
-        wanted = list(match_ids)
-        if not wanted:
-            return StageMatches({}, 0, {})
-        sql += f" AND m.{_MATCH['id']} IN ({', '.join(['%s'] * len(wanted))})"
-        params += wanted
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+        rows = rows.filter(pk__in=list(match_ids))
     found = StageMatches({}, 0, {})
-    for match_id, players, made, status, winner, result, shown in rows:
-        row = (players, status, winner, result, shown)
-        # SQLite gives JSON as text: the same row's text is read once per process.
-        played = _played_text(*row) if isinstance(players, str) else _played(*row)
+    summarised = rows.values_list(
+        "pk",
+        "players",
+        "status",
+        "summary__status",
+        "summary__winner",
+        "summary__result",
+        "summary__shown_event_id",
+    )
+    for match_id, players, made, status, winner, result, shown in summarised:
+        played = _played(players, status, winner, result, shown)
         found.played[match_id] = played
         found.newest = max(found.newest, played.changed)
         if made != Match.Status.VOID:
@@ -241,17 +225,8 @@ def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -
 
 def _played(players: Any, status: Any, winner: Any, result: Any, shown: Any) -> Played:
     """Return what a match counts for, from its header's players and its summary's row."""
-    players, result = _json(players), _json(result)
     keys = (player_key(players["A"]), player_key(players["B"]))
     outcome = Result.from_json(result, keys) if result else Result(keys)
     status = status or "scheduled"
     won = winner if status == "finished" and winner else None
     return Played(status, outcome, won, shown or 0)
-
-
-_played_text = functools.lru_cache(maxsize=50_000)(_played)
-
-
-def _json(value: Any) -> Any:
-    """Return a JSON column's value: SQLite gives its text, PostgreSQL's driver the value."""
-    return orjson.loads(value) if isinstance(value, (str, bytes)) else value

@@ -16,7 +16,7 @@ from django.core.cache import caches
 from matches import draws
 from matches.services import running
 from replay.live import hall
-from replay.projections import projector, stages_writer, states
+from replay.projections import projector, states
 from replay.queries import search
 from replay.queries.read_cache import READS
 
@@ -30,7 +30,6 @@ def forget_every_cache() -> None:
     projector.forget()  # the projector's folds, the standings' tables, the stages' folds
     states.forget()  # match states and snapshots
     running.forget()  # the write path's states of the matches in play
-    stages_writer._played_text.cache_clear()  # the summaries' parsed rows
     draws._group_plan.cache_clear()
     search._PAGE_SQL.clear()  # the archive's compiled pages
     hall._reads.clear()  # the hall's read shared by the viewers poked together
