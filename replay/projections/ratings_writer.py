@@ -28,6 +28,7 @@ from django.utils import timezone
 from matches import store
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
 from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
+from replay.projections.log import Batch, ReadModel
 
 Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
 
@@ -69,6 +70,12 @@ def ratings_write(
     first = min(days)
     _note_from(first)
     return first
+
+
+def ratings_note(batch: Batch) -> dict[str, int]:
+    """Note what a batch changed in what counts (the projector's write: no version)."""
+    ratings_write(batch.summaries, batch.counted)
+    return {}
 
 
 def counts(summary: MatchSummary) -> bool:
@@ -157,7 +164,7 @@ def rated_of(row: PlayerRating) -> Rated:
     )
 
 
-def forget_ratings() -> None:
+def ratings_empty() -> None:
     """Empty the ratings' read model (a rebuild works it out again from the log)."""
     PlayerRating.objects.all().delete()
     RatedMatch.objects.all().delete()
@@ -187,3 +194,10 @@ def _stored(match_ids: Collection[str]) -> dict[str, Counted]:
         match_id: (row.day, row.player_a_id, row.player_b_id, row.a_won)
         for match_id, row in RatedMatch.objects.in_bulk(list(match_ids)).items()
     }
+
+
+def _no_cache() -> None:
+    """The ratings keep no cache in this process."""
+
+
+RATINGS = ReadModel("ratings", ratings_note, ratings_empty, _no_cache)

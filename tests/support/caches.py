@@ -27,7 +27,7 @@ def forget_every_cache() -> None:
     """Empty every process-local cache, and the read cache: the next answer is made from
     the store alone."""
     caches[READS].clear()  # answers kept by what they depend on
-    projector.forget()  # the projector's folds, the standings' tables, the stages' folds
+    projector.clear_caches()  # the projector's match folds, standings tables, stages folds
     states.forget()  # match states and snapshots
     running.forget()  # the write path's states of the matches in play
     draws._group_plan.cache_clear()
