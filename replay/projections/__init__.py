@@ -4,20 +4,21 @@
 - `timeline`: a match shot by shot, each with the state after it (the replay page).
 - `positions`: where each ball was last known to be.
 - `projector`: catches the read models up from the log, with its cursor.
-- `log`: what the projector hands on from the rows `store.log_after` gives (a leaf).
+- `log`: what the projector hands on from the rows `store.log_after` gives (a leaf): a
+  `Batch`, and the `ReadModel` each writer is to the projector, which lists them once.
 - `standings_writer`: versions of a competition's standings, in the projector's
   transaction; `signals`: `standings_committed`, sent after it commits.
-- `stages_writer`: a competition in stages (its stages and final ranking), settled and
-  written in the projector's transaction.
+- `stages_writer`: a competition in stages (its stages and final ranking), written in
+  the projector's transaction.
+- `knockouts`: the projector's process manager: the matches a competition's settled
+  slots make playable, made once its read models are written.
 - `faults`: a competition whose read model cannot be written, kept as its
   `ReadModelFault` (each competition's work in a savepoint): the projector goes on.
-- `kept`: what a writer keeps between the projector's runs in this process, while the
-  cursor says it is still true.
-- `plain_sql`: the few bulk statements the projector writes with.
 - `activity`: when a match's console was last heard (its heartbeat).
 - `ratings_writer`: the players' Glicko-2 ratings, each day's worked out again when a
   counted result changes.
 
-May import: `matches` (the event log only through `matches.store`), `replay.models`.
+May import: `matches` (the event log only through `matches.store`), `replay.models`,
+`carambole.caches`.
 Never HTTP, channels, or a layer above.
 """

@@ -1,11 +1,13 @@
 """The projector: catches the read models up from the global log, with its cursor.
 
-It reads the events committed after its cursor, in the log's one order, folds each
-match they touch on from where its summary stands, keeps the archive summaries, and
-writes a new version of a competition's standings for each event that changed what
-they count, then the competitions in stages and the players' ratings, all in the
-transaction that moves the cursor. The cursor's row is
-locked for that transaction: run twice at once, the second finds nothing left to do.
+It reads the events committed after its cursor, in the log's one order, and folds each
+match they touch on from where its summary stands (a `Batch`). Then each read model of
+`READ_MODELS`, in that order, writes the batch: a new version of a competition's
+standings for each event that changed what they count, the archive summaries, the
+competitions in stages and the players' ratings. Then its process manager
+(`knockouts`) makes the matches the competitions' settled slots need. All of it in the
+transaction that moves the cursor. The cursor's row is locked for that transaction: run
+twice at once, the second finds nothing left to do.
 
 Versions follow events, not runs: an event that changes a counted result (or the
 pending count) makes the version its global id, whether it is read alone or in a
@@ -19,18 +21,16 @@ its `ReadModelFault` (`faults`), and every other competition and the cursor go o
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches import plain_rows, store
+from carambole.caches import Cache
+from matches import store
 from matches.errors import Refused
 from matches.fold import evolve, state_after
 from matches.models import Match
@@ -40,23 +40,17 @@ from matches.rules import average
 from matches.rules.ranking import Result
 from matches.state import MatchState
 from matches.store import LoggedEvent
-from replay.models import MatchSummary, ProjectorCursor, StagesView, Standings, StandingsChange
-from replay.projections import plain_sql
+from replay.models import MatchSummary, ProjectorCursor
 from replay.projections.faults import forget_faults
-from replay.projections.log import Change, Stamp, voided_match
-from replay.projections.ratings_writer import (
-    counts,
-    forget_ratings,
-    ratings_catch_up,
-    ratings_write,
-)
+from replay.projections.knockouts import matches_make
+from replay.projections.log import Batch, Change, ReadModel, voided_match
+from replay.projections.ratings_writer import RATINGS, counts, ratings_catch_up
 from replay.projections.signals import standings_committed
-from replay.projections.stages_writer import forget_stages, stages_write
-from replay.projections.standings_writer import forget_tables, standings_write
+from replay.projections.stages_writer import STAGES
+from replay.projections.standings_writer import STANDINGS
 
 NAME = "projector"
 BATCH_EVENTS = 2000
-MAX_FOLDS = 256
 
 
 @dataclass
@@ -67,30 +61,10 @@ class Caught:
     versions: dict[str, int] = field(default_factory=dict)
 
 
-# -- The fold of each match, kept between runs in this process ---------------------------
-
-_lock = threading.Lock()
-_folds: OrderedDict[str, tuple[str, MatchState]] = OrderedDict()
-
-
-def _take_fold(match_id: str) -> tuple[str, MatchState] | None:
-    with _lock:
-        return _folds.pop(match_id, None)
-
-
-def _keep_fold(match_id: str, head_hash: str, state: MatchState) -> None:
-    with _lock:
-        _folds[match_id] = (head_hash, state)
-        while len(_folds) > MAX_FOLDS:
-            _folds.popitem(last=False)
-
-
-def forget() -> None:
-    """Drop the folds and tables kept in this process (a rebuild, tests)."""
-    with _lock:
-        _folds.clear()
-    forget_tables()
-    forget_stages()
+# Each match folded to its last event, by its id and that event's hash (which seals the
+# header and every event before it): the next event of a match in play folds onto it,
+# without reading its log again.
+match_folds: Cache[tuple[str, str], MatchState] = Cache("projector match folds", 256)
 
 
 # -- Catching up ----------------------------------------------------------------------
@@ -108,18 +82,12 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
             cursor = _locked_cursor()
             rows = store.log_after(cursor.position, BATCH_EVENTS)
             if rows:
-                # The cursor's position and time name the read models' state: what a
-                # process keeps from one run is still true while the cursor stays put.
-                moved = Cursor(rows[-1].id, _stored_time(timezone.now()))
-                versions, touched, counted = _apply(rows, cursor.stamp(), moved.stamp())
-                staged = stages_write(rows, cursor.stamp(), moved.stamp())
-                ratings_write(touched, counted)
-                _move(moved)
-                if versions or staged:
-                    heard = {
-                        key: max(versions.get(key, 0), staged.get(key, 0))
-                        for key in {*versions, *staged}
-                    }
+                batch = _batch(rows)
+                written = {model.name: model.write(batch) for model in READ_MODELS}
+                matches_make(batch)
+                _move(Cursor(batch.position, timezone.now()))
+                heard = _newest(written.values())
+                if heard:
                     transaction.on_commit(partial(_announce_all, heard))
             # A short batch reached the head: what commits later is announced on its own.
             done = len(rows) < BATCH_EVENTS
@@ -127,7 +95,7 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
                 _summarise_scheduled()
         if rows:
             caught.events += len(rows)
-            caught.versions.update(versions)
+            caught.versions.update(written[STANDINGS.name])
             if progress is not None:
                 progress(len(rows))
         if done:
@@ -138,14 +106,11 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
     """Rebuild every read model from the events alone, in one transaction."""
     with transaction.atomic():
         _locked_cursor()
-        StandingsChange.objects.all().delete()
-        Standings.objects.all().delete()
-        StagesView.objects.all().delete()
+        for model in READ_MODELS:
+            model.empty()
         forget_faults()
-        MatchSummary.objects.all().delete()
-        forget_ratings()
-        _move(Cursor(0, _stored_time(timezone.now())))
-        forget()
+        _move(Cursor(0, timezone.now()))
+        clear_caches()
         caught = catch_up(progress=progress, scheduled=True)
         ratings_catch_up()
         return caught
@@ -167,6 +132,21 @@ def hold() -> None:
     _locked_cursor()
 
 
+def clear_caches() -> None:
+    """Empty the read models' caches in this process (a rebuild, a test's own database)."""
+    for model in READ_MODELS:
+        model.clear_cache()
+
+
+def _newest(written: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Return each competition's newest version among what the read models wrote."""
+    newest: dict[str, int] = {}
+    for versions in written:
+        for key, version in versions.items():
+            newest[key] = max(newest.get(key, 0), version)
+    return newest
+
+
 def _announce_all(versions: dict[str, int]) -> None:
     standings_committed.send(sender=catch_up, versions=versions)
 
@@ -176,20 +156,7 @@ class Cursor:
     """The projector's cursor: the id of the last event applied, and when it moved."""
 
     position: int
-    moved_at: Any  # as the database column holds it: compared, never read as a time
-
-    def stamp(self) -> tuple[int, str]:
-        # As text: a database may read back another type than it was given (SQLite's
-        # driver gives a datetime for the text Django writes), never another time.
-        return (self.position, str(self.moved_at))
-
-
-# Plain statements: the cursor is read and moved once per event, and the ORM's own
-# cost would be most of a recompute's.
-CURSOR_SQL = f"SELECT position, updated_at FROM {ProjectorCursor._meta.db_table} WHERE name = %s"
-MOVE_SQL = (
-    f"UPDATE {ProjectorCursor._meta.db_table} SET position = %s, updated_at = %s WHERE name = %s"
-)
+    moved_at: datetime
 
 
 def _locked_cursor() -> Cursor:
@@ -197,29 +164,22 @@ def _locked_cursor() -> Cursor:
 
     SQLite's IMMEDIATE transactions hold its one write lock already; PostgreSQL locks the row.
     """
-    lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
-    with connection.cursor() as cursor:
-        cursor.execute(CURSOR_SQL + lock, [NAME])
-        found = cursor.fetchone()
-        if found is None:
-            try:
-                with transaction.atomic():
-                    ProjectorCursor.objects.create(name=NAME)
-            except IntegrityError:
-                pass  # another projector made it first
-            cursor.execute(CURSOR_SQL + lock, [NAME])
-            found = cursor.fetchone()
+    cursors = ProjectorCursor.objects.select_for_update().filter(name=NAME)
+    found = cursors.values_list("position", "updated_at").first()
+    if found is None:
+        try:
+            with transaction.atomic():
+                ProjectorCursor.objects.create(name=NAME)
+        except IntegrityError:
+            pass  # another projector made it first
+        found = cursors.values_list("position", "updated_at").get()
     return Cursor(*found)
 
 
 def _move(cursor: Cursor) -> None:
-    with connection.cursor() as sql:
-        sql.execute(MOVE_SQL, [cursor.position, cursor.moved_at, NAME])
-
-
-def _stored_time(moment: datetime) -> Any:
-    """Return a time as the database stores it, so that it reads back equal."""
-    return connection.ops.adapt_datetimefield_value(moment)
+    ProjectorCursor.objects.filter(name=NAME).update(
+        position=cursor.position, updated_at=cursor.moved_at
+    )
 
 
 def _summarise_scheduled() -> None:
@@ -232,47 +192,58 @@ def _summarise_scheduled() -> None:
 # -- One batch ------------------------------------------------------------------------
 
 
-def _apply(
-    rows: list[LoggedEvent], before: Stamp, after: Stamp
-) -> tuple[dict[str, int], dict[str, MatchSummary], set[str]]:
-    """Advance the summaries of the matches these events touch, then the standings.
-
-    `before` is the cursor (position and time) before these events, `after` once they are
-    in. Return the standings' new versions, the summaries touched (as they stand after
-    these events, a voided match's too) and those of them that counted in the rating
-    before.
-    """
+def _batch(rows: list[LoggedEvent]) -> Batch:
+    """Fold on the matches these events touch: their summaries as they stand after them,
+    each event that changed a counted result, and the matches that counted in the rating
+    before (the summaries are stored by `SUMMARIES`, once the standings have read them as
+    they were)."""
     by_match: dict[str, list[LoggedEvent]] = {}
     for row in rows:
         if row.match_id is not None:  # a competition's own log: no summary or standings
             by_match.setdefault(row.match_id, []).append(row)
-    summaries = plain_rows.by_keys(MatchSummary, by_match)
-    matches = plain_rows.by_keys(Match, by_match)
+    summaries = MatchSummary.objects.in_bulk(list(by_match))
+    matches = Match.objects.in_bulk(list(by_match))
     for summarised in summaries.values():
         summarised.match = matches[summarised.match_id]
     counted = {match_id for match_id, summarised in summaries.items() if counts(summarised)}
     changes: list[Change] = []
     new: list[MatchSummary] = []
-    old: list[MatchSummary] = []
+    touched: dict[str, MatchSummary] = {}
     for match_id, events in by_match.items():
         summary = summaries.get(match_id)
         if summary is None:
             summary = new_summary(matches[match_id])
             new.append(summary)
-        else:
-            old.append(summary)
+        touched[match_id] = summary
         changes.extend(_advance(matches[match_id], summary, events))
-    by_id = {summary.match_id: summary for summary in [*new, *old]}
     for row in rows:
         voided = voided_match(row)
         if voided is not None:
-            changes.extend(_void(row, voided, by_id, old, counted))
+            changes.extend(_void(row, voided, touched, counted))
     changes.sort(key=lambda change: change.event.id)
-    # The standings read the summaries as they were before this batch: write them after.
-    versions = standings_write(changes, before, after)
-    MatchSummary.objects.bulk_create(new)
-    _update_summaries(old)
-    return versions, by_id, counted
+    return Batch(rows, rows[-1].id, changes, touched, new, counted)
+
+
+def _summaries_write(batch: Batch) -> dict[str, int]:
+    """Store the summaries a batch touched: the new ones made, the others updated."""
+    MatchSummary.objects.bulk_create(batch.new)
+    made = {id(summary) for summary in batch.new}
+    for summary in batch.summaries.values():
+        if id(summary) not in made:
+            # One UPDATE each: `bulk_update`'s CASE over every field cost more than folding.
+            summary.save(update_fields=SUMMARY_FIELDS)
+    return {}
+
+
+def _summaries_empty() -> None:
+    MatchSummary.objects.all().delete()
+
+
+SUMMARIES = ReadModel("summaries", _summaries_write, _summaries_empty, match_folds.clear)
+
+# Every read model, in the order each batch writes them: the standings read the summaries
+# as they were before the batch, the stages as they are after it.
+READ_MODELS: tuple[ReadModel, ...] = (STANDINGS, SUMMARIES, STAGES, RATINGS)
 
 
 SUMMARY_FIELDS = [
@@ -303,18 +274,8 @@ SUMMARY_FIELDS = [
 ]
 
 
-def _update_summaries(summaries: list[MatchSummary]) -> None:
-    """Store the summaries that changed: a plain UPDATE each."""
-    for summary in summaries:
-        plain_sql.update(MatchSummary, SUMMARY_FIELDS, summary)
-
-
 def _void(
-    row: LoggedEvent,
-    match_id: str,
-    summaries: dict[str, MatchSummary],
-    old: list[MatchSummary],
-    counted: set[str],
+    row: LoggedEvent, match_id: str, summaries: dict[str, MatchSummary], counted: set[str]
 ) -> list[Change]:
     """Count a match a decision voided for nothing: its summary reads void from then on
     (noted in `counted` when it counted in the rating before)."""
@@ -324,7 +285,6 @@ def _void(
         if summary is None:
             return []
         summaries[match_id] = summary
-        old.append(summary)
         if counts(summary):
             counted.add(match_id)
     before = Result.from_json(summary.result) if summary.result else None
@@ -411,7 +371,7 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
     else:
         _describe(summary, state, match)
         summary.result = before.as_json() if before is not None else None
-        _keep_fold(match.pk, last.hash, state)
+        match_folds.set((match.pk, last.hash), state)
     summary.seq, summary.event_id, summary.head_hash = last.seq, last.id, last.hash
     summary.updated_at = timezone.now()
     return changes
@@ -420,14 +380,13 @@ def _advance(match: Match, summary: MatchSummary, events: list[LoggedEvent]) -> 
 def _fold_at(match: Match, summary: MatchSummary, first: LoggedEvent) -> MatchState:
     """Return the match as it stood after the summary's last event, or after `first`.
 
-    The fold kept in this process when it is still the match's (after the summary's
-    last event); else one fold of the log up to and including the first new event, as
-    seen then: folding an amendment onto the state before it would fold the match twice.
+    The match's cached fold at the summary's last event (taken out: folding on changes
+    it); else one fold of the log up to and including the first new event, as seen then:
+    folding an amendment onto the state before it would fold the match twice.
     """
-    kept = _take_fold(match.pk)
-    # The hash seals the header and every event before it: the same log, surely.
-    if kept is not None and kept[0] == summary.head_hash and kept[1].seq == summary.seq:
-        return kept[1]
+    cached = match_folds.pop((match.pk, summary.head_hash)) if summary.seq else None
+    if cached is not None:
+        return cached
     # A match new to the summaries (a rebuild reads every one so) needs no read of its log.
     events = store.load_facts(match)[: summary.seq] if summary.seq else []
     if first.seq == summary.seq + 1:

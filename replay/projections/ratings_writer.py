@@ -21,25 +21,16 @@ from collections.abc import Collection, Iterable, Mapping
 from datetime import date
 from itertools import groupby
 
-from django.db import connection, transaction
-from django.db.models import Max, QuerySet
+from django.db import transaction
+from django.db.models import BigIntegerField, Case, F, Max, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from matches import plain_rows, store
+from matches import store
 from matches.rating import Outcome, Rated, Rating, ratings_by_day
 from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
-from replay.projections import plain_sql
+from replay.projections.log import Batch, ReadModel
 
 Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
-
-_CURSORS = ProjectorCursor._meta.db_table
-PENDING_SQL = f"SELECT position FROM {_CURSORS} WHERE name = %s"
-CLEAR_SQL = f"UPDATE {_CURSORS} SET position = 0 WHERE name = %s"
-# One statement: the day noted is the earliest of the one there and this one.
-NOTE_SQL = (
-    f"UPDATE {_CURSORS} SET position = CASE WHEN position = 0 OR position > %s THEN %s "
-    "ELSE position END WHERE name = %s"
-)
 
 
 def ratings_write(
@@ -67,10 +58,8 @@ def ratings_write(
         for counted in (stored.get(match_id), now.get(match_id))
         if counted is not None
     ]
-    _forget_rated(changed)
-    plain_sql.insert(
-        RatedMatch,
-        RATED_FIELDS,
+    RatedMatch.objects.filter(match_id__in=changed).delete()
+    RatedMatch.objects.bulk_create(
         [
             RatedMatch(match_id=match_id, day=day, player_a_id=a, player_b_id=b, a_won=a_won)
             for match_id in changed
@@ -81,6 +70,12 @@ def ratings_write(
     first = min(days)
     _note_from(first)
     return first
+
+
+def ratings_note(batch: Batch) -> dict[str, int]:
+    """Note what a batch changed in what counts (the projector's write: no version)."""
+    ratings_write(batch.summaries, batch.counted)
+    return {}
 
 
 def counts(summary: MatchSummary) -> bool:
@@ -103,26 +98,26 @@ def ratings_catch_up() -> date | None:
     in a transaction of their own (after the projector's run, off its path); return that
     day (None when none was noted)."""
     with transaction.atomic():
-        lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
-        with connection.cursor() as cursor:
-            cursor.execute(f"{PENDING_SQL}{lock}", [PENDING])
-            found = cursor.fetchone()
-            if not found or not found[0]:
-                return None
-            first = date.fromordinal(found[0])
-            ratings_recompute(first)
-            cursor.execute(CLEAR_SQL, [PENDING])
+        pending = ProjectorCursor.objects.select_for_update().filter(name=PENDING)
+        found = pending.values_list("position", flat=True).first()
+        if not found:
+            return None
+        first = date.fromordinal(found)
+        ratings_recompute(first)
+        pending.update(position=0)
     return first
 
 
 def _note_from(day: date) -> None:
     """Note, in the projector's transaction, that the ratings from `day` on are to be
     worked out again (the earliest day noted wins)."""
-    with connection.cursor() as cursor:
-        cursor.execute(NOTE_SQL, [day.toordinal(), day.toordinal(), PENDING])
-        if cursor.rowcount:
-            return
-    ProjectorCursor.objects.create(name=PENDING, position=day.toordinal())
+    ordinal = day.toordinal()
+    later = Q(position=0) | Q(position__gt=ordinal)
+    earliest = Case(
+        When(later, then=Value(ordinal)), default=F("position"), output_field=BigIntegerField()
+    )
+    if not ProjectorCursor.objects.filter(name=PENDING).update(position=earliest):
+        ProjectorCursor.objects.create(name=PENDING, position=ordinal)
 
 
 def ratings_recompute(first: date) -> None:
@@ -169,7 +164,7 @@ def rated_of(row: PlayerRating) -> Rated:
     )
 
 
-def forget_ratings() -> None:
+def ratings_empty() -> None:
     """Empty the ratings' read model (a rebuild works it out again from the log)."""
     PlayerRating.objects.all().delete()
     RatedMatch.objects.all().delete()
@@ -193,21 +188,16 @@ def _counted(summaries: Iterable[MatchSummary]) -> dict[str, Counted]:
     }
 
 
-# Plain statements: the projector notes what counts on every batch that ends or amends a
-# match, and the ORM's compiling would cost more than the fold of the match (`make bench`).
-RATED_FIELDS = ["match", "day", "player_a", "player_b", "a_won"]
-RATED_DELETE_SQL = f"DELETE FROM {RatedMatch._meta.db_table} WHERE match_id IN "
-
-
 def _stored(match_ids: Collection[str]) -> dict[str, Counted]:
     """Return how each of these matches counted when the projector last noted it."""
     return {
         match_id: (row.day, row.player_a_id, row.player_b_id, row.a_won)
-        for match_id, row in plain_rows.by_keys(RatedMatch, match_ids).items()
+        for match_id, row in RatedMatch.objects.in_bulk(list(match_ids)).items()
     }
 
 
-def _forget_rated(match_ids: Collection[str]) -> None:
-    """Delete the rated rows of these matches."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"{RATED_DELETE_SQL}({', '.join(['%s'] * len(match_ids))})", list(match_ids))
+def _no_cache() -> None:
+    """The ratings keep no cache in this process."""
+
+
+RATINGS = ReadModel("ratings", ratings_note, ratings_empty, _no_cache)

@@ -3,14 +3,16 @@
 After each batch, every competition with stages that the batch touched (an event of its
 own log or of one of its stage matches) is folded as of the cursor from what each match
 counts for, read from the summaries the batch has just written (no match is folded
-again); the matches its settled slots make playable are created (`services.settle`), and
-its stages and final ranking written. A rebuild writes the same, since both are the fold
-of the same events up to the same position. Reading is `replay.queries.championships`'s.
-A competition whose fold, settling or writing raises is rolled back to its savepoint and
-keeps its last good state, the error kept as its fault (`faults`): the others go on.
+again), and its stages and final ranking written. A rebuild writes the same, since both
+are the fold of the same events up to the same position. Reading is
+`replay.queries.championships`'s. A competition whose fold or writing raises is rolled
+back to its savepoint and keeps its last good state, the error kept as its fault
+(`faults`): the others go on. The matches its settled slots make playable are not made
+here: the projector's process manager (`knockouts`) makes them after the read models are
+written, and puts them in the bracket through `stages_matches_add`.
 
-Between runs, this process keeps each competition's folded log, what its matches count
-for and its last fold (`KeptByCursor`): a batch of its matches' events then reads those
+Each competition's folded log, what its matches count for and its last fold are cached
+in this process (`stages folds`): a batch of its matches' events then reads those
 matches' summaries alone and ranks again only the groups they are in. An event of the
 competition's own log (an entry, a draw, a withdrawal) reads it all again.
 """
@@ -18,59 +20,55 @@ competition's own log (an entry, a draw, a withdrawal) reads it all again.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-import orjson
-from django.db import connection
 from django.utils import timezone
 
+from carambole.caches import Cache
 from matches.championship import Championship
 from matches.championship_log import CompetitionLog, Played, fold_competition_log, player_key
 from matches.models import Competition, Match
 from matches.rules.ranking import Result
-from matches.services import settle
 from matches.services.competition_log import log_read, stages_of
 from matches.stages import Stage
-from matches.store import LoggedEvent
-from replay.models import MatchSummary, ReadModelFault, StagesView
-from replay.projections import plain_sql
+from replay.models import ReadModelFault, StagesView
 from replay.projections.faults import contained, fault_clear
-from replay.projections.kept import KeptByCursor
-from replay.projections.log import Stamp
-
-VIEW_FIELDS = ["version", "position", "stages", "ranking", "computed_at"]
+from replay.projections.log import Batch, Folded, ReadModel
 
 
 @dataclass
-class Kept:
-    """A competition in stages as its last run left it."""
+class Staged:
+    """A competition in stages as its last write left it, and the row written."""
 
     competition: Competition
     stages: list[Stage]
     competition_log: CompetitionLog
     logged: int  # the newest event of its own log (0 before any)
-    played: dict[str, Played]  # a new dict each run: a fold keeps the one it was given
+    played: dict[str, Played]  # a new dict each write: a fold keeps the one it was given
     changed: int  # the newest event that changed what one of its matches shows
     version: int | None  # the version written (None before any)
     championship: Championship | None = None  # the last fold, for its groups
+    written: tuple[int, datetime] | None = None  # the stored view's position and time
 
 
-_kept: KeptByCursor[Kept] = KeptByCursor(16)
+# Checked against the stored view before use: a run rolled back, a rebuild or another
+# database reads the competition again.
+folds: Cache[str, Staged] = Cache("stages folds", 16)
 
 
-def stages_write(rows: Sequence[LoggedEvent], before: Stamp, after: Stamp) -> dict[str, int]:
-    """Settle and write each competition with stages these events touched; return the
-    version of each one whose version grew.
+def stages_write(batch: Batch) -> dict[str, int]:
+    """Write each competition with stages these events touched; return the version of
+    each one whose version grew. Each one written goes in `batch.championships`.
 
-    `before` is the projector's cursor (position and time) before these events, `after`
-    once they are in. Each competition is written in a savepoint of its own: one whose
-    fold, settling or writing raises keeps its last good state and the error as its
-    fault (`faults.contained`), and the others go on.
+    Each competition is written in a savepoint of its own: one whose fold or writing
+    raises keeps its last good state and the error as its fault (`faults.contained`), and
+    the others go on.
     """
-    own = {row.competition_id for row in rows if row.competition_id is not None}
-    touched = {row.match_id for row in rows if row.match_id is not None}
+    own = {row.competition_id for row in batch.rows if row.competition_id is not None}
+    touched = {row.match_id for row in batch.rows if row.match_id is not None}
     matches: dict[str, set[str]] = {}
     competition_of: dict[str, str] = {}
     for match_id, competition_id in (
@@ -81,52 +79,79 @@ def stages_write(rows: Sequence[LoggedEvent], before: Stamp, after: Stamp) -> di
         matches.setdefault(competition_id, set()).add(match_id)
         competition_of[match_id] = competition_id
     newest: dict[str, int] = {}  # each competition's newest event in these rows
-    for row in rows:
+    for row in batch.rows:
         owner = row.competition_id or competition_of.get(row.match_id or "")
         if owner is not None:
             newest[owner] = row.id
     versions = {}
     for competition_id in sorted(own | set(matches)):
-        touching = matches.get(competition_id)
-        own_event = competition_id in own
-        work = functools.partial(_write, competition_id, own_event, touching, before, after)
+        touching = matches.get(competition_id, set())
+        read_all = competition_id in own
+        work = functools.partial(
+            _write, competition_id, read_all, touching, batch, newest[competition_id]
+        )
         version = contained(ReadModelFault.STAGES, competition_id, newest[competition_id], work)
         if version is not None:
             versions[competition_id] = version
-    _kept.carry(before, after)
     return versions
 
 
+def stages_matches_add(folded: Folded, match_ids: Iterable[str], position: int) -> None:
+    """Put matches just made for a competition in its bracket: its stages written again."""
+    staged = _cached(folded.competition.pk)
+    if staged is None:
+        staged = _read(folded.competition.pk)
+        assert staged is not None  # a competition in stages, written in this batch
+    else:
+        _refresh(staged, match_ids)
+    _store(staged, position)
+    folds.set(folded.competition.pk, staged)
+
+
+def stages_empty() -> None:
+    """Delete every competition's stages view (a rebuild)."""
+    StagesView.objects.all().delete()
+
+
+STAGES = ReadModel("stages", stages_write, stages_empty, folds.clear)
+
+
 def _write(
-    competition_id: str,
-    own: bool,
-    match_ids: set[str] | None,
-    before: Stamp,
-    after: Stamp,
+    competition_id: str, read_all: bool, match_ids: set[str], batch: Batch, newest: int
 ) -> int | None:
-    """Settle and write one competition (`own`: an event of its own log is among the rows;
+    """Write one competition (`read_all`: an event of its own log is among the rows;
     `match_ids`: its stage matches they touched); return its version if it grew."""
-    kept = None if own else _kept.take(competition_id, before)
-    read = kept is None
-    if kept is None:
-        kept = _read(competition_id)
-        if kept is None:
+    staged = None if read_all else _cached(competition_id)
+    read = staged is None
+    if staged is None:
+        staged = _read(competition_id)
+        if staged is None:
             return None
     else:
-        _refresh(kept, match_ids or ())
-    version = _store(kept, after[0])
-    if read:  # a competition with a fault is never kept: it is read again, and written
+        _refresh(staged, match_ids)
+    version = _store(staged, batch.position)
+    if read:  # a competition with a fault is never cached: it is read again, and written
         fault_clear(ReadModelFault.STAGES, competition_id)
-    _kept.keep(competition_id, after, kept)
+    folds.set(competition_id, staged)
+    assert staged.championship is not None  # folded by `_store`
+    stored = frozenset(staged.played)
+    batch.championships[competition_id] = Folded(
+        staged.competition, staged.championship, stored, newest
+    )
     return version
 
 
-def forget_stages() -> None:
-    """Drop the competitions kept in this process (a rebuild, tests)."""
-    _kept.clear()
+def _cached(competition_id: str) -> Staged | None:
+    """Return the competition as cached, if it is still as its stored view was written (a
+    competition with a fault is never cached: it is read again, and written)."""
+    staged = folds.pop(competition_id)
+    if staged is None:
+        return None
+    stored = StagesView.objects.filter(pk=competition_id).values_list("position", "computed_at")
+    return staged if staged.written == stored.first() else None
 
 
-def _read(competition_id: str) -> Kept | None:
+def _read(competition_id: str) -> Staged | None:
     """Return a competition in stages as its log and its summaries give it (None without
     stages)."""
     competition = Competition.objects.filter(pk=competition_id, stages__isnull=False).first()
@@ -135,7 +160,7 @@ def _read(competition_id: str) -> Kept | None:
     logged = log_read(competition_id)
     played, changed = played_of(competition_id)
     written = StagesView.objects.filter(pk=competition_id).values_list("version", flat=True)
-    return Kept(
+    return Staged(
         competition,
         stages_of(competition),
         fold_competition_log([entry.event for entry in logged], [entry.id for entry in logged]),
@@ -146,56 +171,39 @@ def _read(competition_id: str) -> Kept | None:
     )
 
 
-def _refresh(kept: Kept, match_ids: Iterable[str]) -> None:
+def _refresh(staged: Staged, match_ids: Iterable[str]) -> None:
     """Read again what these matches count for (their summaries have just moved on)."""
-    played, changed = played_of(kept.competition.pk, match_ids)
-    kept.played = {**kept.played, **played}
-    kept.changed = max(kept.changed, changed)
+    played, changed = played_of(staged.competition.pk, match_ids)
+    staged.played = {**staged.played, **played}
+    staged.changed = max(staged.changed, changed)
 
 
-def _store(kept: Kept, position: int) -> int | None:
+def _store(staged: Staged, position: int) -> int | None:
     """Write a competition's stages and ranking as of `position`; return the version if it
     grew (None when it did not)."""
-    championship = _fold(kept)
-    created = settle(kept.competition, championship, stored=kept.played.keys())
-    if created:  # the new matches' ids go on its bracket
-        _refresh(kept, [match.pk for match in created])
-        championship = _fold(kept)
-    version = max(kept.logged, kept.changed)
+    championship = _fold(staged)
+    version = max(staged.logged, staged.changed)
+    now = timezone.now()
     view = StagesView(
-        competition=kept.competition,
+        competition=staged.competition,
         version=version,
         position=position,
         stages=championship.views(),
         ranking=championship.ranking(),
-        computed_at=timezone.now(),
+        computed_at=now,
     )
-    if not plain_sql.update(StagesView, VIEW_FIELDS, view):
-        view.save(force_insert=True)
-    grew = kept.version is None or version > kept.version
-    kept.version, kept.championship = version, championship
+    view.save()  # an UPDATE, or an INSERT for the first
+    grew = staged.version is None or version > staged.version
+    staged.version, staged.championship = version, championship
+    staged.written = (position, now)
     return version if grew else None
 
 
-def _fold(kept: Kept) -> Championship:
-    competition = kept.competition.pk
+def _fold(staged: Staged) -> Championship:
+    competition = staged.competition.pk
     return Championship(
-        competition, kept.stages, kept.competition_log, kept.played, kept.championship
+        competition, staged.stages, staged.competition_log, staged.played, staged.championship
     )
-
-
-# One plain statement: the stage matches with their summaries (a preview and a full read of
-# a competition read them all; the ORM's values() cost more than the fold they feed).
-_MATCH = {
-    field.name: connection.ops.quote_name(field.column) for field in Match._meta.concrete_fields
-}
-PLAYED_SQL = (
-    f"SELECT m.{_MATCH['id']}, m.{_MATCH['players']}, "
-    f"m.{_MATCH['status']}, s.status, s.winner, s.result, s.shown_event_id "
-    f"FROM {Match._meta.db_table} m "
-    f"LEFT JOIN {MatchSummary._meta.db_table} s ON s.match_id = m.{_MATCH['id']} "
-    f"WHERE m.{_MATCH['competition']} = %s AND m.{_MATCH['stage_id']} <> ''"
-)
 
 
 @dataclass
@@ -220,21 +228,21 @@ def played_of(
 
 def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -> StageMatches:
     """Return the stage matches of a competition (or each of `match_ids`) as summarised."""
-    sql, params = PLAYED_SQL, [competition_id]
+    rows = Match.objects.filter(competition_id=competition_id).exclude(stage_id="")
     if match_ids is not None:
-        wanted = list(match_ids)
-        if not wanted:
-            return StageMatches({}, 0, {})
-        sql += f" AND m.{_MATCH['id']} IN ({', '.join(['%s'] * len(wanted))})"
-        params += wanted
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+        rows = rows.filter(pk__in=list(match_ids))
     found = StageMatches({}, 0, {})
-    for match_id, players, made, status, winner, result, shown in rows:
-        row = (players, status, winner, result, shown)
-        # SQLite gives JSON as text: the same row's text is read once per process.
-        played = _played_text(*row) if isinstance(players, str) else _played(*row)
+    summarised = rows.values_list(
+        "pk",
+        "players",
+        "status",
+        "summary__status",
+        "summary__winner",
+        "summary__result",
+        "summary__shown_event_id",
+    )
+    for match_id, players, made, status, winner, result, shown in summarised:
+        played = _played(players, status, winner, result, shown)
         found.played[match_id] = played
         found.newest = max(found.newest, played.changed)
         if made != Match.Status.VOID:
@@ -247,17 +255,8 @@ def stage_matches(competition_id: str, match_ids: Iterable[str] | None = None) -
 
 def _played(players: Any, status: Any, winner: Any, result: Any, shown: Any) -> Played:
     """Return what a match counts for, from its header's players and its summary's row."""
-    players, result = _json(players), _json(result)
     keys = (player_key(players["A"]), player_key(players["B"]))
     outcome = Result.from_json(result, keys) if result else Result(keys)
     status = status or "scheduled"
     won = winner if status == "finished" and winner else None
     return Played(status, outcome, won, shown or 0)
-
-
-_played_text = functools.lru_cache(maxsize=50_000)(_played)
-
-
-def _json(value: Any) -> Any:
-    """Return a JSON column's value: SQLite gives its text, PostgreSQL's driver the value."""
-    return orjson.loads(value) if isinstance(value, (str, bytes)) else value

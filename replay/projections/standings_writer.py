@@ -9,54 +9,73 @@ on the projector's `standings_committed` signal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from django.utils import timezone
 
+from carambole.caches import Cache
 from matches.models import Player
 from matches.rules.ranking import Result, Table, moves
 from replay.models import MatchSummary, ReadModelFault, Standings, StandingsChange
-from replay.projections import plain_sql
 from replay.projections.faults import contained, fault_clear
-from replay.projections.kept import KeptByCursor
-from replay.projections.log import Change, Stamp
+from replay.projections.log import Batch, Change, ReadModel
 
-CHANGE_FIELDS = ["competition", "version", "previous", "pending", "changes", "computed_at"]
-MAX_TABLES = 64
+Names = dict[Any, tuple[str, str | None]]
 
 
 # -- Writing (the projector's, inside its transaction) -------------------------------------
 
 
-def standings_write(changes: Sequence[Change], before: Stamp, after: Stamp) -> dict[str, int]:
+@dataclass
+class Counted:
+    """A competition's counted results as of its stored standings, and the row they are
+    as of: its version and when it was written (what a cached one is checked against)."""
+
+    version: int
+    table: Table
+    names: Names
+    rows: list[dict[str, Any]]
+    written: tuple[int, datetime] | None  # the stored row's version and time (None: none)
+
+
+# Each competition's counted results as of its stored standings: a batch that changes
+# one result then reads no other match (the catch-up after one result stays within a
+# few folds of that match). Checked against the stored row before use, so a run rolled
+# back, a rebuild or another database reads them again.
+tables: Cache[str, Counted] = Cache("standings tables", 64)
+
+
+def standings_write(batch: Batch) -> dict[str, int]:
     """Write a version per change newer than a competition's standings; return the newest.
 
-    `before` is the projector's cursor (position and time) before these changes, `after`
-    once they are in. Each competition is written in a savepoint of its own: one that
-    raises keeps its last good version and the error as its fault (`faults.contained`),
-    and the others go on.
+    Each competition is written in a savepoint of its own: one that raises keeps its last
+    good version and the error as its fault (`faults.contained`), and the others go on.
     """
     by_competition: dict[str, list[Change]] = {}
-    for change in changes:
+    for change in batch.changes:
         by_competition.setdefault(change.competition_id, []).append(change)
     versions = {}
     for competition_id, own in by_competition.items():
-        work = partial(_write, competition_id, own, before, after)
+        work = partial(_write, competition_id, own)
         newest = own[-1].event.id
         version = contained(ReadModelFault.STANDINGS, competition_id, newest, work)
         if version is not None:
             versions[competition_id] = version
-    _tables.carry(before, after)
     return versions
 
 
-def _write(competition_id: str, changes: list[Change], before: Stamp, after: Stamp) -> int | None:
-    kept = _tables.take(competition_id, before)
-    if kept is None:  # a competition with a fault is never kept: it is read again
-        kept = _read(competition_id)
+def _write(competition_id: str, changes: list[Change]) -> int | None:
+    stored = Standings.objects.filter(pk=competition_id)
+    written_as = stored.values_list("version", "computed_at").first()
+    counted = tables.pop(competition_id)
+    if counted is None or counted.written != written_as:
+        # A competition with a fault is never cached: it is read again.
+        counted = _read(competition_id, written_as)
         fault_clear(ReadModelFault.STANDINGS, competition_id)  # undone if this raises
-    version, table, names, rows = kept
+    version, table, names, rows = counted.version, counted.table, counted.names, counted.rows
     _name(names, table, changes)
     written = None
     made: list[StandingsChange] = []
@@ -77,36 +96,18 @@ def _write(competition_id: str, changes: list[Change], before: Stamp, after: Sta
             )
         )
         version, rows, written = change.event.id, new_rows, change.event.id
-    _tables.keep(competition_id, after, (version, table, names, rows))
-    if written is None:
-        return None
-    plain_sql.insert(StandingsChange, CHANGE_FIELDS, made)
-    standings = Standings(
-        competition_id=competition_id,
-        version=version,
-        pending=table.pending,
-        rows=rows,
-        computed_at=now,
-    )
-    # The guard: only a version newer than the stored one replaces it.
-    fields = ["version", "pending", "rows", "computed_at"]
-    updated = plain_sql.update(Standings, fields, standings, "version < %s", version)
-    if not updated and not Standings.objects.filter(pk=competition_id).exists():
-        standings.save(force_insert=True)
+    if written is not None:
+        StandingsChange.objects.bulk_create(made)
+        fields = {"version": version, "pending": table.pending, "rows": rows, "computed_at": now}
+        # The guard: only a version newer than the stored one replaces it.
+        if not stored.filter(version__lt=version).update(**fields) and not stored.exists():
+            Standings.objects.create(competition_id=competition_id, **fields)
+        written_as = (version, now)
+    tables.set(competition_id, Counted(version, table, names, rows, written_as))
     return written
 
 
-Names = dict[Any, tuple[str, str | None]]
-
-
-Kept = tuple[int, Table, Names, list[dict[str, Any]]]
-
-# Each competition's counted results as of its latest version, kept between the
-# projector's runs in this process: a recompute then reads no other match.
-_tables: KeptByCursor[Kept] = KeptByCursor(MAX_TABLES)
-
-
-def _read(competition_id: str) -> Kept:
+def _read(competition_id: str, written_as: tuple[int, datetime] | None) -> Counted:
     """Return a competition's stored version and rows, and its summaries' results."""
     counted = MatchSummary.objects.filter(
         competition_id=competition_id, result__isnull=False
@@ -114,12 +115,16 @@ def _read(competition_id: str) -> Kept:
     table = Table.of((match_id, Result.from_json(r)) for match_id, r in counted if r is not None)
     stored = Standings.objects.filter(pk=competition_id).values_list("version", "rows").first()
     version, rows = stored if stored is not None else (0, [])
-    return version, table, {}, rows
+    return Counted(version, table, {}, rows, written_as)
 
 
-def forget_tables() -> None:
-    """Drop the tables kept in this process (a rebuild, tests)."""
-    _tables.clear()
+def standings_empty() -> None:
+    """Delete every version of every competition's standings (a rebuild)."""
+    StandingsChange.objects.all().delete()
+    Standings.objects.all().delete()
+
+
+STANDINGS = ReadModel("standings", standings_write, standings_empty, tables.clear)
 
 
 def _name(names: Names, table: Table, changes: Sequence[Change]) -> None:

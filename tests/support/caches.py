@@ -14,7 +14,7 @@ from typing import TypeVar
 from django.core.cache import caches
 
 from carambole.caches import clear_every_cache
-from replay.projections import projector, stages_writer
+from replay.projections import projector
 from replay.queries.read_cache import READS
 
 Answer = TypeVar("Answer")
@@ -25,8 +25,7 @@ def forget_every_cache() -> None:
     the store alone."""
     caches[READS].clear()  # answers kept by what they depend on
     clear_every_cache()  # every process-local `Cache`
-    projector.forget()  # the projector's folds, the standings' tables, the stages' folds
-    stages_writer._played_text.cache_clear()  # the summaries' parsed rows
+    projector.clear_caches()  # the projector's match folds, standings tables, stages folds
 
 
 def answered_alike(

@@ -137,9 +137,9 @@ def counting_redis_stops() -> Iterator[Callable[[], None]]:
 @pytest.fixture
 def projector_forgotten() -> Iterator[None]:
     """Start and end with no fold or table the projector kept from another test's database."""
-    projector.forget()
+    projector.clear_caches()
     yield
-    projector.forget()
+    projector.clear_caches()
 
 
 # -- Competitions and matches -------------------------------------------------------------

@@ -14,7 +14,7 @@ from matches import services
 from matches.championship import Championship
 from matches.models import Event, Match, Player
 from replay.models import ReadModelFault, StagesView, Standings
-from replay.projections import projector, stages_writer, standings_writer
+from replay.projections import knockouts, projector, stages_writer, standings_writer
 from tests.support.championships import championship, play_groups
 from tests.support.league import league, win
 from tests.support.wedged import faults, unwedge, wedge
@@ -128,7 +128,7 @@ def test_a_competition_kept_between_runs_that_raises_is_read_again_once_it_folds
     assert sum(row["played"] for row in group["standings"]) == 4
 
 
-def test_a_failed_write_is_rolled_back_whole_the_matches_it_made_too(db, monkeypatch):
+def test_a_failed_write_is_rolled_back_whole_and_no_match_is_made_for_it(db, monkeypatch):
     championship()
     services.stage_draw(competition_id="euro", stage_id="groups", by="director")
     play_groups()
@@ -138,7 +138,7 @@ def test_a_failed_write_is_rolled_back_whole_the_matches_it_made_too(db, monkeyp
     real = stages_writer._store
 
     def store_then_fail(kept, position):
-        real(kept, position)  # the matches made and the row written, then:
+        real(kept, position)  # the row written, then:
         raise ValueError("after the write")
 
     monkeypatch.setattr(stages_writer, "_store", store_then_fail)
@@ -150,6 +150,34 @@ def test_a_failed_write_is_rolled_back_whole_the_matches_it_made_too(db, monkeyp
     assert view("euro") == before
     assert faults()[0][:4] == ("euro", "stages", projector.position(), "ValueError")
     assert projector.position() == projector.head()
+
+
+def test_a_competition_whose_settling_raises_keeps_its_fault_until_its_next_event(db, monkeypatch):
+    championship()
+    services.stage_draw(competition_id="euro", stage_id="groups", by="director")
+    play_groups()
+    services.stage_draw(competition_id="euro", stage_id="ko", by="director")
+    projector.catch_up()
+    real = knockouts.settle
+
+    def refused(competition, championship, stored):
+        raise ValueError("no match today")
+
+    monkeypatch.setattr(knockouts, "settle", refused)
+    win("euro-ko-1-1", "A")
+    projector.catch_up()
+
+    assert faults()[0][:4] == ("euro", "stages", projector.position(), "ValueError")
+    assert projector.position() == projector.head()
+
+    monkeypatch.setattr(knockouts, "settle", real)
+    win("euro-ko-1-2", "A")
+    projector.catch_up()
+
+    assert faults() == []
+    assert Match.objects.filter(pk__in=["euro-ko-2-1", "euro-ko-3rd"]).count() == 2
+    slots = {m["slot"]: m for games in view("euro")[2][1]["rounds"] for m in games}
+    assert slots["2-1"]["match"] == "euro-ko-2-1"
 
 
 def test_the_database_s_own_trouble_stops_the_batch_to_run_again(two, monkeypatch):

@@ -180,7 +180,7 @@ def test_a_version_is_never_written_twice_nor_backwards(round_robin):
     version = standings_get("cup")["version"]
     # Run the last batch again, as a task rerun after a lost acknowledgement might.
     ProjectorCursor.objects.filter(name=projector.NAME).update(position=0)
-    projector.forget()
+    projector.clear_caches()
     MatchSummary.objects.update(result=None, seq=0, event_id=0, head_hash="", amendments=0)
 
     projector.catch_up()
@@ -291,7 +291,7 @@ def test_a_corrupt_stored_row_makes_its_match_unreadable_and_the_projector_goes_
             f"UPDATE {EVENTS_TABLE} SET data = %s WHERE match_id = %s AND seq = 4",
             ['{"type": "shot", "contacts": [', round_robin[1]],
         )
-    projector.forget()
+    projector.clear_caches()
 
     projector.catch_up()
 
