@@ -34,13 +34,13 @@ from tqdm import tqdm
 
 from bench.database import throwaway_sqlite
 from matches import services, store
-from matches.fold import state_after
+from matches.domain.fold import state_after
+from matches.domain.render import result_of
+from matches.domain.rules.ranking import Table
+from matches.domain.simulator import iter_competition
 from matches.models import Match
 from matches.records import record_import
-from matches.render import result_of
-from matches.rules.ranking import Table
 from matches.signals import events_appended
-from matches.simulator import iter_competition
 from replay import tasks
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get

@@ -36,11 +36,11 @@ from tqdm import tqdm
 from bench.amendment import unannounced
 from bench.database import throwaway_sqlite
 from matches import services, store
-from matches.fold import state_after
+from matches.domain.fold import state_after
+from matches.domain.simulator import simulate_match
 from matches.models import Competition, Match
 from matches.records import record_import
 from matches.services.championships import championship_at
-from matches.simulator import simulate_match
 from replay.projections import projector
 from replay.queries.championships import stages_get
 from replay.queries.previews import preview

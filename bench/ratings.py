@@ -9,7 +9,7 @@ rating counts. Then, timed:
   rebuild's cost;
 - incremental: after one match a year before the last day turns round (an amendment's
   effect), the ratings from its day on, as the projector works them out;
-- the pure fold alone: the same 10,000 results rated in memory (`matches.rating`), to
+- the pure fold alone: the same 10,000 results rated in memory (`matches.domain.rating`), to
   show what the database adds.
 
 No target: reported (the incremental path's cost is the days after the match, so a
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bench.database import throwaway_sqlite
+from matches.domain.rating import Outcome, ratings_by_day
 from matches.models import Competition, Match, Player
-from matches.rating import Outcome, ratings_by_day
 from replay.models import PlayerRating, RatedMatch
 from replay.projections.ratings_writer import ratings_recompute
 

@@ -30,10 +30,10 @@ from bench.database import throwaway_sqlite
 from bench.recording import measure_recording
 from bench.recording import table as recording_table
 from matches import store
-from matches.fold import fold
+from matches.domain.fold import fold
+from matches.domain.simulator import iter_competition, simulate_match
 from matches.models import Match
 from matches.records import record_check, record_import
-from matches.simulator import iter_competition, simulate_match
 from replay.projections import projector, states
 
 IMPORT_TARGET = 2.0  # import time / the time of checking the same records alone

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views import defaults
 
-from matches.errors import excerpt
+from matches.domain.errors import excerpt
 from replay.api.errors import is_api, json_error
 
 

@@ -431,7 +431,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
-        "PlayerEnum": "matches.rules.PLAYERS",
+        "PlayerEnum": "matches.domain.rules.PLAYERS",
         # A match state's status (in the state, the scoreboard, a recorded event's answer)
         # and a listed match's (which may also be "scheduled").
         "MatchStatusEnum": "replay.api.schema.STATUSES",

@@ -17,10 +17,10 @@ from typing import Any
 from django.db.models import Max
 
 from matches import store
-from matches.chain import ids_digest
-from matches.errors import Refused
+from matches.domain.chain import ids_digest
+from matches.domain.errors import Refused
+from matches.domain.notation import SLUG, UTC_TIME, canonical_json, expect_list, expect_object
 from matches.models import Competition, Event, Match
-from matches.notation import SLUG, UTC_TIME, canonical_json, expect_list, expect_object
 from matches.records import record_header
 from matches.services.competition_log import competition_seal, verify_log
 

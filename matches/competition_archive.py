@@ -22,13 +22,19 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.bounded_zip import MIB, BoundedZip, ZipLimits, naming_file
-from matches.chain import FIRST_HASH_VERSION, positions_of
-from matches.championship_log import fold_competition_log
-from matches.errors import Refused, excerpt
-from matches.log_document import LARGEST_ID, LogDocument, parse_log_document
+from matches.domain.bounded_zip import MIB, BoundedZip, ZipLimits, naming_file
+from matches.domain.chain import FIRST_HASH_VERSION, positions_of
+from matches.domain.competition_log import fold_competition_log
+from matches.domain.errors import Refused, excerpt
+from matches.domain.log_document import LARGEST_ID, LogDocument, parse_log_document
+from matches.domain.notation import (
+    SLUG,
+    expect_federation_id,
+    expect_object,
+    expect_text,
+    load_json,
+)
 from matches.models import NAME_LENGTH, USERNAME_LENGTH, Competition, Entry, Match
-from matches.notation import SLUG, expect_federation_id, expect_object, expect_text, load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
     COMPETITION_FORMAT,

@@ -3,7 +3,7 @@
 Loaded by `load_demo` whenever it is missing: the groups played to the end, the
 knockout drawn, one semi-final finished and the other under way; and beside it an
 undrawn copy with the same players and stages, for a director to try the draw.
-The matches are simulated (`matches.simulator`) and stored through the one write
+The matches are simulated (`matches.domain.simulator`) and stored through the one write
 path, as an imported record extends a stored match.
 """
 
@@ -13,9 +13,9 @@ from datetime import date, timedelta
 from typing import Any
 
 from matches import services
+from matches.domain.simulator import DEFAULT_PLAYERS, simulate_match
 from matches.models import Competition, Match
 from matches.records import record_import
-from matches.simulator import DEFAULT_PLAYERS, simulate_match
 
 CHAMPIONSHIP = "demo-euro"
 UNDRAWN = "demo-euro-draw"

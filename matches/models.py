@@ -9,10 +9,10 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from matches.header import Header
-from matches.notation import LONGEST
-from matches.readback import event_data
-from matches.rules import Ruleset
+from matches.domain.header import Header
+from matches.domain.notation import LONGEST
+from matches.domain.readback import event_data
+from matches.domain.rules import Ruleset
 
 # The longest texts each column holds: the models' max_length and the services' checks
 # share these numbers, so an over-long value is refused (422) before the database sees it.
@@ -36,11 +36,11 @@ class Competition(models.Model):
     name = models.CharField(max_length=NAME_LENGTH)
     ruleset = models.JSONField(default=dict, help_text="overrides of the default ruleset")
     # Its stages as written (README, "Competitions and standings"), checked by
-    # `matches.stages.parse_stages`;
+    # `matches.domain.stages.parse_stages`;
     # null for a competition of one round robin, as before stages.
     stages = models.JSONField(null=True, blank=True)
     # How far an import moved the global ids of the competition's log and its matches'
-    # events from those its log's hashes cover (`matches.chain.Position`): 0 where recorded.
+    # events from those its log's hashes cover (`matches.domain.chain.Position`): 0 where recorded.
     id_offset = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -247,7 +247,7 @@ class Event(models.Model):
     idempotency_key = models.CharField(max_length=IDEMPOTENCY_KEY_LENGTH, null=True, blank=True)
     command_digest = models.CharField(max_length=64, blank=True)
     hash = models.CharField(max_length=64)
-    # What `hash` covers (`matches.chain.HASH_VERSIONS`): 1, as the notation hashes a
+    # What `hash` covers (`matches.domain.chain.HASH_VERSIONS`): 1, as the notation hashes a
     # match's event (every match's, and a log's recorded before 2); 2, an event of a
     # competition's log whose hash also covers its global ids. A default in the database:
     # the store's plain INSERTs of a match's events leave it out.

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from matches import notation
-from matches.notation import (
+from matches.domain import notation
+from matches.domain.notation import (
     CONFIRMED,
     ENVELOPE,
     LONGEST,
@@ -19,7 +19,7 @@ from matches.notation import (
     MAX_EVENTS,
     RECORD_FORMAT,
 )
-from matches.rules import (
+from matches.domain.rules import (
     BALLS,
     CALLED_FOULS,
     LAG_FAULTS,
@@ -30,8 +30,8 @@ from matches.rules import (
     TABLE_LENGTH,
     TABLE_WIDTH,
 )
-from matches.rules.ruleset import POINTS_RANGE, RANGES, Ruleset
-from matches.state import CONFIRMING_ROLES
+from matches.domain.rules.ruleset import POINTS_RANGE, RANGES, Ruleset
+from matches.domain.state import CONFIRMING_ROLES
 
 SCHEMA_ID = "/schemas/match-record.json"
 

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from django.db.models import Count
 
 from matches import store
-from matches.errors import NotFound, Refused, excerpt
-from matches.events import Record, parse_record
-from matches.fold import check_log, checked_log
+from matches.domain.errors import NotFound, Refused, excerpt
+from matches.domain.events import Record, parse_record
+from matches.domain.fold import check_log, checked_log
+from matches.domain.notation import CONFIRMED, RECORD_FORMAT, canonical_json, check_confirmed
+from matches.domain.render import status
+from matches.domain.rules import Ruleset
 from matches.models import USERNAME_LENGTH, Competition, Match, Player
-from matches.notation import CONFIRMED, RECORD_FORMAT, canonical_json, check_confirmed
-from matches.render import status
-from matches.rules import Ruleset
 from matches.selectors import check_id, match_get
 from matches.services import events_append, log_of, match_store
 from matches.services.competitions import Place, check_text

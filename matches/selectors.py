@@ -8,14 +8,14 @@ from typing import Any
 from django.db import connection
 
 from matches import store
-from matches.championship_log import replacement_id
-from matches.errors import NotFound, Refused, excerpt
-from matches.events import parse_event
-from matches.fold import decide, state_after
+from matches.domain.competition_log import replacement_id
+from matches.domain.errors import NotFound, Refused, excerpt
+from matches.domain.events import parse_event
+from matches.domain.fold import decide, state_after
+from matches.domain.notation import SLUG, parse_shot
+from matches.domain.state import Corrections
+from matches.domain.transitions import judged
 from matches.models import Assignment, Competition, Match
-from matches.notation import SLUG, parse_shot
-from matches.state import Corrections
-from matches.transitions import judged
 
 
 def check_id(value: Any, field: str, what: str) -> str:

@@ -20,11 +20,11 @@ from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from orjson import dumps
 
-from matches.chain import event_hash, header_hash
-from matches.errors import Conflict, Refused, excerpt
+from matches.domain.chain import event_hash, header_hash
+from matches.domain.errors import Conflict, Refused, excerpt
+from matches.domain.notation import ENVELOPE, check_confirmed
+from matches.domain.readback import event_data, events_data, unreadable_because
 from matches.models import Event, Match
-from matches.notation import ENVELOPE, check_confirmed
-from matches.readback import event_data, events_data, unreadable_because
 
 if TYPE_CHECKING:  # django-stubs-ext is a development dependency
     from django_stubs_ext import WithAnnotations

@@ -98,8 +98,8 @@ class MatchSummary(models.Model):
     # The global id of the newest event that changed what the standings count of this
     # match (its result, or whether it is counted): the standings' version derives from it.
     result_event_id = models.BigIntegerField(default=0)
-    # What the standings count of this match (matches.rules.ranking.Result as JSON), null when
-    # it has no event yet.
+    # What the standings count of this match (a matches.domain.rules.ranking.Result, as
+    # JSON), null when it has no event yet.
     result = models.JSONField(null=True, blank=True)
     # The global id of the newest event that changed what a competition's stages show of
     # this match (its status, winner or games won; its first event starts it).
@@ -185,7 +185,8 @@ class ReadModelFault(models.Model):
     part = models.CharField(max_length=12, choices=PARTS)
     event = models.BigIntegerField()  # the global id of the event it stopped at
     at = models.DateTimeField()  # when that event was recorded
-    # The exception's class, its module named unless a builtin: KeyError, matches.errors.Refused.
+    # The exception's class, its module named unless a builtin: KeyError,
+    # matches.domain.errors.Refused.
     error = models.CharField(max_length=200)
     message = models.TextField(blank=True)  # what it said, cut to MESSAGE_LENGTH
 
@@ -256,7 +257,7 @@ class RatedMatch(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's Glicko-2 rating after a day they played (`matches.rating`): each day
+    """A player's Glicko-2 rating after a day they played (`matches.domain.rating`): each day
     with a counted match of theirs has one row, every other day is worked out from the
     latest row before it."""
 

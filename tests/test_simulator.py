@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from matches import store
-from matches.events import parse_record
-from matches.fold import check_log, fold
+from matches.domain.events import parse_record
+from matches.domain.fold import check_log, fold
+from matches.domain.notation import ENVELOPE, RECORD_FORMAT
+from matches.domain.rules import BALL_RADIUS, SPOTS
+from matches.domain.simulator import DEFAULT_PLAYERS, simulate_competition, simulate_match
 from matches.models import Match
-from matches.notation import ENVELOPE, RECORD_FORMAT
 from matches.records import record_export, record_import
-from matches.rules import BALL_RADIUS, SPOTS
-from matches.simulator import DEFAULT_PLAYERS, simulate_competition, simulate_match
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(24)
@@ -164,7 +164,7 @@ def test_a_competition_is_a_round_robin_of_its_players():
 
 
 def test_the_simulator_imports_no_framework():
-    probe = "import sys, json, matches.simulator; print(json.dumps(sorted(sys.modules)))"
+    probe = "import sys, json, matches.domain.simulator; print(json.dumps(sorted(sys.modules)))"
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )

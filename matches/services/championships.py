@@ -17,16 +17,18 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from matches import store
-from matches.championship import Championship
-from matches.championship_draws import draw_event
-from matches.championship_log import Played, fold_competition_log, player_key
-from matches.draws import group_plan
-from matches.errors import NotFound, Refused, excerpt
-from matches.fold import evolve, state_after
+from matches.domain.championship import Championship
+from matches.domain.championship_draws import draw_event
+from matches.domain.competition_log import Played, fold_competition_log, player_key
+from matches.domain.draws import group_plan
+from matches.domain.errors import NotFound, Refused, excerpt
+from matches.domain.fold import evolve, state_after
+from matches.domain.readback import event_data
+from matches.domain.render import result_of, shown_of, status
+from matches.domain.rules.ranking import Result
+from matches.domain.stages import Stage
+from matches.domain.state import MatchState
 from matches.models import USERNAME_LENGTH, Competition, Entry, Event, Match
-from matches.readback import event_data
-from matches.render import result_of, shown_of, status
-from matches.rules.ranking import Result
 from matches.selectors import competition_get
 from matches.services.commands import match_forfeit
 from matches.services.competition_log import (
@@ -37,8 +39,6 @@ from matches.services.competition_log import (
     stages_of,
 )
 from matches.services.competitions import check_text, day_of, match_create, referee_assign
-from matches.stages import Stage
-from matches.state import MatchState
 
 
 class StateClash(Refused):

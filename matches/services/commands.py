@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from matches.errors import Refused, excerpt
-from matches.notation import SHOT_FACTS
-from matches.rules import INTERMISSION_MINUTES, PLAYERS
+from matches.domain.errors import Refused, excerpt
+from matches.domain.notation import SHOT_FACTS
+from matches.domain.rules import INTERMISSION_MINUTES, PLAYERS
+from matches.domain.state import RESULT_CONFIRMED
 from matches.selectors import match_get
 from matches.services.log import Recorded, event_record
 from matches.services.pins import WrongPin, pin_matches
-from matches.state import RESULT_CONFIRMED
 
 
 def _command(kind: str, **fields: Any) -> dict[str, Any]:

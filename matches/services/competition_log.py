@@ -5,7 +5,7 @@ Kept in the events table beside the matches' logs (`Event.competition` set inste
 one global order, and a view "as of version V" reads both logs up to V. The chain is
 the matches' own: each hash covers the previous one and the event with its `seq`, `at`
 and `by`; event 1 chains to the seal of the competition (its id, ruleset and stages).
-From hash version 2 (`matches.chain`) it also covers the event's position in the global
+From hash version 2 (`matches.domain.chain`) it also covers the event's position in the global
 order: its own global id and those of its matches' events since the log's previous one,
 so that the versions every view is asked at are sealed too.
 """
@@ -21,7 +21,7 @@ from django.db import connection
 from orjson import dumps
 
 from matches import store
-from matches.chain import (
+from matches.domain.chain import (
     FIRST_HASH_VERSION,
     HASH_VERSIONS,
     IDS_HASHED,
@@ -30,12 +30,12 @@ from matches.chain import (
     log_event_hash,
     positions_of,
 )
-from matches.errors import NotFound, Refused, excerpt
+from matches.domain.errors import NotFound, Refused, excerpt
+from matches.domain.notation import ENVELOPE, canonical_json
+from matches.domain.readback import event_data, unreadable_because
+from matches.domain.stages import Stage, parse_stages
 from matches.models import Competition, Event
-from matches.notation import ENVELOPE, canonical_json
-from matches.readback import event_data, unreadable_because
 from matches.selectors import check_id
-from matches.stages import Stage, parse_stages
 
 # The kinds of event a competition's log holds (the README's "The competition's log").
 PLAYER_ENTERED = "player_entered"

@@ -12,8 +12,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Model
 
-from matches.errors import Refused, excerpt, join_field
-from matches.header import Header, parse_header
+from matches.domain.errors import Refused, excerpt, join_field
+from matches.domain.header import Header, parse_header
+from matches.domain.notation import SLUG, is_date
+from matches.domain.rules import Ruleset
+from matches.domain.stages import parse_stages
 from matches.models import (
     NAME_LENGTH,
     SLOT_LENGTH,
@@ -26,11 +29,8 @@ from matches.models import (
     Match,
     Player,
 )
-from matches.notation import SLUG, is_date
-from matches.rules import Ruleset
 from matches.selectors import check_id, competition_get, match_get
 from matches.services.ids import competition_id_new, match_id_new
-from matches.stages import parse_stages
 
 
 def competition_create(

@@ -21,17 +21,17 @@ from typing import Any
 from django.db.models import Q
 
 from matches import store
-from matches.championship import Championship
-from matches.championship_log import Played, fold_competition_log, player_key
-from matches.consequences import Consequences, affected_slots, consequences
-from matches.errors import Refused
-from matches.fold import state_after
+from matches.domain.championship import Championship
+from matches.domain.competition_log import Played, fold_competition_log, player_key
+from matches.domain.consequences import Consequences, affected_slots, consequences
+from matches.domain.errors import Refused
+from matches.domain.fold import state_after
+from matches.domain.render import result_of, status
+from matches.domain.rules.ranking import Result
+from matches.domain.state import MatchState
 from matches.models import Competition, Match, Player
-from matches.render import result_of, status
-from matches.rules.ranking import Result
 from matches.services.competition_log import log_append, log_read, stages_of
 from matches.services.competitions import player_of
-from matches.state import MatchState
 
 PLAYERS_MOVED = "players_moved"
 CORRECTIONS = ("shot_amended", "shot_retracted")

@@ -17,10 +17,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import store
-from matches.championship import Championship
-from matches.championship_log import Dispute, place_id, replacement_id
-from matches.consequences import consequences
-from matches.errors import Refused, excerpt
+from matches.domain.championship import Championship
+from matches.domain.competition_log import Dispute, place_id, replacement_id
+from matches.domain.consequences import consequences
+from matches.domain.errors import Refused, excerpt
 from matches.models import USERNAME_LENGTH, Match
 from matches.selectors import assigned_username, competition_get
 from matches.services import corrections

@@ -8,8 +8,9 @@ from typing import Any
 
 from django.db import transaction
 
-from matches.draws import pairings
-from matches.errors import Refused
+from matches.domain.draws import pairings
+from matches.domain.errors import Refused
+from matches.domain.notation import expect_federation_id
 from matches.models import (
     FEDERATION_ID_LENGTH,
     NAME_LENGTH,
@@ -19,7 +20,6 @@ from matches.models import (
     Event,
     Match,
 )
-from matches.notation import expect_federation_id
 from matches.selectors import competition_get
 from matches.services.championships import seeded_enter, staged
 from matches.services.competition_log import PLAYERS_SEEDED, log_append

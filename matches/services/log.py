@@ -16,21 +16,21 @@ from typing import Any
 from django.db import transaction
 
 from matches import store
-from matches.chain import header_hash
-from matches.errors import Conflict, NotFound, Refused, excerpt
-from matches.events import parse_event
-from matches.fold import decide, evolve, state_after
-from matches.header import Header
+from matches.domain.chain import header_hash
+from matches.domain.errors import Conflict, NotFound, Refused, excerpt
+from matches.domain.events import parse_event
+from matches.domain.fold import decide, evolve, state_after
+from matches.domain.header import Header
+from matches.domain.notation import ENVELOPE, canonical_json
+from matches.domain.render import scoreboard, status
+from matches.domain.rules import PLAYERS
+from matches.domain.state import RESULT_CONFIRMED, MatchState
 from matches.models import IDEMPOTENCY_KEY_LENGTH, USERNAME_LENGTH, Event, Match
-from matches.notation import ENVELOPE, canonical_json
-from matches.render import scoreboard, status
-from matches.rules import PLAYERS
 from matches.selectors import check_id, match_get
 from matches.services import corrections, tables
 from matches.services import running as running_states
 from matches.services.competitions import check_text
 from matches.signals import events_appended
-from matches.state import RESULT_CONFIRMED, MatchState
 
 
 @dataclass

@@ -22,8 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
-from matches.championship_log import player_key
-from matches.errors import Refused
+from matches.domain.competition_log import player_key
+from matches.domain.errors import Refused
 from matches.models import USERNAME_LENGTH, PinShown, Player
 from matches.services.competitions import check_text
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from carambole.caches import Cache
-from matches.header import Header
-from matches.state import MatchState
+from matches.domain.header import Header
+from matches.domain.state import MatchState
 
 RUNNING_STATES = 64  # matches cached per process: a hall's tables, and then some
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from matches import store
-from matches.errors import NotFound, Refused, excerpt
+from matches.domain.errors import NotFound, Refused, excerpt
 from matches.models import TABLE_LENGTH, USERNAME_LENGTH, Match, Table, TableAssignment
 from matches.selectors import check_id, competition_get, match_get
 from matches.services.competitions import check_text

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 
 
 def login_ensure(

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import services
-from matches.notation import FEDERATION_ID_RULE, LONGEST
+from matches.domain.notation import FEDERATION_ID_RULE, LONGEST
 from replay.api import schema
 from replay.api.permissions import IsStaff
 from replay.api.serializers import Body, Text, Whole, slug_pattern

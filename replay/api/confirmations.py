@@ -15,11 +15,11 @@ from rest_framework.views import APIView
 
 from carambole import browsers, throttle
 from matches import services
-from matches.championship_log import player_key
-from matches.notation import MAX_EVENTS
+from matches.domain.competition_log import player_key
+from matches.domain.notation import MAX_EVENTS
+from matches.domain.state import CONFIRMING_ROLES
 from matches.selectors import assigned_referee_id, match_get
 from matches.services.pins import WrongPin
-from matches.state import CONFIRMING_ROLES
 from replay.api import schema
 from replay.api.permissions import MayRecord
 from replay.api.serializers import Body, Choice, Text, Whole

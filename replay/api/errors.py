@@ -20,7 +20,7 @@ from rest_framework import exceptions, views
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from matches.errors import EXCERPT, Refused, excerpt, join_field
+from matches.domain.errors import EXCERPT, Refused, excerpt, join_field
 from replay.presentation.refusals import refusal_dict
 
 API_PREFIX = "/api/"

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework.parsers import BaseParser
 
-from matches.notation import MAX_DEPTH, check_json
+from matches.domain.notation import MAX_DEPTH, check_json
 from replay.api.errors import BodyTooLarge, Malformed
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024

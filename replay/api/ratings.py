@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import services
-from matches.rating import START_DEVIATION, START_RATING, START_VOLATILITY, TAU
+from matches.domain.rating import START_DEVIATION, START_RATING, START_VOLATILITY, TAU
 from replay.api import schema
 from replay.api.competitions import COMPETITION_ID
 from replay.api.permissions import IsStaff

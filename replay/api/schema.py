@@ -12,8 +12,8 @@ from drf_spectacular import openapi
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from matches.events import KINDS
-from matches.rules import BALLS, FOULS, PINS, PLAYERS
+from matches.domain.events import KINDS
+from matches.domain.rules import BALLS, FOULS, PINS, PLAYERS
 from replay.api.serializers import Body, slug_pattern
 from replay.queries.listing import STATUSES as LISTED_STATUSES
 

@@ -16,9 +16,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
-from matches.errors import EXCERPT, excerpt
-from matches.fold import VIEWS
-from matches.notation import FEDERATION_ID_RULE, LONGEST, MAX_EVENTS
+from matches.domain.errors import EXCERPT, excerpt
+from matches.domain.fold import VIEWS
+from matches.domain.notation import FEDERATION_ID_RULE, LONGEST, MAX_EVENTS
 from matches.record_schema import FEDERATION_ID, SLUG
 from replay.queries.listing import MAX_PAGE, STATUSES
 from replay.queries.search import PER_PAGE

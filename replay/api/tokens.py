@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from matches import services
-from matches.errors import NotFound, excerpt
+from matches.domain.errors import NotFound, excerpt
 from replay.models import PREFIX_LENGTH, ApiToken
 
 # What `secrets.token_urlsafe` writes: anything else names no token.

@@ -3,7 +3,7 @@
 from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from matches.notation import SLUG
+from matches.domain.notation import SLUG
 from replay.api import competitions, confirmations, errors, ratings, stages, tables, views
 
 app_name = "api"

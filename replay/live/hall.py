@@ -29,7 +29,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from carambole.caches import Cache
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from replay.queries.hall import hall_get
 
 logger = logging.getLogger(__name__)

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import Error as DatabaseError
 from django.db import connections
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.selectors import check_id
 from replay.live.messages import error_message, head_message
 from replay.live.notices import group_of, read_notice

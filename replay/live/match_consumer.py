@@ -8,7 +8,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from matches.errors import NotFound, Refused
+from matches.domain.errors import NotFound, Refused
 from replay.live.announce import hall_changed
 from replay.live.heartbeat import (
     KEPT_SECONDS,

@@ -7,9 +7,9 @@ from typing import Any
 
 import orjson
 
-from matches.errors import Refused
-from matches.render import scoreboard
-from matches.state import MatchState
+from matches.domain.errors import Refused
+from matches.domain.render import scoreboard
+from matches.domain.state import MatchState
 
 
 def event_message(record: Mapping[str, Any], state: MatchState) -> str:

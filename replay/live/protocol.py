@@ -8,7 +8,7 @@ from urllib.parse import parse_qs
 
 import orjson
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 
 SEQ = re.compile(r"[0-9]{1,9}")  # a match has at most 5,000 events; ASCII digits only
 LONGEST_MESSAGE = 1_000  # characters: a resume needs a few dozen

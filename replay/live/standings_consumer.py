@@ -22,7 +22,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from replay.live.standings_announce import group_of
 from replay.queries.championships import stages_and_ranking
 from replay.queries.standings_reader import standings_get

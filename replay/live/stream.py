@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from matches import store
-from matches.errors import Refused
-from matches.fold import evolve, state_after
-from matches.header import Header
-from matches.readback import folding
+from matches.domain.errors import Refused
+from matches.domain.fold import evolve, state_after
+from matches.domain.header import Header
+from matches.domain.readback import folding
+from matches.domain.state import MatchState
 from matches.selectors import match_get
-from matches.state import MatchState
 from replay.live.messages import event_message
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from matches.rules import receiver
+from matches.domain.rules import receiver
 from replay.presentation.drawing import ball_name
 from replay.presentation.sentences import carom_in_words, foul_name
 

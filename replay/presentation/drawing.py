@@ -10,8 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from matches.rules.ruleset import Ruleset, pin_positions
-from matches.rules.table import (
+from matches.domain.rules.ruleset import Ruleset, pin_positions
+from matches.domain.rules.table import (
     BALL_RADIUS,
     BALLS,
     CENTRE_LINE,

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext_lazy
 
-from matches.errors import Refused
-from matches.refusals import TEXTS
+from matches.domain.errors import Refused
+from matches.domain.refusals import TEXTS
 from replay.presentation.drawing import ball_name
 
 HALVES = {

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.rules import receiver
+from matches.domain.rules import receiver
 
 
 def foul_name(code: str) -> str:

@@ -15,12 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.fold import evolve
+from matches.domain.fold import evolve
+from matches.domain.readback import folding
+from matches.domain.render import status
+from matches.domain.rules import Ruleset
+from matches.domain.state import CONFIRMING_ROLES, Corrections, MatchState
 from matches.models import Match
-from matches.readback import folding
-from matches.render import status
-from matches.rules import Ruleset
-from matches.state import CONFIRMING_ROLES, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of, parse_time
 from replay.presentation.sentences import foul_name, ruling_in_words, shot_in_words, shot_name
 from replay.presentation.stage_words import games_in_words

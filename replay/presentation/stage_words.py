@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.stages import Stage
+from matches.domain.stages import Stage
 from replay.presentation.standings_words import place
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from matches.championship import Championship
-from matches.errors import Refused
+from matches.domain.championship import Championship
+from matches.domain.errors import Refused
+from matches.domain.rules.ranking import Result
 from matches.models import Competition
-from matches.rules.ranking import Result
 from matches.services.decisions import DISPUTE_DECIDED
 from matches.store import LoggedEvent
 from replay.models import MatchSummary

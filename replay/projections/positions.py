@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from matches.fold import evolve
-from matches.header import Header
-from matches.rules.table import BALLS
-from matches.state import Corrections, MatchState
+from matches.domain.fold import evolve
+from matches.domain.header import Header
+from matches.domain.rules.table import BALLS
+from matches.domain.state import Corrections, MatchState
 
 Known = dict[str, list[float] | None]
 # A break (and a respot for balls in contact) puts the player's ball in hand: nowhere yet.

@@ -31,14 +31,14 @@ from django.utils import timezone
 
 from carambole.caches import Cache
 from matches import store
-from matches.errors import Refused
-from matches.fold import evolve, state_after
+from matches.domain.errors import Refused
+from matches.domain.fold import evolve, state_after
+from matches.domain.readback import folding
+from matches.domain.render import result_of, shown_of, status
+from matches.domain.rules import average
+from matches.domain.rules.ranking import Result
+from matches.domain.state import MatchState
 from matches.models import Match
-from matches.readback import folding
-from matches.render import result_of, shown_of, status
-from matches.rules import average
-from matches.rules.ranking import Result
-from matches.state import MatchState
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor
 from replay.projections.faults import forget_faults

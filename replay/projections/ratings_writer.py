@@ -1,5 +1,5 @@
 """The players' Glicko-2 ratings as a read model: what counts noted by the projector in
-its transaction, the ratings worked out after it (`matches.rating` does the arithmetic).
+its transaction, the ratings worked out after it (`matches.domain.rating` does the arithmetic).
 
 After each batch, the summaries of the matches it touched (and of those a decision of it
 voided) say which matches count: finished with a winner, at least one shot played (a
@@ -26,7 +26,7 @@ from django.db.models import BigIntegerField, Case, F, Max, Q, QuerySet, Value, 
 from django.utils import timezone
 
 from matches import store
-from matches.rating import Outcome, Rated, Rating, ratings_by_day
+from matches.domain.rating import Outcome, Rated, Rating, ratings_by_day
 from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
 from replay.projections.log import Batch, ReadModel
 

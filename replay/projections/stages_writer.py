@@ -28,12 +28,12 @@ from typing import Any
 from django.utils import timezone
 
 from carambole.caches import Cache
-from matches.championship import Championship
-from matches.championship_log import CompetitionLog, Played, fold_competition_log, player_key
+from matches.domain.championship import Championship
+from matches.domain.competition_log import CompetitionLog, Played, fold_competition_log, player_key
+from matches.domain.rules.ranking import Result
+from matches.domain.stages import Stage
 from matches.models import Competition, Match
-from matches.rules.ranking import Result
 from matches.services.competition_log import log_read, stages_of
-from matches.stages import Stage
 from replay.models import ReadModelFault, StagesView
 from replay.projections.faults import contained, fault_clear
 from replay.projections.log import Batch, Folded, ReadModel

@@ -17,8 +17,8 @@ from typing import Any
 from django.utils import timezone
 
 from carambole.caches import Cache
+from matches.domain.rules.ranking import Result, Table, moves
 from matches.models import Player
-from matches.rules.ranking import Result, Table, moves
 from replay.models import MatchSummary, ReadModelFault, Standings, StandingsChange
 from replay.projections.faults import contained, fault_clear
 from replay.projections.log import Batch, Change, ReadModel

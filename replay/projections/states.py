@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from matches import store
-from matches.errors import Refused
-from matches.fold import VIEWS, fold
+from matches.domain.errors import Refused
+from matches.domain.fold import VIEWS, fold
+from matches.domain.readback import folding
 from matches.models import Match
-from matches.readback import folding
 from matches.selectors import match_get
 
 

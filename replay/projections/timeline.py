@@ -15,13 +15,13 @@ from math import ceil
 from typing import Any, NamedTuple
 
 from matches import store
-from matches.fold import evolve
-from matches.header import Header
+from matches.domain.fold import evolve
+from matches.domain.header import Header
+from matches.domain.readback import folding
+from matches.domain.render import board, confirmed, render
+from matches.domain.rules import DEFAULT_RULESET, Ruleset, is_big_shot
+from matches.domain.state import CORRECTIONS, Corrections, MatchState
 from matches.models import Match
-from matches.readback import folding
-from matches.render import board, confirmed, render
-from matches.rules import DEFAULT_RULESET, Ruleset, is_big_shot
-from matches.state import CORRECTIONS, Corrections, MatchState
 from matches.store import ENVELOPE_KEYS, StoredEvent, fact_of
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Count, F, Max, Q, QuerySet
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Competition, Match
 from replay.models import MatchSummary
 from replay.projections.states import match_state

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 from matches import store
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Competition, Match
 from matches.selectors import assigned_username, competition_get
 from matches.services.championships import championship_at, stage_shapes

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db.models import Count
 
+from matches.domain.state import CONFIRMING_ROLES
 from matches.models import Competition, Entry, Match
-from matches.state import CONFIRMING_ROLES
 from replay.models import MatchSummary, Standings
 from replay.queries.match_counts import counts_of, match_counting
 from replay.queries.player_keys import player_key

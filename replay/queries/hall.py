@@ -13,8 +13,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from matches import store
-from matches.championship_log import fold_competition_log, replacement_id
-from matches.draws import group_plan
+from matches.domain.competition_log import fold_competition_log, replacement_id
+from matches.domain.draws import group_plan
 from matches.models import Competition, Match, Table, TableAssignment
 from matches.selectors import competition_get
 from matches.services.competition_log import log_read, stages_of

@@ -25,18 +25,18 @@ import orjson
 from django.db import transaction
 
 from matches import store
-from matches.bounded_zip import MIB, BoundedZip, ZipLimits, member_name, naming_file
-from matches.chain import IDS_HASHED
 from matches.competition_archive import (
     COMPETITION_ZIP,
     LOG_DOCUMENT,
     competition_import,
     competition_log_document,
 )
-from matches.errors import Refused
-from matches.log_document import LARGEST_BIGINT, parse_log_document
+from matches.domain.bounded_zip import MIB, BoundedZip, ZipLimits, member_name, naming_file
+from matches.domain.chain import IDS_HASHED
+from matches.domain.errors import Refused
+from matches.domain.log_document import LARGEST_BIGINT, parse_log_document
+from matches.domain.notation import load_json
 from matches.models import Competition, Match, Player
-from matches.notation import load_json
 from matches.records import (
     COMPETITION_DOCUMENT,
     competition_export,

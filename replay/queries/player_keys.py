@@ -31,8 +31,8 @@ import re
 from django.db import connection
 from django.db.models import Q
 
+from matches.domain.notation import NOT_IN_AN_ID, SPACES
 from matches.models import FEDERATION_ID_LENGTH, Player
-from matches.notation import NOT_IN_AN_ID, SPACES
 
 ESCAPE = "~"
 # An escape is six characters: the longest key is six times the longest id.

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db.models import F, Q, QuerySet
 
+from matches.domain.rules import average
 from matches.models import Match, Player
-from matches.rules import average
 from replay.models import MatchSummary
 from replay.queries.player_keys import player_key
 

@@ -21,14 +21,14 @@ from typing import Any
 from django.db import DatabaseError
 
 from matches import services
-from matches.championship import Championship
-from matches.championship_log import Played, fold_competition_log, place_id
-from matches.consequences import Consequences, consequences
+from matches.domain.championship import Championship
+from matches.domain.competition_log import Played, fold_competition_log, place_id
+from matches.domain.consequences import Consequences, consequences
+from matches.domain.render import ruling_of, status
+from matches.domain.state import MatchState
 from matches.models import Match
-from matches.render import ruling_of, status
 from matches.services.competition_log import log_read, stages_of
 from matches.services.corrections import played_of
-from matches.state import MatchState
 from replay.projections.faults import described
 from replay.projections.stages_writer import stage_matches
 from replay.queries.championships import DrawUnfolded

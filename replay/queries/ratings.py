@@ -1,7 +1,7 @@
 """The players' ratings as of a day, and one player's over time, from the read model.
 
 Each player's row of the last day they played on or before the day asked, its deviation
-grown by the days since (`matches.rating.as_of`): what the rating says at the end of
+grown by the days since (`matches.domain.rating.as_of`): what the rating says at the end of
 that day.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from matches.domain.rating import Rated, Rating, as_of
 from matches.models import Entry, Player
-from matches.rating import Rated, Rating, as_of
 from replay.models import PlayerRating
 from replay.projections.ratings_writer import last_rows, rated_of
 from replay.queries.player_keys import player_key

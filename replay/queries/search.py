@@ -15,8 +15,8 @@ from django import forms
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from matches.domain.notation import NOT_IN_AN_ID
 from matches.models import Competition, Player
-from matches.notation import NOT_IN_AN_ID
 from replay.models import MatchSummary
 from replay.queries.player_keys import KEY_LENGTH, federation_id_of, player_for_key
 

@@ -14,10 +14,10 @@ from django import template
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
 
-from matches.notation import NOT_IN_AN_ID, SPACES
-from matches.rules import table
-from matches.rules.ruleset import DEFAULT_RULESET
-from matches.rules.shot import CALLED_FOULS
+from matches.domain.notation import NOT_IN_AN_ID, SPACES
+from matches.domain.rules import table
+from matches.domain.rules.ruleset import DEFAULT_RULESET
+from matches.domain.rules.shot import CALLED_FOULS
 
 register = template.Library()
 

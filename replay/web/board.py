@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Match
 from replay.queries.access import may_record
 from replay.queries.player_keys import player_key

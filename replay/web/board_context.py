@@ -12,9 +12,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from matches import store
-from matches.header import Header
+from matches.domain.header import Header
+from matches.domain.rules import receiver
 from matches.models import Match
-from matches.rules import receiver
 from replay.presentation.drawing import drawing, legend
 from replay.presentation.sentences import (
     is_void_game,

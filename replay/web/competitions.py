@@ -9,9 +9,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from matches.domain.notation import LONGEST
+from matches.domain.rules import DEFAULT_RULESET, Ruleset
 from matches.models import FEDERATION_ID_LENGTH, Competition
-from matches.notation import LONGEST
-from matches.rules import DEFAULT_RULESET, Ruleset
 from matches.services.competition_log import stages_of
 from replay.presentation.consequence_words import log_sentence, match_words, third_place
 from replay.presentation.stage_words import (

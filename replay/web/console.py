@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from matches.errors import NotFound, Refused
+from matches.domain.errors import NotFound, Refused
+from matches.domain.notation import SLUG
 from matches.models import Match
-from matches.notation import SLUG
 from matches.records import record_header
 from matches.selectors import match_get, replacement_of
 from replay.projections.states import match_state

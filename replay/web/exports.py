@@ -8,7 +8,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.record_schema import record_schema
 from matches.records import (
     record_export,

@@ -13,9 +13,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from matches.errors import NotFound, Refused
+from matches.domain.errors import NotFound, Refused
+from matches.domain.notation import SLUG
 from matches.models import Competition, Match, Player
-from matches.notation import SLUG
 from matches.selectors import competition_get, match_get
 from replay.presentation.stage_words import Terms, match_place, terms_of_shapes
 from replay.queries.championships import stage_shapes

@@ -10,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from matches.errors import Refused
-from matches.state import CONFIRMING_ROLES
+from matches.domain.errors import Refused
+from matches.domain.state import CONFIRMING_ROLES
 from replay.presentation import charts
 from replay.presentation.compare import STATUS_NAMES, rows_side_by_side
 from replay.presentation.sentences import (

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from matches import store
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Match
 from replay.presentation.sheet import NotFinished, is_finished, match_sheet
 from replay.presentation.sheet_pdf import SHEET_PAGES, sheet_pdf

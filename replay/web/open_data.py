@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from replay.queries.open_data import latest_exports, left_out_line, open_data_write
 
 logger = logging.getLogger(__name__)

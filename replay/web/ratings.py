@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from matches.rating import START_DEVIATION, START_RATING, TAU
+from matches.domain.rating import START_DEVIATION, START_RATING, TAU
 from replay.queries.ratings import ratings_on
 
 

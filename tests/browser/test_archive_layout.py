@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 from selenium.webdriver.common.by import By
 
+from matches.domain.simulator import DEFAULT_PLAYERS, iter_competition
 from matches.records import record_import
-from matches.simulator import DEFAULT_PLAYERS, iter_competition
 from replay.projections import projector
 from tests.support.browser import wait_until
 from tests.support.pages import PROBLEMS

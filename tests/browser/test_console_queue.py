@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
+from matches.domain.notation import utc_time
 from matches.models import Event
-from matches.notation import utc_time
 from tests.support.browser import go_offline, go_online, wait_until
 from tests.support.pages import open_console
 

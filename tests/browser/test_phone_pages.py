@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from matches import services
+from matches.domain.simulator import iter_competition
 from matches.models import Player
-from matches.simulator import iter_competition
 from replay.queries.player_keys import player_key
 from tests.support.browser import wait_until
 from tests.support.builders import open_game

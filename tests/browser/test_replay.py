@@ -9,7 +9,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.select import Select
 
-from matches.simulator import iter_competition
+from matches.domain.simulator import iter_competition
 from tests.support.browser import wait_until
 from tests.support.decided_early import VOID_GAME, decided_early
 from tests.support.replays import RECORD, imported, shown_seq

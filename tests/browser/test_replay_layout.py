@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from selenium.webdriver.common.by import By
 
-from matches.simulator import iter_competition
+from matches.domain.simulator import iter_competition
 from tests.support.browser import wait_until
 from tests.support.replays import imported, shown_seq
 from tests.support.screens import PHONE, save_shot, screen

@@ -11,8 +11,8 @@ import zipfile
 
 import pytest
 
-from matches.bounded_zip import BoundedZip, ZipLimits, naming_file
-from matches.errors import Refused
+from matches.domain.bounded_zip import BoundedZip, ZipLimits, naming_file
+from matches.domain.errors import Refused
 from tests.support.zips import zipped
 
 SMALL = ZipLimits("a test's zip", member=1000, total=2500)

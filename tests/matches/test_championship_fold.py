@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from matches.championship import Championship
-from matches.championship_draws import draw_event
-from matches.championship_log import CompetitionLog, Played, fold_competition_log, player_key
-from matches.draws import group_plan
-from matches.rules.ranking import Result
-from matches.stages import parse_stages
+from matches.domain.championship import Championship
+from matches.domain.championship_draws import draw_event
+from matches.domain.competition_log import CompetitionLog, Played, fold_competition_log, player_key
+from matches.domain.draws import group_plan
+from matches.domain.rules.ranking import Result
+from matches.domain.stages import parse_stages
 
 RULESET = {"target": 60, "best_of": 3}
 STAGES = parse_stages(

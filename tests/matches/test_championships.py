@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches import services
-from matches.errors import NotFound, Refused
+from matches.domain.errors import NotFound, Refused
 from matches.models import Competition, Event, Match
 from matches.services.championships import StateClash, championship_at
 from matches.services.competition_log import verify_log

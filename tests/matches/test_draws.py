@@ -6,7 +6,7 @@ from itertools import combinations, permutations, product
 
 import pytest
 
-from matches.draws import (
+from matches.domain.draws import (
     BYE,
     GroupMatch,
     Planned,
@@ -21,7 +21,7 @@ from matches.draws import (
     qualifiers,
     snake,
 )
-from matches.errors import Refused
+from matches.domain.errors import Refused
 
 # -- Groups ------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
-"""The match-flow rules between the shots (matches/rules/flow.py, placement.check_placement)."""
+"""The match-flow rules between the shots (domain/rules/flow.py, placement.check_placement)."""
 
 import pytest
 
-from matches.errors import Refused
-from matches.rules import (
+from matches.domain.errors import Refused
+from matches.domain.rules import (
     DEFAULT_RULESET,
     INTERMISSION_MINUTES,
     SPOTS,
@@ -24,7 +24,7 @@ from matches.rules import (
     outside_foul,
     receiver,
 )
-from matches.rules.ranking import Totals
+from matches.domain.rules.ranking import Totals
 
 BALLS_OF = {"A": "white", "B": "yellow"}
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from matches.events import parse_record
-from matches.fold import check_log, fold
+from matches.domain.events import parse_record
+from matches.domain.fold import check_log, fold
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "matches"
 EXPECTED = re.compile(r"^(?P<record>[^.]+)(?:\.(?P<label>[^.]+))?\.expected\.json$")

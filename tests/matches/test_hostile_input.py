@@ -21,13 +21,13 @@ from django.core.management.base import CommandError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches.chain import header_hash
-from matches.errors import Refused
-from matches.events import parse_event, parse_record
-from matches.fold import VIEWS, check_log, fold
-from matches.header import parse_header
-from matches.judging import judge_line
-from matches.notation import (
+from matches.domain.chain import header_hash
+from matches.domain.errors import Refused
+from matches.domain.events import parse_event, parse_record
+from matches.domain.fold import VIEWS, check_log, fold
+from matches.domain.header import parse_header
+from matches.domain.judging import judge_line
+from matches.domain.notation import (
     LARGEST_NUMBER,
     LONGEST_INTERMISSION,
     MAX_DEPTH,
@@ -36,7 +36,7 @@ from matches.notation import (
     check_json,
     load_json,
 )
-from matches.rules import CUE_BALLS, MAX_GAMES, SURFACE_X, SURFACE_Y, TABLE_LENGTH, Ruleset
+from matches.domain.rules import CUE_BALLS, MAX_GAMES, SURFACE_X, SURFACE_Y, TABLE_LENGTH, Ruleset
 from tests.support.hostile import (
     FILE_TEXTS,
     JSON_TEXTS,
@@ -352,7 +352,7 @@ def test_an_integer_past_pythons_digit_limit_is_refused_as_any_other_number_out_
 
 
 def ruleset_range(name: str) -> tuple[list[Any], list[Any]]:
-    """Return values of a ruleset parameter refused and accepted (matches/rules/ruleset.py)."""
+    """Return values of a ruleset parameter refused and accepted (domain/rules/ruleset.py)."""
     if name == "pin_pitch":
         return [61.4, 200.5, TOO_BIG_FOR_A_FLOAT, *NOT_FINITE, "71.5"], [61.5, 71.5, 200]
     if name == "target":

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from matches.judging import judge_line
+from matches.domain.judging import judge_line
 from tests.support.command_line import Completed, command_line
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from matches.chain import event_hash, header_hash
-from matches.errors import Refused
-from matches.events import parse_record
-from matches.header import parse_header
-from matches.notation import canonical_json, parse_shot
-from matches.rules import Contact, Ruleset
+from matches.domain.chain import event_hash, header_hash
+from matches.domain.errors import Refused
+from matches.domain.events import parse_record
+from matches.domain.header import parse_header
+from matches.domain.notation import canonical_json, parse_shot
+from matches.domain.rules import Contact, Ruleset
 
 W_Y = {"ball": "white", "hit": "yellow"}
 

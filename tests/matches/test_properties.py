@@ -3,12 +3,12 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.fold import check_log, evolve, fold
-from matches.notation import decode_shot, parse_shot
-from matches.render import render
-from matches.rules import judge, other, receiver
-from matches.state import MatchState
-from matches.transitions import judged_as_stored
+from matches.domain.fold import check_log, evolve, fold
+from matches.domain.notation import decode_shot, parse_shot
+from matches.domain.render import render
+from matches.domain.rules import judge, other, receiver
+from matches.domain.state import MatchState
+from matches.domain.transitions import judged_as_stored
 from tests.support.legal_logs import (
     CORRECTIONS,
     PROPERTY,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matches.rules.ranking import Result, Table, moves
+from matches.domain.rules.ranking import Result, Table, moves
 
 NAMES = {key: (name, None) for key, name in enumerate(["Anna", "bohdan", "Chiara", "dmytro"])}
 

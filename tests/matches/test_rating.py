@@ -4,7 +4,7 @@ from datetime import date
 
 import pytest
 
-from matches.rating import Outcome, Rating, as_of, idle, rate, rate_period, ratings_by_day
+from matches.domain.rating import Outcome, Rating, as_of, idle, rate, rate_period, ratings_by_day
 
 
 def test_the_worked_example_of_glickmans_paper_gives_its_numbers():

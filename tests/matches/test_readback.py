@@ -2,8 +2,8 @@
 
 import pytest
 
-from matches.errors import Refused
-from matches.readback import UNREADABLE, event_data, events_data, unreadable_because
+from matches.domain.errors import Refused
+from matches.domain.readback import UNREADABLE, event_data, events_data, unreadable_because
 
 
 @pytest.mark.parametrize(

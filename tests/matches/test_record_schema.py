@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from matches import notation
+from matches.domain import notation
 from matches.record_schema import json_pattern, record_schema
 
 NOTATION_PATTERNS = [value for value in vars(notation).values() if isinstance(value, re.Pattern)]

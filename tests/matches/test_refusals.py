@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from matches.errors import Conflict, NotFound, Refused
-from matches.refusals import TEXTS
+from matches.domain.errors import Conflict, NotFound, Refused
+from matches.domain.refusals import TEXTS
 
 
 def test_a_refusal_because_a_code_says_its_english_text_with_the_parameters_filled_in():

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from matches.errors import Refused
-from matches.rules import (
+from matches.domain.errors import Refused
+from matches.domain.rules import (
     CALLED_FOULS,
     DEFAULT_RULESET,
     Contact,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from matches.errors import Refused
-from matches.stages import Stage, parse_stages
+from matches.domain.errors import Refused
+from matches.domain.stages import Stage, parse_stages
 
 EURO = [
     {"id": "groups", "kind": "groups", "groups": 8, "advance": 2},

@@ -4,12 +4,12 @@ from typing import Any
 
 import pytest
 
-from matches.errors import Refused
-from matches.fold import check_log, evolve, fold, state_after
-from matches.header import Header, parse_header
-from matches.render import render
-from matches.rules import Ruleset
-from matches.state import MatchState
+from matches.domain.errors import Refused
+from matches.domain.fold import check_log, evolve, fold, state_after
+from matches.domain.header import Header, parse_header
+from matches.domain.render import render
+from matches.domain.rules import Ruleset
+from matches.domain.state import MatchState
 
 W, Y, R = "white", "yellow", "red"
 

@@ -22,7 +22,7 @@ from websockets.sync.client import connect as websocket
 
 from carambole.asgi import application
 from carambole.caches import clear_every_cache
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from replay.live.hub import stop_hubs_here
 from replay.live.stream import Stream

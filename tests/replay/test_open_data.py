@@ -21,11 +21,11 @@ import pytest
 from django.core.management import call_command
 
 from matches import services
-from matches.chain import event_hash
+from matches.domain.chain import event_hash
+from matches.domain.simulator import iter_competition
 from matches.immutability import triggers_lifted
 from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
-from matches.simulator import iter_competition
 from replay.models import PlayerRating
 from replay.queries.csv_cells import FORMULA_STARTS
 from replay.queries.open_data import SUMS, open_data_import, open_data_write

@@ -17,7 +17,7 @@ from django.db import transaction
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from matches.bounded_zip import MIB, ZipLimits
+from matches.domain.bounded_zip import MIB, ZipLimits
 from matches.models import Competition, Entry, Event, Match, Player
 from matches.records import archive_verify
 from matches.services.competition_log import verify_log

@@ -9,12 +9,12 @@ from django.db import connection
 
 from matches import services, store
 from matches.anchor import anchor_digest
-from matches.chain import event_hash, header_hash, log_event_hash, positions_of
+from matches.domain.chain import event_hash, header_hash, log_event_hash, positions_of
+from matches.domain.simulator import simulate_match
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Competition, Entry, Event, Match
 from matches.records import record_import
 from matches.services.competition_log import competition_seal
-from matches.simulator import simulate_match
 from tests.support.builders import new_match, open_game, play
 
 

@@ -1,8 +1,8 @@
 """A competition's document (competition.json) and the names of its zip, beside the records."""
 
 from matches import services
+from matches.domain.notation import RECORD_FORMAT
 from matches.models import Competition
-from matches.notation import RECORD_FORMAT
 from matches.records import (
     COMPETITION_DOCUMENT,
     COMPETITION_FORMAT,

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from matches import services
 from matches.competition_archive import competition_import
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Competition, Event, Match
 from replay.projections import projector
 from tests.support.competition_zip import downloaded, emptied, played, views

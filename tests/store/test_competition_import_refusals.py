@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from matches import store
 from matches.competition_archive import competition_import
-from matches.log_document import LARGEST_ID, parse_log_document
+from matches.domain.log_document import LARGEST_ID, parse_log_document
 from matches.models import Competition, Entry, Event, Match, Player
 from matches.records import archive_verify
 from matches.services.competition_log import verify_log

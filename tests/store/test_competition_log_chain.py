@@ -13,9 +13,9 @@ from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
 from matches import services, store
-from matches.chain import FIRST_HASH_VERSION, IDS_HASHED, event_hash, positions_of
 from matches.competition_archive import competition_import
-from matches.errors import Refused
+from matches.domain.chain import FIRST_HASH_VERSION, IDS_HASHED, event_hash, positions_of
+from matches.domain.errors import Refused
 from matches.immutability import EVENTS_TABLE, install_triggers, triggers_lifted
 from matches.models import Competition, Entry, Event, Match
 from matches.records import archive_verify

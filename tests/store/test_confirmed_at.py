@@ -2,9 +2,9 @@
 
 import pytest
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
+from matches.domain.notation import utc_time
 from matches.models import Event, Match
-from matches.notation import utc_time
 from matches.records import record_export, record_import
 from tests.support.records import MATCH_ID, example
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Competition, Event, Match
 from matches.services.championships import championship_at
 from matches.services.corrections import Forbidden

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from carambole.caches import clear_every_cache
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Match
 from matches.records import record_export

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Assignment, Match
 from matches.selectors import assigned_referee
 from matches.services.ids import match_id_free

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import services, store
-from matches.errors import NotFound, Refused
+from matches.domain.errors import NotFound, Refused
 from matches.models import Assignment, Competition, Event, Match, Player
 from matches.records import record_export, record_import
 from tests.support.builders import BY, PLAYERS, QUIET, new_match

@@ -7,9 +7,9 @@ import time
 import pytest
 from django.db import connections
 
+from matches.domain.simulator import simulate_match
 from matches.models import Event, Match
 from matches.records import record_import
-from matches.simulator import simulate_match
 from tests.support.builders import new_match, open_game, play
 
 BEGIN_S = 60.0

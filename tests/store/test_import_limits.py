@@ -7,11 +7,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
+from matches.domain.notation import LONGEST, MAX_EVENTS
+from matches.domain.simulator import simulate_match
 from matches.models import Event, Match
-from matches.notation import LONGEST, MAX_EVENTS
 from matches.records import record_import
-from matches.simulator import simulate_match
 from tests.support.builders import BY, new_match, open_game, play
 
 

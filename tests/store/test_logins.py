@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
 
 
 def test_a_new_login_without_a_password_has_none_usable(db):

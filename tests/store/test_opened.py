@@ -9,7 +9,7 @@ import pytest
 from django.db import models
 
 from matches import store
-from matches.chain import header_hash
+from matches.domain.chain import header_hash
 from matches.models import Match
 from matches.selectors import match_get
 from tests.support.builders import new_match, play, seven_events_and_another

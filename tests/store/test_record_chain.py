@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.records import record_export, record_import
 
 RECORD = Path(__file__).resolve().parent.parent / "fixtures" / "records" / "match.json"

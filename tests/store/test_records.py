@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import store
-from matches.errors import NotFound, Refused
+from matches.domain.errors import NotFound, Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import archive_verify, record_export, record_import

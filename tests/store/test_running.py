@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import services, store
-from matches.errors import Refused
-from matches.fold import fold
-from matches.render import SCOREBOARD, render
+from matches.domain.errors import Refused
+from matches.domain.fold import fold
+from matches.domain.render import SCOREBOARD, render
 from matches.services import running
 from tests.support.builders import BY, CAROM_A, QUIET, new_match, open_game, play
 from tests.support.random_play import KINDS, SHOTS, act, as_b

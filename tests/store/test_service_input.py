@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import (
     FEDERATION_ID_LENGTH,
     IDEMPOTENCY_KEY_LENGTH,

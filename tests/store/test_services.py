@@ -8,10 +8,10 @@ import pytest
 from django.db import connection, connections, transaction
 
 from matches import services, store
-from matches.errors import Conflict, NotFound, Refused
-from matches.fold import fold
+from matches.domain.errors import Conflict, NotFound, Refused
+from matches.domain.fold import fold
+from matches.domain.render import SCOREBOARD
 from matches.models import Event, Match
-from matches.render import SCOREBOARD
 from tests.support.builders import (
     BY,
     CAROM_A,

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from matches import services, store
-from matches.errors import Refused
-from matches.fold import state_after
+from matches.domain.errors import Refused
+from matches.domain.fold import state_after
 from matches.models import Event, Match, PinShown, Player
 from matches.services.pins import WrongPin, pin_issue, pin_matches, player_pin
 from tests.support.builders import BY, QUIET, open_game, play

@@ -6,8 +6,8 @@ import pytest
 from django.db import connections
 
 from matches import services
-from matches.chain import header_hash
-from matches.errors import NotFound, Refused
+from matches.domain.chain import header_hash
+from matches.domain.errors import NotFound, Refused
 from matches.models import Match, TableAssignment
 from matches.records import record_export
 from matches.services.tables import TableTaken, current_table

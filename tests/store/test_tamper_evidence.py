@@ -17,7 +17,7 @@ from django.db import DatabaseError, connection, transaction
 
 from matches import store
 from matches.checks import REPAIR
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.immutability import EVENTS_TABLE, trigger_faults, triggers_lifted
 from matches.models import Event, Match
 from matches.records import archive_verify

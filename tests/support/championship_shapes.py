@@ -13,12 +13,12 @@ from collections import Counter
 from typing import Any
 
 from matches import services
-from matches.championship import Championship
-from matches.championship_log import player_key
-from matches.errors import Refused
-from matches.fold import state_after
+from matches.domain.championship import Championship
+from matches.domain.competition_log import player_key
+from matches.domain.errors import Refused
+from matches.domain.fold import state_after
+from matches.domain.render import board, status
 from matches.models import Competition, Event, Match
-from matches.render import board, status
 from matches.services.championships import championship_at
 from matches.store import load_facts
 from replay.projections import projector

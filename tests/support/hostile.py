@@ -16,9 +16,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from matches.events import KINDS
-from matches.notation import CONTACT_TARGETS, ENVELOPE, MAX_DEPTH, RECORD_FORMAT, SHOT_FACTS
-from matches.rules import (
+from matches.domain.events import KINDS
+from matches.domain.notation import CONTACT_TARGETS, ENVELOPE, MAX_DEPTH, RECORD_FORMAT, SHOT_FACTS
+from matches.domain.rules import (
     BALLS,
     CALLED_FOULS,
     LAG_FAULTS,

@@ -7,11 +7,11 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from matches.errors import Refused
-from matches.fold import decide, evolve
-from matches.header import Header, parse_header
-from matches.rules import BALLS, CALLED_FOULS, PINS, other
-from matches.state import MatchState
+from matches.domain.errors import Refused
+from matches.domain.fold import decide, evolve
+from matches.domain.header import Header, parse_header
+from matches.domain.rules import BALLS, CALLED_FOULS, PINS, other
+from matches.domain.state import MatchState
 
 PROPERTY = settings(
     deadline=None,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from matches import services, store
-from matches.errors import Refused
-from matches.fold import fold
+from matches.domain.errors import Refused
+from matches.domain.fold import fold
 from matches.models import Match
 from matches.services import Recorded
 from tests.support.builders import BY, CAROM_A, MISS, QUIET

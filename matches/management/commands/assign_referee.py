@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.records import record_export
 from matches.selectors import check_id
 

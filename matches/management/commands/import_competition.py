@@ -5,8 +5,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.competition_archive import competition_import
-from matches.errors import Refused
-from matches.log_document import LARGEST_ID
+from matches.domain.errors import Refused
+from matches.domain.log_document import LARGEST_ID
 
 
 class Command(BaseCommand):

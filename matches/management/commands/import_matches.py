@@ -5,8 +5,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.cli import read_text
-from matches.errors import Refused
-from matches.notation import load_json
+from matches.domain.errors import Refused
+from matches.domain.notation import load_json
 from matches.records import record_import
 
 

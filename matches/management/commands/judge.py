@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from matches.cli import read_text
-from matches.judging import judge_line, judge_lines
+from matches.domain.judging import judge_line, judge_lines
 
 
 class Command(BaseCommand):

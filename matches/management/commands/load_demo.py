@@ -15,9 +15,9 @@ from django.urls import reverse
 from tqdm import tqdm
 
 from matches import demo, demo_championship, services
+from matches.domain.simulator import DEFAULT_PLAYERS, iter_competition
 from matches.models import Competition, Match
 from matches.records import record_import
-from matches.simulator import DEFAULT_PLAYERS, iter_competition
 
 DEMO_COMPETITION = "demo-cup"
 DEMO_NAME = "Demo Cup 2026"

@@ -7,10 +7,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.cli import read_text
-from matches.errors import Refused
-from matches.events import parse_record
-from matches.fold import check_log, fold
-from matches.notation import load_json
+from matches.domain.errors import Refused
+from matches.domain.events import parse_record
+from matches.domain.fold import check_log, fold
+from matches.domain.notation import load_json
 
 
 class Command(BaseCommand):

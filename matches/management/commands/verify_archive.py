@@ -10,9 +10,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from matches.anchor import Anchored, anchor_growth, anchor_parse, anchor_verify
 from matches.checks import REPAIR
 from matches.cli import read_text
-from matches.errors import Refused
+from matches.domain.errors import Refused
+from matches.domain.notation import load_json
 from matches.immutability import faults_in_words, trigger_faults
-from matches.notation import load_json
 from matches.records import archive_verify
 from matches.services.competition_log import logs_verify
 from matches.signals import archive_verifying

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from tqdm import tqdm
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Competition
 from replay.queries.open_data import left_out_line, open_data_write
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from replay.projections import projector
 from replay.projections.ratings_writer import ratings_catch_up
 from replay.queries.open_data import open_data_import

@@ -1,6 +1,6 @@
 // Where a ball may be placed: the half the rules give the ball in hand, checked before it is sent.
 //
-// The engine's rule (matches/rules/table.py `in_half`, matches/rules/placement.py `check_placement`): at
+// The engine's rule (matches/domain/rules/table.py `in_half`, matches/domain/rules/placement.py `check_placement`): at
 // the break, and with ball in hand, the due player's ball lies wholly in its half, its
 // centre at least one ball radius from the centre line. A re-spot and the offender's ball
 // put on its spot are not zoned; what else the engine refuses (an overlap) it says itself.

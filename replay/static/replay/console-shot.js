@@ -8,7 +8,7 @@
 import { constants } from "./constants.js";
 import { geometry } from "./table.js";
 
-/** Return the fouls the referee calls, in the rulebook's order (matches/rules/shot.py's). */
+/** Return the fouls the referee calls, in the rulebook's order (matches/domain/rules/shot.py's). */
 export function calledFouls() {
   return constants().called_fouls;
 }

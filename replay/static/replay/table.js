@@ -7,7 +7,7 @@
 
 import { constants } from "./constants.js";
 
-// The table's numbers are the rules' (matches/rules/table.py), given by the page; what
+// The table's numbers are the rules' (matches/domain/rules/table.py), given by the page; what
 // follows is the drawing's own. Pins are drawn larger than they are (10 mm), where the
 // pitch puts them: at a phone's scale a pin to size is a pixel or two. Two marks still
 // leave a ball's width between them.

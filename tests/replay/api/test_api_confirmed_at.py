@@ -7,9 +7,9 @@ from django.test import Client
 from jsonschema import Draft202012Validator
 
 from matches import store
-from matches.chain import event_hash
+from matches.domain.chain import event_hash
+from matches.domain.notation import utc_time
 from matches.models import Event
-from matches.notation import utc_time
 from matches.records import record_import
 from tests.support.builders import QUIET
 from tests.support.logins import api

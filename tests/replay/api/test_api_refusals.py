@@ -3,8 +3,8 @@
 import pytest
 from django.utils import translation
 
-from matches.errors import Refused
-from matches.refusals import TEXTS
+from matches.domain.errors import Refused
+from matches.domain.refusals import TEXTS
 from replay.presentation.refusals import refusal_text
 from tests.support.builders import QUIET
 from tests.support.logins import api

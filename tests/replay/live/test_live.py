@@ -21,11 +21,11 @@ from django.db import connections
 
 from carambole.asgi import application
 from matches import services, store
-from matches.fold import fold
+from matches.domain.fold import fold
+from matches.domain.render import SCOREBOARD
+from matches.domain.simulator import simulate_match
 from matches.models import Event, Match
 from matches.records import record_import
-from matches.render import SCOREBOARD
-from matches.simulator import simulate_match
 from replay.live import announce
 from replay.live import hub as live_hub
 from replay.live import resumes as live_resumes

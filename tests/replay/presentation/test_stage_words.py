@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from matches.stages import parse_stages
+from matches.domain.stages import parse_stages
 from replay.presentation.stage_words import (
     Terms,
     alike_marked,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from matches import services
-from matches.championship_log import player_key
-from matches.errors import Refused
+from matches.domain.competition_log import player_key
+from matches.domain.errors import Refused
 from matches.models import Match
 from matches.services.corrections import Forbidden
 from replay.projections import projector

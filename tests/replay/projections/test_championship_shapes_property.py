@@ -16,7 +16,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
-from matches.errors import Refused
+from matches.domain.errors import Refused
 from matches.models import Match
 from replay.projections import projector
 from replay.queries.previews import preview

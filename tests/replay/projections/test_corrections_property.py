@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import services
-from matches.championship_log import player_key
-from matches.errors import Refused
+from matches.domain.competition_log import player_key
+from matches.domain.errors import Refused
 from matches.models import Event, Match
 from replay.projections import projector
 from replay.queries.previews import preview

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import OperationalError
 
 from matches import services
-from matches.championship import Championship
+from matches.domain.championship import Championship
 from matches.models import Event, Match, Player
 from replay.models import ReadModelFault, StagesView, Standings
 from replay.projections import knockouts, projector, stages_writer, standings_writer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.header import parse_header
+from matches.domain.header import parse_header
 from replay.projections.positions import last_known_positions
 
 W, Y, R = "white", "yellow", "red"

@@ -12,10 +12,10 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.amendment import unannounced
 from matches import services
+from matches.domain.simulator import simulate_competition
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Event, Match
 from matches.records import record_import
-from matches.simulator import simulate_competition
 from replay import tasks
 from replay.models import MatchSummary, ProjectorCursor, StandingsChange
 from replay.projections import projector

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from matches import selectors, services, store
-from matches.errors import NotFound, Refused
-from matches.fold import VIEWS, fold
+from matches.domain.errors import NotFound, Refused
+from matches.domain.fold import VIEWS, fold
 from matches.records import record_import
 from replay.projections.states import match_state
 from tests.support.builders import BY, CAROM_A, QUIET, new_match, open_game, play

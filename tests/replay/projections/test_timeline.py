@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from matches.fold import decide, evolve, state_after
-from matches.readback import folding
-from matches.render import board, render
-from matches.state import Corrections, MatchState
+from matches.domain.fold import decide, evolve, state_after
+from matches.domain.readback import folding
+from matches.domain.render import board, render
+from matches.domain.state import Corrections, MatchState
 from replay.projections.timeline import frames, live_spans
 from tests.support.builders import CAROM_A, MISS
 from tests.support.legal_logs import PROPERTY, header_for, legal_logs

@@ -3,9 +3,9 @@
 import pytest
 
 from matches import services
+from matches.domain.simulator import iter_competition
 from matches.models import Competition, Player
 from matches.records import record_import
-from matches.simulator import iter_competition
 from replay.projections import projector
 from replay.queries.competitions import competition_entrants, competition_matches
 from replay.queries.player_matches import player_lines, player_totals

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from matches import services
-from matches.errors import Refused
+from matches.domain.errors import Refused
+from matches.domain.notation import NOT_IN_AN_ID, expect_federation_id
 from matches.models import Match, Player
-from matches.notation import NOT_IN_AN_ID, expect_federation_id
 from replay.projections import projector
 from replay.queries.player_keys import NUMBERED, federation_id_of, player_for_key, player_key
 from tests.support.hostile import AWKWARD_IDS, IDS_FROM_BEFORE

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from matches import services
+from matches.domain.simulator import iter_competition
 from matches.records import record_import
-from matches.simulator import iter_competition
 from replay.projections import projector
 from replay.projections.states import match_state
 from replay.queries.championships import stage_shapes

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from matches.errors import Refused
-from matches.events import parse_record
+from matches.domain.errors import Refused
+from matches.domain.events import parse_record
+from matches.domain.simulator import iter_competition
 from matches.models import Event, Match
 from matches.record_schema import record_schema
 from matches.records import record_export, record_import
 from matches.services import competition_create, match_create, player_enter
-from matches.simulator import iter_competition
 from replay.projections import projector
 from replay.queries.csv_cells import csv_cell
 from replay.queries.standings_reader import standings_get

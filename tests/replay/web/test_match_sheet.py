@@ -14,11 +14,11 @@ from django.test import Client, override_settings
 from pypdf import PdfReader
 
 from matches import services, store
-from matches.fold import state_after
+from matches.domain.fold import state_after
+from matches.domain.simulator import simulate_match
 from matches.models import Event, Match
 from matches.records import record_import
 from matches.services.pins import player_pin
-from matches.simulator import simulate_match
 from replay.presentation.sheet_pdf import REPLACEMENT, sheet_pdf
 from replay.web import match_sheet
 

@@ -11,12 +11,12 @@ from django.db import connection
 from django.test import Client
 
 from matches import services
-from matches.fold import fold
+from matches.domain.fold import fold
+from matches.domain.render import SCOREBOARD
+from matches.domain.simulator import iter_competition, simulate_match
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.records import record_import
-from matches.render import SCOREBOARD
 from matches.selectors import match_get
-from matches.simulator import iter_competition, simulate_match
 from matches.store import load_facts
 from replay.projections.timeline import match_timeline
 from tests.support.builders import BY, QUIET, new_match, open_game, play

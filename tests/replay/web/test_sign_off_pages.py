@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from matches import services, store
-from matches.fold import state_after
+from matches.domain.fold import state_after
 from matches.models import Event, Match
 from matches.services.pins import player_pin
 from replay.projections import projector
