@@ -112,9 +112,9 @@ def poke_here(competition_id: str) -> None:
             loop.call_soon_threadsafe(viewer.poke, since[loop])
 
 
-def heard_once(poke: dict[str, Any]) -> bool:
-    """Return whether this process has not heard this poke from another process before:
-    every viewer hears it from the layer, the first one tells them all."""
+def mark_heard(poke: dict[str, Any]) -> bool:
+    """Note this poke as heard; return True if this process had not heard it from another
+    process before: every viewer hears it from the layer, the first one tells them all."""
     if poke.get("from") == PROCESS:
         return False  # this process's own change: its viewers were told directly
     key = str(poke.get("id"))
@@ -215,7 +215,7 @@ class HallConsumer(AsyncWebsocketConsumer):
 
     async def hall_changed(self, message: dict[str, Any]) -> None:
         """Another process recorded into, or changed the tables of, this competition."""
-        if heard_once(message):
+        if mark_heard(message):
             poke_here(self.competition_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

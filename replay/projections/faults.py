@@ -113,6 +113,6 @@ def faults_in_words(**_: object) -> list[str]:
     ]
 
 
-def forget_faults() -> None:
+def faults_delete() -> None:
     """Delete every fault (a rebuild: it writes them again from the log)."""
     ReadModelFault.objects.all().delete()

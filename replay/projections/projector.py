@@ -41,7 +41,7 @@ from matches.domain.state import MatchState
 from matches.models import Match
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor
-from replay.projections.faults import forget_faults
+from replay.projections.faults import faults_delete
 from replay.projections.knockouts import matches_make
 from replay.projections.log import Batch, Change, ReadModel, voided_match
 from replay.projections.ratings_writer import RATINGS, counts, ratings_catch_up
@@ -108,7 +108,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         _locked_cursor()
         for model in READ_MODELS:
             model.empty()
-        forget_faults()
+        faults_delete()
         _move(Cursor(0, timezone.now()))
         clear_caches()
         caught = catch_up(progress=progress, scheduled=True)

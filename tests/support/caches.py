@@ -20,7 +20,7 @@ from replay.queries.read_cache import READS
 Answer = TypeVar("Answer")
 
 
-def forget_every_cache() -> None:
+def clear_all_caches() -> None:
     """Empty every process-local cache, and the read cache: the next answer is made from
     the store alone."""
     caches[READS].clear()  # answers kept by what they depend on
@@ -29,7 +29,7 @@ def forget_every_cache() -> None:
 
 
 def answered_alike(
-    ask: Callable[[], Answer], cold: Callable[[], object] = forget_every_cache
+    ask: Callable[[], Answer], cold: Callable[[], object] = clear_all_caches
 ) -> Answer:
     """Return `ask()`'s answer once it is the same asked again and asked after `cold`
     (by default, every cache emptied); fail naming which answer differed."""

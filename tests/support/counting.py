@@ -26,7 +26,7 @@ def redis_cache(url: str) -> dict[str, Any]:
     }
 
 
-def forget_counts(config: dict[str, Any]) -> None:
+def counts_clear(config: dict[str, Any]) -> None:
     """Empty the counts of a store: another test's attempts from the same address are gone."""
     if config["BACKEND"] != counts.REDIS_CACHE:
         caches.create_connection("default").clear()  # every LocMemCache of a name shares one

@@ -119,9 +119,9 @@ def counting_store(request) -> Iterator[str]:
     else:
         config = counting.redis_cache(request.getfixturevalue("redis_url"))
     with override_settings(CACHES={"default": config}):
-        counting.forget_counts(config)
+        counting.counts_clear(config)
         yield request.param
-        counting.forget_counts(config)  # a served server counting in the same Redis starts clear
+        counting.counts_clear(config)  # a served server counting in the same Redis starts clear
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from replay.api.stages import LARGEST_ID
 from replay.models import MatchSummary, Standings
 from replay.projections import projector
 from replay.queries import championships
-from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.caches import answered_alike, clear_all_caches
 from tests.support.corrections import FLIPPED, drawn_with_a_flip_to_come
 from tests.support.league import RULESET, flip, win
 from tests.support.logins import api
@@ -364,7 +364,7 @@ def test_a_correction_leaves_an_earlier_versions_answer_and_a_later_one_sees_it(
     newest = Event.objects.latest("id").pk
 
     kept = stages_at(before)
-    forget_every_cache()
+    clear_all_caches()
 
     assert kept == stages_at(before)
     assert stages_at(LARGEST_ID)["version"] == newest
@@ -394,7 +394,7 @@ def test_a_match_the_projector_makes_is_in_the_next_read_of_the_same_version(ent
 
     projector.catch_up()  # makes the final, and writes no event
     kept = stages_at(newest)
-    forget_every_cache()
+    clear_all_caches()
 
     assert Match.objects.filter(pk="euro-ko-2-1").exists()
     assert kept == stages_at(newest)

@@ -21,7 +21,7 @@ from matches.models import Match
 from replay.projections import projector
 from replay.queries.previews import preview
 from tests.support import championship_shapes as shapes
-from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.caches import answered_alike, clear_all_caches
 from tests.support.stages import stored
 
 EXAMPLES = itertools.count()
@@ -35,7 +35,7 @@ def examples() -> int:
 
 
 def rebuilt() -> None:
-    forget_every_cache()
+    clear_all_caches()
     projector.rebuild()
 
 
@@ -155,7 +155,7 @@ def test_any_shape_and_sequence_keeps_the_draw_single_the_ranking_whole_and_rebu
             transaction.set_rollback(True)
     finally:
         note("\n".join(map(repr, trace)))
-        forget_every_cache()
+        clear_all_caches()
 
 
 def played(rng, competition, kind, stages, players, trace, capture) -> None:

@@ -21,7 +21,7 @@ from matches.models import Event, Match
 from replay.projections import projector
 from replay.queries.previews import preview
 from tests.support.builders import BY, CAROM_A, QUIET
-from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.caches import answered_alike, clear_all_caches
 from tests.support.championship_shapes import correction, play_on, seq_of
 from tests.support.championships import championship
 from tests.support.league import CAROM_B, win
@@ -86,7 +86,7 @@ def both_views_hold_no_one_twice(views: list[dict]) -> None:
 
 def rebuilt() -> None:
     """Empty every cache and rebuild the read models from the log."""
-    forget_every_cache()
+    clear_all_caches()
     projector.rebuild()
 
 

@@ -21,7 +21,7 @@ from replay.models import MatchSummary, ProjectorCursor, StandingsChange
 from replay.projections import projector
 from replay.queries.standings_reader import standings_get
 from tests.support.builders import QUIET, open_game
-from tests.support.caches import answered_alike, forget_every_cache
+from tests.support.caches import answered_alike, clear_all_caches
 from tests.support.league import (
     CAROM_B,
     ENTRANTS,
@@ -81,7 +81,7 @@ def test_a_rebuild_gives_exactly_the_incremental_read_models(simulated):
         return snapshot()
 
     def rebuilt() -> None:
-        forget_every_cache()
+        clear_all_caches()
         projector.rebuild()
 
     # With the folds and tables the projector keeps, again, and from nothing.
