@@ -5,7 +5,6 @@ import io
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 from django.db import connection, transaction
@@ -17,19 +16,10 @@ from matches.domain.errors import NotFound, Refused
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import archive_verify, record_export, record_import
+from tests.support.exports import empty_the_database
 from tests.support.records import MATCH_ID, RECORD, example
 
 TAMPERED_SEQ = 14  # A's shot: white on yellow
-
-
-def empty_the_database():
-    """Remove every match, as on a fresh database (test-only: the triggers are lifted)."""
-    with triggers_lifted():
-        Event.objects.all().delete()
-        Match.objects.all().delete()
-        Player.objects.all().delete()
-        Competition.objects.all().delete()
-        get_user_model().objects.all().delete()
 
 
 def nothing_stored():
