@@ -21,8 +21,7 @@ from __future__ import annotations
 import sys
 import time
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -40,6 +39,7 @@ from bench.venue import (
     own_redis,
     record_all,
     referees_assigned,
+    run_said,
     server,
     stored_faults,
     throwaway_database,
@@ -112,12 +112,7 @@ def run_championship_venue(
     first_round = options.groups * STAGES[0]["advance"] // 2
     second_round = first_round // 2
     figures = {
-        "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "database": vendor,
-        "servers": len(ports),
-        "worker": bool(redis_url),
-        "options": {**asdict(options), "served_from": str(options.served_from)}
-        | {"database_url": bool(options.database_url)},
+        **run_said(vendor, ports, redis_url, options),
         "load": load,
         "stored": stored,
         "unended": unended,

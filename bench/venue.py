@@ -205,12 +205,7 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
         live = shot_figures(watched, reports, recorded_seqs, began)
         stored = stored_faults(tablets)
     figures = {
-        "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "database": vendor,
-        "servers": len(ports),
-        "worker": bool(redis_url),
-        "options": {**asdict(options), "served_from": str(options.served_from)}
-        | {"database_url": bool(options.database_url)},
+        **run_said(vendor, ports, redis_url, options),
         "quiet": quiet,
         "load": load,
         "load_cpu": cpu.figures(),
@@ -229,6 +224,19 @@ def run_venue(options: VenueOptions, log: TextIO = sys.stderr) -> dict[str, Any]
 
 
 # -- The setup -------------------------------------------------------------------------------
+
+
+def run_said(vendor: str, ports: list[int], redis_url: str | None, options: Any) -> dict[str, Any]:
+    """Return what a venue's figures say of the run: when, on what, and its options (the
+    database's address left out, only whether one was named)."""
+    return {
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "database": vendor,
+        "servers": len(ports),
+        "worker": bool(redis_url),
+        "options": {**asdict(options), "served_from": str(options.served_from)}
+        | {"database_url": bool(options.database_url)},
+    }
 
 
 def throwaway_database(stack: ExitStack, database_url: str | None) -> tuple[str, str]:
