@@ -190,6 +190,23 @@ def with_head(matches: QuerySet[Match]) -> QuerySet[WithAnnotations[Match, Head]
     return matches.annotate(head=Coalesce(Subquery(last), 0))
 
 
+class LastEvent(TypedDict):
+    """What `with_last_event` annotates a match with: its last event's `seq` and global id."""
+
+    head: int
+    last_id: int
+
+
+def with_last_event(matches: QuerySet[Match]) -> QuerySet[WithAnnotations[Match, LastEvent]]:
+    """Return the matches annotated with `head` and `last_id`: the `seq` and the global id
+    of each one's last event (0 before any)."""
+    last = Event.objects.filter(match=OuterRef("pk")).order_by("-seq")
+    return matches.annotate(
+        head=Coalesce(Subquery(last.values("seq")[:1]), 0),
+        last_id=Coalesce(Subquery(last.values("id")[:1]), 0),
+    )
+
+
 # -- The global log, in its one order (the projector's) ---------------------------------
 
 

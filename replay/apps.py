@@ -9,8 +9,7 @@ class ReplayConfig(AppConfig):
     def ready(self) -> None:
         from matches.signals import archive_verifying, events_appended, tables_changed
         from replay import tasks
-        from replay.live.announce import committed, hall_changed
-        from replay.live.standings_announce import announced
+        from replay.live.announce import announced, committed, hall_changed
         from replay.projections.faults import faults_in_words
         from replay.projections.signals import standings_committed
 

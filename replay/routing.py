@@ -2,9 +2,8 @@
 
 from django.urls import URLPattern, path, re_path
 
-from replay.live.hall import HallConsumer
 from replay.live.match_consumer import MatchConsumer, UnknownPath
-from replay.live.standings_consumer import StandingsConsumer
+from replay.live.snapshot_consumers import HallConsumer, StandingsConsumer
 
 # django-stubs types a route's view as a Django view; Channels routes ASGI applications
 # with the same `path` and `re_path` (its own documented way), hence each ignore.

@@ -90,6 +90,9 @@ class TableCard(serializers.Serializer[dict[str, Any]]):
 class HallAnswer(serializers.Serializer[dict[str, Any]]):
     competition = serializers.CharField()
     name = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text="the global id of the newest event of the competition and its matches"
+    )
     now = serializers.DateTimeField(help_text="the server's clock")
     quiet_seconds = serializers.IntegerField(
         help_text="a table whose match has been quiet this long is flagged (HALL_QUIET_SECONDS)"

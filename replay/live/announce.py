@@ -1,9 +1,11 @@
-"""What a commit sets off: this process's hubs are told at once, the others through the layer.
+"""What a change sets off: this process's hubs are told at once, the others through the layer.
 
-`committed` receives `matches.signals.events_appended`, sent after the commit, in the
-thread that recorded. It never waits for Redis: the notice to the other processes is
-handed to a thread of its own (`Publisher`), which gives up on a layer that does not
-answer; their clocks catch up from the store anyway.
+Three receivers: `committed` (of `matches.signals.events_appended`, sent after the
+commit in the thread that recorded: the match and its competition's hall),
+`hall_changed` (of `tables_changed`, and of a console's heartbeat) and `announced` (of
+the projector's `standings_committed`). None waits for Redis: the notice to the other
+processes is handed to a thread of its own (`Publisher`), which gives up on a layer that
+does not answer; their clocks catch up from the store anyway.
 """
 
 from __future__ import annotations
@@ -17,10 +19,8 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from replay.live.hall import group_of as hall_group
-from replay.live.hall import poke_here, poke_message
 from replay.live.hub import shared_layer, tell_hubs
-from replay.live.notices import group_of, notice
+from replay.live.notices import Topic, group_of, notice
 
 logger = logging.getLogger(__name__)
 
@@ -37,10 +37,7 @@ def committed(
 ) -> None:
     """Tell every server process that a match's log grew (after the commit)."""
     try:
-        seq = max(seqs)
-        tell_hubs(match_id, seq)
-        if shared_layer():
-            publisher.publish(match_id, seq)
+        changed(("match", match_id), max(seqs))
         if competition_id is not None:
             hall_changed(sender, competition_id=competition_id)
     except Exception:  # the signal is sent robustly: say why, here, or nobody will
@@ -50,13 +47,27 @@ def committed(
 def hall_changed(sender: Any, *, competition_id: str, **kwargs: Any) -> None:
     """Tell the viewers of a competition's hall, in every process, to read it again."""
     try:
-        poke_here(competition_id)
-        if shared_layer():
-            halls.publish(competition_id, 1)
+        changed(("hall", competition_id))
     except Exception:
         logger.exception(
             "live: the hall of %s could not be told; its clock catches up", competition_id
         )
+
+
+def announced(sender: Any, versions: dict[str, int], **kwargs: Any) -> None:
+    """Tell the viewers of each competition's standings of its new version."""
+    for competition_id, version in versions.items():
+        try:
+            changed(("standings", competition_id), version)
+        except Exception:
+            logger.exception("live: v%s of %s not announced", version, competition_id)
+
+
+def changed(topic: Topic, position: int = 0) -> None:
+    """Tell this process's hubs now, and the other processes through the layer, if shared."""
+    tell_hubs(topic, position)
+    if shared_layer():
+        publisher.publish(topic, position)
 
 
 class Publisher:
@@ -69,15 +80,14 @@ class Publisher:
 
     def _forget(self) -> None:
         self._lock = threading.Lock()
-        self._pending: dict[str, int] = {}  # the latest seq per match, not sent yet
+        self._pending: dict[Topic, int] = {}  # the latest position per topic, not sent yet
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
 
-    def publish(self, match_id: str, seq: int) -> None:
-        """Queue a notice and return at once: a notice newer for the same match replaces it."""
+    def publish(self, topic: Topic, position: int) -> None:
+        """Queue a notice and return at once: a newer one for the same topic replaces it."""
         with self._lock:
-            if seq > self._pending.get(match_id, 0):
-                self._pending[match_id] = seq
+            self._pending[topic] = max(position, self._pending.get(topic, position))
             if self._loop is None:
                 self._start()
             loop, wake = self._loop, self._wake
@@ -107,26 +117,13 @@ class Publisher:
             # All at once: one notice must not wait for the round trips of the others.
             await asyncio.gather(*(self._send(layer, *pending) for pending in batch.items()))
 
-    async def _send(self, layer: Any, match_id: str, seq: int) -> None:
+    async def _send(self, layer: Any, topic: Topic, position: int) -> None:
         try:
             await asyncio.wait_for(
-                layer.group_send(group_of(match_id), notice(match_id, seq)), SEND_SECONDS
+                layer.group_send(group_of(topic), notice(topic, position)), SEND_SECONDS
             )
         except Exception as error:
-            logger.warning("live: notice of %s not sent (%s); the clocks catch up", match_id, error)
-
-
-class HallPublisher(Publisher):
-    """The same, for the halls: one poke per competition to the other processes' viewers."""
-
-    async def _send(self, layer: Any, competition_id: str, seq: int) -> None:
-        try:
-            await asyncio.wait_for(
-                layer.group_send(hall_group(competition_id), poke_message()), SEND_SECONDS
-            )
-        except Exception as error:
-            logger.warning("live: the hall of %s not told (%s)", competition_id, error)
+            logger.warning("live: notice of %s not sent (%s); the clocks catch up", topic, error)
 
 
 publisher = Publisher()
-halls = HallPublisher()

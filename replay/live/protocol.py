@@ -1,4 +1,4 @@
-"""What a client says: the `after` of the URL, and its messages (`resume`), or why not."""
+"""What a client says: the `after` or `version` of the URL, its messages (`resume`), or why not."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import orjson
 from matches.domain.errors import Refused
 
 SEQ = re.compile(r"[0-9]{1,9}")  # a match has at most 5,000 events; ASCII digits only
+VERSION = re.compile(r"[0-9]{1,19}")  # a global id: below 2^63
 LONGEST_MESSAGE = 1_000  # characters: a resume needs a few dozen
 
 
@@ -20,6 +21,17 @@ def parse_after(query_string: bytes) -> int:
     values = query.get("after", ["0"])
     if len(values) != 1 or not SEQ.fullmatch(values[0]):
         raise Refused("must be a whole number from 0", "after")
+    return int(values[0])
+
+
+def parse_version(query_string: bytes) -> int | None:
+    """Return the `version` of a snapshot socket's URL (None when absent), or refuse it."""
+    query = parse_qs(query_string.decode("latin-1"), keep_blank_values=True)
+    values = query.get("version")
+    if values is None:
+        return None
+    if len(values) != 1 or not VERSION.fullmatch(values[0]) or int(values[0]) >= 2**63:
+        raise Refused("must be a whole number from 0", "version")
     return int(values[0])
 
 

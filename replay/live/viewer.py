@@ -1,13 +1,15 @@
-"""One socket watching one match: the last `seq` it was sent, and what waits to be sent, in order.
+"""One socket watching one topic: the last position it was sent, and what waits, in order.
 
-The hub hands a message to every viewer of a match in one loop and never waits for any
+A position is a match's `seq`, or the count of a snapshot's changes in this process.
+The hub hands a message to every viewer of a topic in one loop and never waits for any
 of them. A viewer gives the message to the server at once; a server that takes it at
 once (uvicorn does while the socket's buffer has room) costs no task and no wait. A
 server that makes a send wait (back-pressure from a slow client) gets the rest from a
 queue, in order, in a task of this viewer's own, and a viewer that does not take what
 it is sent (its queue full, or one send waiting `STALL_SECONDS`) is closed with
-`TOO_SLOW`; its client reconnects with `?after=` and resumes from the store. (A client
-that does not read is also dropped by the server's ping: `--ws-ping-timeout 10`.)
+`TOO_SLOW`; its client reconnects (a match's with `?after=`, resuming from the
+store). (A client that does not read is also dropped by the server's ping:
+`--ws-ping-timeout 10`.)
 """
 
 from __future__ import annotations
@@ -42,15 +44,15 @@ def outgoing(text: str) -> Message:
 
 
 class Viewer:
-    """A socket's place in a match's log and the messages on their way to it."""
+    """A socket's place in a topic and the messages on their way to it."""
 
     def __init__(self, send: Send) -> None:
         self._send = send
-        # Both set by the hub that serves it: the feed of the match it watches (the hub's
+        # Both set by the hub that serves it: the feed of the topic it watches (the hub's
         # to read), and what to call when it closes, so that the hub forgets it.
         self.feed: Any = None
         self.on_close: Callable[[Viewer], None] | None = None
-        self.last = 0  # the highest seq handed to this viewer
+        self.last = 0  # the highest position handed to this viewer
         self.live = False  # False while it catches up from the store: live pushes wait
         self.closed = False
         self._outbox: deque[Message] = deque()
@@ -59,11 +61,13 @@ class Viewer:
         self.allowance = Allowance()  # of the messages its client sends
         self.resumes = Resumes()
 
-    def push(self, seq: int, message: Message) -> None:
-        """Take a live message unless it is catching up or has had this seq already."""
-        if self.live and seq > self.last:
-            self.last = seq
-            self.post(message)
+    def push(self, position: int, messages: tuple[Message, ...]) -> None:
+        """Take a live change (an event, or what changed in a snapshot) unless it is
+        catching up or has had this position already."""
+        if self.live and position > self.last:
+            self.last = position
+            for message in messages:
+                self.post(message)
 
     def send_event(self, seq: int, message: Message) -> None:
         """Take a message of a catch-up, whatever it had before."""

@@ -2,7 +2,7 @@
 
 `standings_write` turns the projector's changes into versions (never one written
 twice, never one going back). Reading them is `replay.queries.standings_reader`'s;
-telling the viewers of `/ws/competitions/{id}/` is `replay.live.standings_announce`'s,
+telling the viewers of `/ws/competitions/{id}/` is `replay.live.announce`'s,
 on the projector's `standings_committed` signal.
 """
 

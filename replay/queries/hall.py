@@ -38,7 +38,8 @@ def hall_get(competition: Competition | str) -> dict[str, Any]:
     ):
         latest.setdefault(row.match_id, row)
     matches = {
-        match.pk: match for match in store.with_head(Match.objects.filter(competition=competition))
+        match.pk: match
+        for match in store.with_last_event(Match.objects.filter(competition=competition))
     }
     heard = {
         row.match_id: row.at
@@ -59,6 +60,11 @@ def hall_get(competition: Competition | str) -> dict[str, Any]:
     return {
         "competition": competition.pk,
         "name": competition.name,
+        # The newest event of the competition's log or of its matches': never goes back.
+        "version": max(
+            [store.competition_log_newest(competition.pk)]
+            + [match.last_id for match in matches.values()]
+        ),
         "now": _iso(timezone.now()),
         "quiet_seconds": settings.HALL_QUIET_SECONDS,
         "tables": cards,

@@ -81,6 +81,10 @@ test("the feed's address is the match's, after the last seq shown, on the page's
   assert.equal(liveUrl("cup 1/a", 4, location), "ws://example.test:8000/ws/matches/cup%201%2Fa/?after=4");
   assert.equal(liveUrl("m", 0, { protocol: "https:", host: "h" }), "wss://h/ws/matches/m/?after=0");
   assert.equal(standingsUrl("open-2026", location), "ws://example.test:8000/ws/competitions/open-2026/");
+  assert.equal(
+    standingsUrl("open-2026", location, 41),
+    "ws://example.test:8000/ws/competitions/open-2026/?version=41",
+  );
 });
 
 test("each seq is applied once and in order, a duplicate or an old one ignored", () => {

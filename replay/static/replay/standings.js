@@ -2,8 +2,8 @@
 // each new version ({"type": "standings", "version": v, "standings": {...}}). The table
 // is drawn again with each player's move since the previous version, and the history of
 // what changed is taken again from the competition's history page. A dropped socket is
-// opened again after 1 s, 2 s, 4 s, ... at most 10 s; on connecting the server sends the
-// latest version at once. A competition in stages also gets {"type": "stages", "version": v,
+// opened again after 1 s, 2 s, 4 s, ... at most 10 s, with ?version= the version shown:
+// the server sends at once what is newer. A competition in stages also gets {"type": "stages", "version": v,
 // ...} at each new version of its stages: its groups, bracket and ranking are drawn again.
 
 import { playerKey } from "./player-key.js";
@@ -14,9 +14,21 @@ let section = null;
 // beside the value (the row stacked), so the page never needs its own words for them.
 let labels = [];
 
-/** Return the websocket address of a competition's standings, with the page's scheme. */
-export function standingsUrl(competitionId, location = window.location) {
-  return socketUrl(`/ws/competitions/${encodeURIComponent(competitionId)}/`, location);
+/**
+ * Return the websocket address of a competition's standings, with the page's scheme; with
+ * the version the page shows, the server sends only what is newer.
+ */
+export function standingsUrl(competitionId, location = window.location, version = 0) {
+  const path = `/ws/competitions/${encodeURIComponent(competitionId)}/`;
+  return socketUrl(version > 0 ? `${path}?version=${version}` : path, location);
+}
+
+/** Return the oldest version the page shows: the standings', and the stages' if live. */
+function shownVersion() {
+  const versions = [Number(section.dataset.version || 0)];
+  const stages = document.getElementById("stages");
+  if (stages && !stages.dataset.at) versions.push(Number(stages.dataset.version || 0));
+  return Math.min(...versions);
 }
 
 /**
@@ -182,5 +194,8 @@ export function start(shown = document.getElementById("standings")) {
   section = shown;
   labels = [...section.querySelectorAll("thead th")].map((th) => th.dataset.label || "");
   const competitionId = section.dataset.competition;
-  return reconnecting(() => standingsUrl(competitionId), { onMessage: apply, onStatus: showStatus });
+  return reconnecting(() => standingsUrl(competitionId, window.location, shownVersion()), {
+    onMessage: apply,
+    onStatus: showStatus,
+  });
 }

@@ -3,7 +3,6 @@ a console's heartbeat counts from a login that may record the match."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -14,11 +13,10 @@ from django.test import Client
 
 from carambole.asgi import application
 from matches import services
-from replay.live import hall
+from replay.live.hall import HallSnapshots
 from replay.models import ConsoleActivity
 from tests.support.browser import make_user
 from tests.support.builders import BY, new_match, open_game, play
-from tests.support.caches import answered_alike
 from tests.support.sockets import watching
 
 WAIT_S = 30
@@ -126,21 +124,22 @@ async def heartbeats() -> None:
         await hall.disconnect()
 
 
-def test_a_hall_read_again_and_with_no_read_shared_is_the_same():
+def test_a_hall_read_again_with_nothing_changed_has_no_change_to_send():
     new_match("cup-a-1")
     services.tables_set(competition_id="cup", names=["1"], by="federation")
     services.match_assign_table(match_id="cup-a-1", table="1", by="federation")
     open_game("cup-a-1")
-    loop = asyncio.new_event_loop()
+    hall = HallSnapshots("cup")
 
-    async def read_now() -> tuple[str, dict[str, str]]:
-        read = await hall.hall_read("cup", asyncio.get_running_loop().time())
-        # Each message also says the time it was read: the cards' versions say the rest.
-        return read.outline, {table: card[0] for table, card in read.cards.items()}
+    first = hall.read()
+    again = hall.read()
 
-    try:
-        outline, cards = answered_alike(lambda: loop.run_until_complete(read_now()))
-    finally:
-        loop.close()
+    assert [json.loads(text)["type"] for text in first.changed] == ["hall"]
+    assert again.changed == ()
+    whole = json.loads(again.parts[0].text)
+    assert whole["version"] == first_version(first) > 0
+    assert [card["table"] for card in whole["tables"]] == ["1"] and whole["waiting"] == []
 
-    assert outline == '[["1"], []]' and cards["1"]  # table 1, its match, none waiting
+
+def first_version(snapshot: Any) -> int:
+    return int(json.loads(snapshot.parts[0].text)["version"])

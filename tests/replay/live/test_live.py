@@ -99,7 +99,7 @@ async def all_live(match_id: str, count: int) -> None:
     """
 
     def live() -> bool:
-        feed = live_hub.hub_here().feeds.get(match_id)
+        feed = live_hub.hub_here().feeds.get(("match", match_id))
         return feed is not None and sum(viewer.live for viewer in feed.viewers) == count
 
     await until(live, f"{count} viewers of {match_id} never all went live")
@@ -531,9 +531,9 @@ def test_viewers_converge_on_the_store_when_notices_are_lost(settings, monkeypat
     chance = random.Random(5)
     heard = live_hub.Hub.heard
 
-    def lossy(hub, match_id, seq):
+    def lossy(hub, topic, position):
         if chance.random() >= lost:
-            heard(hub, match_id, seq)
+            heard(hub, topic, position)
 
     monkeypatch.setattr(live_hub.Hub, "heard", lossy)
 
@@ -665,7 +665,7 @@ def test_a_notice_that_reaches_a_stopped_hubs_channel_is_not_kept_by_the_next_hu
         await viewer.disconnect()
         await hubs_stopped(loop)
         layer = get_channel_layer()
-        await layer.send(first.channel, notice(match_id, head))  # late: nobody listens
+        await layer.send(first.channel, notice(("match", match_id), head))  # late: nobody listens
 
         viewer = await watch(match_id, after=head)
         await all_live(match_id, 1)
@@ -693,7 +693,7 @@ def test_a_hub_hears_the_layer_while_a_socket_of_its_process_waits_for_its_own_m
     }
     settings.LIVE_HEAD_SECONDS = 3600  # no clock to catch up: the notice alone must come
     # Recorded by another process: nothing told here, its notice comes through Redis.
-    monkeypatch.setattr(announce, "tell_hubs", lambda match_id, seq: None)
+    monkeypatch.setattr(announce, "tell_hubs", lambda topic, position=0: None)
     monkeypatch.setattr(announce, "shared_layer", lambda: False)
     match_id, head = a_match_with_shots(1)
 
@@ -708,15 +708,15 @@ def test_a_hub_hears_the_layer_while_a_socket_of_its_process_waits_for_its_own_m
             viewer = await watch(match_id, after=head)
             await all_live(match_id, 1)
             hub = live_hub.hub_here()
-            group = f"live-one-read:group:{group_of(match_id)}"
+            group = "live-one-read:group:" + group_of(("match", match_id))
             with redis.Redis.from_url(redis_url) as members:
                 await until(
                     lambda: hub.channel and members.zscore(group, hub.channel) is not None,
                     "the hub never joined the match's group",
                 )
             seq = await record(match_id, head, QUIET)
-            elsewhere = {**notice(match_id, seq), "origin": "another-process"}
-            await layer.group_send(group_of(match_id), elsewhere)
+            elsewhere = {**notice(("match", match_id), seq), "origin": "another-process"}
+            await layer.group_send(group_of(("match", match_id)), elsewhere)
 
             assert seqs(await events_until(viewer, seq)) == [seq]
             await viewer.disconnect()

@@ -9,18 +9,17 @@ from django.db import connections
 
 from matches.signals import events_appended
 from replay import tasks
-from replay.live import announce, standings_announce
+from replay.live import announce
 from replay.projections import projector
 from tests.support.hanging_layer import HangingLayer, wait_for
 from tests.support.league import dated_league, win
 
 
 def test_the_projector_commits_at_once_when_the_channel_layer_hangs(event_db, monkeypatch):
-    monkeypatch.setattr(standings_announce, "shared_layer", lambda: True)
-    monkeypatch.setattr(standings_announce, "get_channel_layer", HangingLayer)
+    monkeypatch.setattr(announce, "shared_layer", lambda: True)
     monkeypatch.setattr(announce, "get_channel_layer", HangingLayer)  # the publisher's
     monkeypatch.setattr(HangingLayer, "callers", [])
-    monkeypatch.setattr(standings_announce, "standings", standings_announce.StandingsPublisher())
+    monkeypatch.setattr(announce, "publisher", announce.Publisher())
     first, *_ = dated_league()
     events_appended.disconnect(dispatch_uid=tasks.COMMITTED_UID)  # the projector run below
     try:
@@ -46,17 +45,22 @@ def test_the_projector_commits_at_once_when_the_channel_layer_hangs(event_db, mo
 
 
 def test_a_newer_version_replaces_one_not_sent_yet(monkeypatch):
-    publisher = standings_announce.StandingsPublisher()
+    publisher = announce.Publisher()
     monkeypatch.setattr(publisher, "_start", lambda: None)  # nothing sends: what waits is seen
     monkeypatch.setattr(publisher, "_loop", _Loop())
     monkeypatch.setattr(publisher, "_wake", SimpleNamespace(set=None))
 
-    publisher.publish("cup", 7)
-    publisher.publish("cup", 9)
-    publisher.publish("cup", 8)
-    publisher.publish("league", 3)
+    publisher.publish(("standings", "cup"), 7)
+    publisher.publish(("standings", "cup"), 9)
+    publisher.publish(("standings", "cup"), 8)
+    publisher.publish(("standings", "league"), 3)
+    publisher.publish(("hall", "cup"), 0)
 
-    assert publisher._pending == {"cup": 9, "league": 3}
+    assert publisher._pending == {
+        ("standings", "cup"): 9,
+        ("standings", "league"): 3,
+        ("hall", "cup"): 0,
+    }
 
 
 class _Loop:
