@@ -39,12 +39,13 @@ def main(argv: list[str] | None = None) -> None:
             "scenario run until two of at most three runs agree: the venue (50 tablets on "
             "PostgreSQL and Redis, 60 on the embedded default, and 50 recording a "
             "championship in stages), the live fan-out beside a bare websockets server, "
+            "the hall beside a match board, "
             "a server's memory while websockets are opened and closed, recording alone on "
             "PostgreSQL, the projector's catch-up after a result or an amendment beside "
             "folding the match, the import beside checking alone. Reported, each the median "
             "of at least five samples beside the last run's (.bench/last.json): state on "
             "demand, the rebuild, the archive's and the replay's pages, recording on SQLite, "
-            "the preview, the hall, the ratings. Exits 1 when a target is not held."
+            "the preview, the ratings. Exits 1 when a target is not held."
         ),
     )
     parser.add_argument("--matches", type=int, default=200, help="matches in the archive")
@@ -310,6 +311,21 @@ def _measure(
             contract.fanout_checks,
         ),
         (
+            "hall",
+            None,
+            lambda: run_hall(
+                HallOptions(
+                    tables=4 if quick else options.hall_tables,
+                    viewers=20 if quick else options.hall_viewers,
+                    rounds=2 if quick else HallOptions.rounds,
+                    settle_s=0.5 if quick else HallOptions.settle_s,
+                    redis_url=settings.REDIS_URL,
+                ),
+                log=sys.stderr,
+            ),
+            contract.hall_checks,
+        ),
+        (
             "churn",
             None,
             lambda: run_churn(FIRST if quick else options.churn, sys.stderr),
@@ -370,17 +386,6 @@ def _measure(
         if runs[1:]:
             results.setdefault("reruns", {})[section] = runs[1:]
         targets.extend(settled.values())
-    if "hall" in wanted:
-        results["hall"] = run_hall(
-            HallOptions(
-                tables=4 if quick else options.hall_tables,
-                viewers=20 if quick else options.hall_viewers,
-                rounds=2 if quick else HallOptions.rounds,
-                settle_s=0.5 if quick else HallOptions.settle_s,
-                redis_url=settings.REDIS_URL,
-            ),
-            log=sys.stderr,
-        )
     if "ratings" in wanted:
         results["ratings"] = run_ratings(
             RatingsOptions(matches=1_000 if quick else 10_000, seed=options.seed),

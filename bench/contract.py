@@ -39,7 +39,6 @@ REPORTED: dict[str, tuple[str, ...]] = {
         "incremental_vs_5_folds",
     ),
     "recording on SQLite / an ORM insert": ("recording", "samples", "api_vs_orm"),
-    "hall, each event / the match board's p50": ("hall", "samples", "hall_vs_board"),
     "ratings, full / the pure fold": ("ratings", "samples", "full_vs_pure"),
     "ratings, after an old amendment / the pure fold": (
         "ratings",
@@ -131,6 +130,22 @@ def churn_checks(result: Mapping[str, Any]) -> dict[str, Check]:
             result["ratio"], result["target"], result["meets_target"]
         )
     }
+
+
+def hall_checks(result: Mapping[str, Any]) -> dict[str, Check]:
+    """The hall beside a match board, each layer: p50 and p99, nothing lost."""
+    checks = {}
+    for layer in ("in_memory", "redis"):
+        if layer not in result:
+            continue
+        figures = result[layer]
+        for percent in ("p50", "p99"):
+            ratio = figures[f"vs_board_{percent}"]
+            name = f"hall / match board, {layer.replace('_', '-')} layer, {percent}"
+            shown = f"{ratio:.2f}" + (" FAULTS" if figures["faults"] else "")
+            held = ratio <= result["target"] and not figures["faults"]
+            checks[name] = Check(ratio, result["target"], held, shown=shown)
+    return checks
 
 
 def standings_checks(result: Mapping[str, Any]) -> dict[str, Check]:
