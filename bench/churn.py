@@ -1,8 +1,9 @@
 """Websocket churn: a server's memory after many sockets opened and closed, beside after the first.
 
 Viewers come and go all day (a page opened, a phone locked, a network that drops); each
-socket a server closed must leave nothing behind. Here sockets are opened on one match,
-each served its last event and closed, `AT_ONCE` at a time, and the server process's
+socket a server closed must leave nothing behind. Here sockets are opened in turn on a
+match's board, its competition's hall and its standings, each served its first message
+and closed, `AT_ONCE` at a time, and the server process's
 resident memory (RSS, from `/proc`) is read after the first `FIRST` cycles and after
 each `FIRST` more (the channel layer is Redis when `REDIS_URL` is set). The figure that
 counts is the last reading over the first (target: at most `TARGET`): flat, whatever
@@ -22,25 +23,33 @@ from websockets.asyncio.client import connect
 
 from bench.database import throwaway_sqlite
 from bench.fanout import OPENED_SEQ, open_matches, serve
+from matches import services
 
 TARGET = 1.2  # RSS after every cycle / RSS after the first FIRST
 FIRST = 1_000  # cycles before the first reading, and between two readings
 AT_ONCE = 8  # sockets open at a time
+COMPETITION = "bench-churn"
 CYCLE_SECONDS = 30.0  # the longest one cycle may take on a loaded machine
 
 
 def run_churn(cycles: int, log: TextIO = sys.stderr) -> dict[str, Any]:
-    """Serve carambole as in production and churn sockets on one match; return the figures."""
+    """Serve carambole as in production and churn sockets on a match, its hall and its
+    standings; return the figures."""
     directory = Path(tempfile.mkdtemp(prefix="carambole-churn-"))
     path = directory / "churn.sqlite3"
     try:
         with throwaway_sqlite(path):
-            (match_id,) = open_matches("churn", 1)
+            (match_id,) = open_matches("churn", 1, COMPETITION)
+            services.tables_set(competition_id=COMPETITION, names=["1"], by="bench")
+            services.match_assign_table(match_id=match_id, table="1", by="bench")
+            paths = [
+                f"/ws/matches/{match_id}/?after={OPENED_SEQ - 1}",
+                f"/ws/competitions/{COMPETITION}/hall/",
+                f"/ws/competitions/{COMPETITION}/",
+            ]
             with serve(path, settings.REDIS_URL) as (port, server):
                 print(f"websocket churn: {cycles:,} sockets opened and closed", file=log)
-                return churn(
-                    port, server.pid, f"/ws/matches/{match_id}/?after={OPENED_SEQ - 1}", cycles
-                )
+                return churn(port, server.pid, paths, cycles)
     finally:
         for child in directory.iterdir():
             child.unlink()
@@ -53,7 +62,8 @@ def table(figures: dict[str, Any]) -> list[str]:
     readings = ", ".join(f"{int(count):,}: {mb:.0f}" for count, mb in figures["rss_mb"].items())
     return [
         f"(w) websocket churn: {figures['cycles']:,} sockets opened and closed, "
-        f"{figures['at_once']} at a time (server RSS, MB, after each thousand)",
+        f"{figures['at_once']} at a time, on a board, a hall and standings in turn "
+        "(server RSS, MB, after each thousand)",
         f"  {readings}",
         f"  after all / after the first {FIRST:,}: {figures['ratio']:.2f} "
         f"(target <= {figures['target']}: {verdict})",
@@ -68,13 +78,15 @@ def rss_bytes(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-def churn(port: int, pid: int, path: str, cycles: int) -> dict[str, Any]:
-    """Open and close `cycles` sockets on `path`, reading the server's RSS every FIRST."""
+def churn(port: int, pid: int, paths: list[str], cycles: int) -> dict[str, Any]:
+    """Open and close `cycles` sockets on the paths in turn, reading the server's RSS every
+    FIRST."""
     readings = []
     done = 0
+    urls = [f"ws://127.0.0.1:{port}{path}" for path in paths]
     while done < cycles:
         step = min(FIRST, cycles - done)
-        asyncio.run(_cycles(f"ws://127.0.0.1:{port}{path}", step))
+        asyncio.run(_cycles(urls, step))
         done += step
         readings.append((done, rss_bytes(pid)))
     first, last = readings[0][1], readings[-1][1]
@@ -90,12 +102,14 @@ def churn(port: int, pid: int, path: str, cycles: int) -> dict[str, Any]:
     }
 
 
-async def _cycles(url: str, count: int) -> None:
-    """Open `count` sockets on `url`, `AT_ONCE` at a time, each until its first message."""
+async def _cycles(urls: list[str], count: int) -> None:
+    """Open `count` sockets on the urls in turn, `AT_ONCE` at a time, each until its first
+    message."""
     left = iter(range(count))
 
     async def one_after_another() -> None:
-        for _ in left:
+        for number in left:
+            url = urls[number % len(urls)]
             async with connect(url, proxy=None, compression=None) as socket:
                 await asyncio.wait_for(socket.recv(), CYCLE_SECONDS)
 

@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as websocket
 
 from bench.churn import FIRST, churn
+from matches import services
 from replay.api.tokens import token_issue
 from replay.live.resumes import BURST, TOO_MANY_MESSAGES
 from tests.support.builders import QUIET, new_match, open_game, play
@@ -117,6 +118,29 @@ def test_a_viewer_of_one_server_gets_a_shot_recorded_through_another(redis_url):
     assert pushed["event"]["type"] == "shot" and pushed["event"]["by"] == "federation"
 
 
+@pytest.mark.journey  # two servers and Redis
+def test_a_hall_viewer_of_one_server_gets_the_card_of_a_shot_recorded_through_another(
+    redis_url,
+):
+    match_id, head = a_match()
+    services.tables_set(competition_id="cup", names=["1"], by="federation")
+    services.match_assign_table(match_id=match_id, table="1", by="federation")
+    key = staff_token()
+    with (
+        server(redis_url, head_seconds=RARE_HEAD_S) as one,
+        server(redis_url, head_seconds=RARE_HEAD_S) as other,
+    ):
+        address = f"ws://127.0.0.1:{one}/ws/competitions/cup/hall/"
+        with websocket(address, proxy=None) as hall:
+            first = json.loads(hall.recv(timeout=WAIT_S))
+            assert first["type"] == "hall" and first["tables"][0]["match"]["seq"] == head
+            status, _ = record_through_api(other, key, match_id, head)
+            assert status == 201
+            pushed = json.loads(hall.recv(timeout=WAIT_S))
+    assert pushed["type"] == "table" and pushed["card"]["match"]["seq"] == head + 1
+    assert pushed["version"] > first["version"]
+
+
 @pytest.mark.journey  # Redis stopped and started again
 def test_with_redis_stopped_recording_answers_at_once_and_viewers_catch_up_when_it_is_back():
     match_id, head = a_match()
@@ -207,12 +231,15 @@ def test_an_unknown_path_is_refused_and_an_id_with_a_nul_closes_with_4404_loggin
 
 
 @pytest.mark.journey  # thousands of sockets opened and closed
-def test_a_servers_memory_stays_flat_while_sockets_are_opened_and_closed(redis_url):
+def test_a_servers_memory_stays_flat_while_boards_halls_and_standings_sockets_come_and_go(
+    redis_url,
+):
     match_id, head = a_match()
     with serving(redis_url, head_seconds=RARE_HEAD_S) as served:
         assert served.process is not None
-        path = f"/ws/matches/{match_id}/?after={head - 1}"
-        figures = churn(served.port, served.process.pid, path, CHURN_CYCLES)
+        paths = [f"/ws/matches/{match_id}/?after={head - 1}"]
+        paths += ["/ws/competitions/cup/hall/", "/ws/competitions/cup/"]
+        figures = churn(served.port, served.process.pid, paths, CHURN_CYCLES)
     # Within 20% of where it was after the first thousand, however many came and went.
     assert figures["cycles"] == CHURN_CYCLES and len(figures["rss_mb"]) == CHURN_CYCLES // FIRST
     assert figures["last_mb"] <= 1.2 * figures["first_mb"], figures["rss_mb"]
