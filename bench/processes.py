@@ -76,7 +76,9 @@ def served_environ(database_url: str, redis_url: str | None, **extra: str) -> di
     """Return the environment of carambole served as in production on this database.
 
     A key of its own, plain HTTP (the tests and the bench speak it on loopback), Redis
-    only when given one: the caller's own `REDIS_URL` is never passed on by mistake.
+    only when given one: the caller's own `REDIS_URL` is never passed on by mistake. Its
+    sockets unbounded by number (carambole/admission.py): every viewer of the bench and
+    the tests comes from the one loopback address, thousands of them at once.
     """
     environ = {
         **os.environ,
@@ -84,6 +86,8 @@ def served_environ(database_url: str, redis_url: str | None, **extra: str) -> di
         "SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": database_url,
         "SECURE_SSL_REDIRECT": "0",
+        "SOCKETS_PER_ADDRESS_PER_SECOND": "0",
+        "SOCKETS_PER_PROCESS": "0",
         **extra,
     }
     environ.pop("REDIS_URL", None)

@@ -20,6 +20,8 @@ refuse_insecure_serving()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from carambole import descriptors  # noqa: E402
+from carambole.admission import Admission  # noqa: E402
 from carambole.bodies import BoundedBodies  # noqa: E402
 from carambole.collector import CollectAfterSockets, tune  # noqa: E402
 from replay.live.origin import ProgramsAndAllowedOrigins  # noqa: E402
@@ -32,12 +34,16 @@ application = ProtocolTypeRouter(
         # Programs without an Origin may connect; browsers only from ALLOWED_HOSTS. No
         # session or login: anyone may watch, and each message goes out without a
         # middleware's look at it. A socket gone leaves garbage that only the collector's
-        # full pass frees: one runs as they close.
-        "websocket": CollectAfterSockets(
-            ProgramsAndAllowedOrigins(URLRouter(websocket_urlpatterns))
+        # full pass frees: one runs as they close. Sockets opened in a loop are refused
+        # past a rate per address and a cap per process (carambole/admission.py).
+        "websocket": Admission(
+            CollectAfterSockets(ProgramsAndAllowedOrigins(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
+
+# As many descriptors as the system allows: a socket or a request each (carambole/descriptors.py).
+descriptors.raise_limit()
 
 # What is loaded by now lives as long as the process: out of the collector's full passes,
 # which stall every socket at once (carambole/collector.py).

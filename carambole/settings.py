@@ -53,6 +53,14 @@ def envcount(name: str, default: str) -> int:
     return value
 
 
+def envbound(name: str, default: str) -> int:
+    """Return the environment variable as a bound: an integer of at least 0, 0 for none."""
+    value = envint(name, default)
+    if value < 0:
+        raise ImproperlyConfigured(f"{name}={value} must be at least 0 (0: no bound)")
+    return value
+
+
 def envlist(name: str, default: str) -> list[str]:
     """Return the environment variable as a list of comma-separated values."""
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
@@ -239,6 +247,15 @@ CACHES = {
 LIVE_HEAD_SECONDS = envint("LIVE_HEAD_SECONDS", "15")
 if LIVE_HEAD_SECONDS < 1:
     raise ImproperlyConfigured(f"LIVE_HEAD_SECONDS={LIVE_HEAD_SECONDS} must be at least 1")
+
+# New live sockets one client address may open (carambole/admission.py): a burst of this
+# many at once, then this many more a second (0: no bound per address); and the sockets one
+# server process holds open at once (0: only as many as its descriptors leave room for).
+# Past either, a socket is accepted and closed at once (4429, 1013); a login that may
+# record is never refused.
+SOCKETS_PER_ADDRESS_BURST = envcount("SOCKETS_PER_ADDRESS_BURST", "100")
+SOCKETS_PER_ADDRESS_PER_SECOND = envbound("SOCKETS_PER_ADDRESS_PER_SECOND", "10")
+SOCKETS_PER_PROCESS = envbound("SOCKETS_PER_PROCESS", "5000")
 
 # The hall page marks a table whose console has been quiet this long: no event, and no
 # heartbeat (every 15 s) from a login that may record its match.

@@ -18,6 +18,10 @@ pytest_plugins = ["tests.support.fixtures", "tests.support.browser"]
 django_settings.SECRET_KEY = "test-suite-key-" + "k" * 50
 # Test clients speak plain HTTP to the application, as the load balancer does behind TLS.
 django_settings.SECURE_SSL_REDIRECT = False
+# Every socket a test opens in-process comes from no address, so all of them, in every test
+# a worker runs, would share one address's rate (carambole/admission.py): none here, but
+# where a test sets one.
+django_settings.SOCKETS_PER_ADDRESS_PER_SECOND = 0
 # Hashing a password costs most of a second at Django's million iterations: the tests
 # hash theirs with a thousand, and still check any hash the real settings made.
 django_settings.PASSWORD_HASHERS = ["tests.support.hashers.QuickPBKDF2PasswordHasher"]
