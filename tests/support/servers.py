@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -18,6 +19,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from email.message import Message
+from functools import partial
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -60,9 +62,12 @@ class Uvicorn:
         head_seconds: int = 15,
         *options: str,
         environ: Mapping[str, str] | None = None,
+        descriptors: tuple[int, int] | None = None,
     ) -> None:
         self.port = free_port()
         self.options = options
+        # The server's soft and hard limits of open files; None: this process's.
+        self.descriptors = descriptors
         self.environ = served_environ(
             database_url(),
             redis_url,
@@ -101,6 +106,10 @@ class Uvicorn:
             stdout=subprocess.DEVNULL,
             stderr=self.errors,
             text=True,
+            # The server's limits of open files, set in it before uvicorn starts.
+            preexec_fn=None
+            if self.descriptors is None
+            else partial(resource.setrlimit, resource.RLIMIT_NOFILE, self.descriptors),
         )
         try:
             wait_for_port(self.port, self.process, "uvicorn", self.log)

@@ -15,6 +15,7 @@ from django.core.management.commands.runserver import Command as DjangoRunserver
 from django.db import connections
 from django.utils import autoreload
 
+from carambole import descriptors
 from carambole.serving import INSECURE_KEY, insecure
 
 # A request in flight when the server is told to stop gets this long to finish; a live
@@ -52,6 +53,9 @@ class Command(DjangoRunserver):
                 ws_ping_timeout=10,
                 lifespan="off",
                 timeout_graceful_shutdown=STOP_S,
+                # A request past the connections its descriptors leave room for: a 503,
+                # not a wait until the client gives up (carambole/descriptors.py).
+                limit_concurrency=descriptors.room(),
             )
         except KeyboardInterrupt:
             # Ctrl-C, passed on by uvicorn once it has stopped: no traceback.
