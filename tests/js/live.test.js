@@ -176,6 +176,20 @@ test("a dropped socket waits 1 s, 2 s, 4 s, ... at most 10 s, and 1 s again once
   assert.equal(network.timers.at(-1).delay, FIRST_DELAY);
 });
 
+test("a socket refused for a bound (4429, 1013) waits longer each time, though it opened", () => {
+  const network = fakeNetwork();
+  reconnecting(() => "ws://h/x", network.options);
+  for (const code of [4429, 1013, 4429, 1013, 4429, 4429]) {
+    network.last().open();
+    network.last().drop(code);
+    network.fireTimer();
+  }
+  assert.deepEqual(network.timers.map((t) => t.delay), [1000, 2000, 4000, 8000, LONGEST_DELAY, LONGEST_DELAY]);
+  network.last().open();
+  network.last().drop();
+  assert.equal(network.timers.at(-1).delay, FIRST_DELAY);
+});
+
 test("a close with 4404 ends the feed: nothing to follow, no reopening", () => {
   const network = fakeNetwork();
   const statuses = [];

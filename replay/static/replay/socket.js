@@ -1,10 +1,13 @@
 // A websocket that opens again when it drops: after 1 s, 2 s, 4 s, ... at most 10 s. A close
-// with 4404 (nothing to follow there) ends it for good. Both live feeds use it: a match's
-// (live.js) and a competition's standings (standings.js).
+// with 4404 (nothing to follow there) ends it for good. A socket refused (4429: too many
+// sockets or messages from here; 1013: the server is full) is opened and closed at once by
+// the server: that opening is no success, and the wait keeps growing. Every live feed uses it:
+// a match's (live.js), a hall's (hall.js) and a competition's standings (standings.js).
 
 export const FIRST_DELAY = 1000;
 export const LONGEST_DELAY = 10000;
 export const NOT_FOUND = 4404;
+export const REFUSED = [4429, 1013];
 
 /** Return the websocket address of a path on this page's host, with the page's own scheme. */
 export function socketUrl(path, location = window.location) {
@@ -27,6 +30,7 @@ export function reconnecting(url, {
 } = {}) {
   let socket = null;
   let delay = FIRST_DELAY;
+  let refusedDelay = FIRST_DELAY; // the wait after the socket that opened last, if refused
   let timer = null;
   let stopped = false;
   let status = null;
@@ -42,6 +46,7 @@ export function reconnecting(url, {
     if (stopped) return;
     socket = new WebSocketClass(url());
     socket.addEventListener("open", () => {
+      refusedDelay = delay;
       delay = FIRST_DELAY;
       report("live");
       if (onOpen) onOpen();
@@ -63,6 +68,7 @@ export function reconnecting(url, {
         report("closed");
         return;
       }
+      if (REFUSED.includes(closing.code)) delay = refusedDelay;
       report("reconnecting");
       timer = setTimer(open, delay);
       delay = Math.min(delay * 2, LONGEST_DELAY);
