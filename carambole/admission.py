@@ -17,7 +17,9 @@ socket refused at the handshake tells its page nothing). A socket of a login tha
 record (staff, or a referee: a login assigned a match) is never refused: a hall's
 spectators behind the hall's one address must not lock the referees' tablets out. Its
 session is read only for a socket that would be refused, off the thread that records,
-so a viewer within the bounds costs no read.
+and only from a browser that has logged in here (the signed cookie every login leaves,
+carambole/browsers.py, checked without a read): a viewer within the bounds costs no
+read, and a flood of refused sockets with made-up session cookies costs none either.
 
 The address is the one the server gives, as the throttles count it: behind the
 documented load balancer, the client's own, from `X-Forwarded-For`. An address not in
@@ -35,8 +37,10 @@ from typing import Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.http import HttpRequest
+from django.http.cookie import parse_cookie
 
-from carambole import descriptors
+from carambole import browsers, descriptors
 from carambole.bodies import ASGIApp, Receive, Scope, Send
 from matches.models import Assignment
 from replay.live.heartbeat import cookie_of, login_of
@@ -108,11 +112,18 @@ def records(cookie: str) -> bool:
     return bool(login.is_authenticated and Assignment.objects.filter(user=login).exists())
 
 
+def logged_in_here(cookie: str) -> bool:
+    """Return whether a browser has a session, and the signed cookie of a login made here."""
+    request = HttpRequest()
+    request.COOKIES = parse_cookie(cookie)
+    return settings.SESSION_COOKIE_NAME in request.COOKIES and bool(browsers.LOGINS.names(request))
+
+
 async def may_record(scope: Scope) -> bool:
     """Return whether a socket comes from a login that may record (its session read then)."""
     cookie = cookie_of(scope.get("headers", ()))
-    if settings.SESSION_COOKIE_NAME not in cookie:
-        return False  # no session to read: a viewer
+    if not logged_in_here(cookie):
+        return False  # a viewer: no session to read, or one no login here has made
     # Not on the thread of the views that record: a flood of refusals must not hold them up.
     return bool(await database_sync_to_async(records, thread_sensitive=False)(cookie))
 

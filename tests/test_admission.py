@@ -17,6 +17,7 @@ from carambole.asgi import application
 from tests.support.browser import make_user
 
 WAIT_S = 30
+PASSWORD = "chalk the cue, then break"
 VIEWER = "203.0.113.7"
 NEIGHBOUR = "203.0.113.8"
 
@@ -205,18 +206,43 @@ def test_a_socket_within_the_bounds_reads_no_session(bounds, monkeypatch):
     assert asyncio.run(scenario()) == [ACCEPTED, ACCEPTED]
 
 
-def logged_in_cookie(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return f"theme=dark; sessionid={client.cookies['sessionid'].value}"
+@pytest.mark.parametrize(
+    "cookie",
+    ["sessionid=made-up", "sessionid=made-up; carambole_logins=forged:signature"],
+)
+def test_a_refused_socket_reads_no_session_unless_a_login_was_made_in_its_browser(
+    bounds, monkeypatch, cookie
+):
+    def read(cookie: str) -> bool:
+        raise AssertionError("a session was read")
+
+    monkeypatch.setattr(admission, "records", read)
+
+    async def scenario() -> list[list[dict]]:
+        gate = frozen(held)
+        sockets = [socket_from(gate, VIEWER, cookie=cookie) for _ in range(3)]
+        answers = [await opened(socket) for socket in sockets]
+        await leave(sockets[:2])
+        return answers
+
+    assert asyncio.run(scenario())[-1] == refused(admission.TOO_MANY_SOCKETS)
+
+
+def logged_in_cookie(username: str, staff: bool = False) -> str:
+    """Log in through the login page, as a browser does; return the cookies it was given."""
+    make_user(username, PASSWORD, staff=staff)
+    browser = Client()
+    answer = browser.post("/login/", {"username": username, "password": PASSWORD})
+    assert answer.status_code == 302
+    return "; ".join(f"{name}={cookie.value}" for name, cookie in browser.cookies.items())
 
 
 @pytest.mark.usefixtures("event_db", "match")
 def test_staff_and_a_referee_are_let_in_past_both_bounds_and_another_login_is_not(bounds, referee):
     cookies = {
-        "staff": logged_in_cookie(make_user("federation-desk", staff=True)),
-        "referee": logged_in_cookie(referee.user),
-        "another login": logged_in_cookie(make_user("spectator")),
+        "staff": logged_in_cookie("federation-desk", staff=True),
+        "referee": logged_in_cookie(referee.username),
+        "another login": logged_in_cookie("spectator"),
     }
     bounds.SOCKETS_PER_PROCESS = 2
 
