@@ -26,12 +26,17 @@ documented load balancer, the client's own, from `X-Forwarded-For`. An address n
 the table has a full bucket, so a bucket that has filled up again is forgotten; and the
 table holds at most `MOST_ADDRESSES`, the least recently seen left out first (one that
 comes back has a full burst again): its memory is bounded however many addresses come.
+
+Refusals are logged (logger `carambole.admission`), at most a line every
+`REPORT_SECONDS` per process: a server turning viewers away says so, and a flood does not
+flood the log.
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -48,6 +53,9 @@ from replay.queries.access import is_staff
 
 # Addresses whose buckets are kept at most: about 200 bytes each.
 MOST_ADDRESSES = 50_000
+REPORT_SECONDS = 60
+
+log = logging.getLogger(__name__)
 
 
 class Refusal(NamedTuple):
@@ -144,10 +152,13 @@ class Admission:
         self.clock = clock
         self.buckets = Buckets()
         self.open = 0
+        self.refused: Counter[int] = Counter()  # by close code, since the last report
+        self.reported_at: float | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         refusal = self.admit(scope)
         if refusal is not None and not await may_record(scope):
+            self.report(refusal)
             await refuse(receive, send, refusal)
             return None
         self.open += 1
@@ -166,3 +177,22 @@ class Admission:
         if self.open >= most_open():
             return SERVER_FULL
         return None
+
+    def report(self, refusal: Refusal) -> None:
+        """Count a refusal; log the refusals counted, if none were logged for a while."""
+        self.refused[refusal.code] += 1
+        now = self.clock()
+        if self.reported_at is not None and now - self.reported_at < REPORT_SECONDS:
+            return
+        log.warning(
+            "live sockets refused: %d too many from one address (%d), %d past this "
+            "process's cap of %d (%d); %d open",
+            self.refused[TOO_MANY_SOCKETS.code],
+            TOO_MANY_SOCKETS.code,
+            self.refused[SERVER_FULL.code],
+            most_open(),
+            SERVER_FULL.code,
+            self.open,
+        )
+        self.refused.clear()
+        self.reported_at = now

@@ -271,6 +271,30 @@ def test_staff_and_a_referee_are_let_in_past_both_bounds_and_another_login_is_no
     ]
 
 
+def test_refusals_are_logged_a_line_a_minute_at_most(bounds, caplog):
+    bounds.SOCKETS_PER_ADDRESS_PER_SECOND = 0
+    clock = [0.0]
+
+    async def scenario() -> None:
+        gate = Admission(held, clock=lambda: clock[0])
+        sockets = [socket_from(gate, address) for address in ("a", "b", "c")]
+        for socket in sockets:
+            await opened(socket)
+        for moment in (0.0, 30.0, 59.0, 60.0):
+            clock[0] = moment
+            await opened(socket_from(gate, "d"))
+        await leave(sockets)
+
+    asyncio.run(scenario())
+    said = [record.getMessage() for record in caplog.records if record.name == admission.__name__]
+    assert said == [
+        "live sockets refused: 0 too many from one address (4429), 1 past this process's cap "
+        "of 3 (1013); 3 open",
+        "live sockets refused: 0 too many from one address (4429), 3 past this process's cap "
+        "of 3 (1013); 3 open",
+    ]
+
+
 @pytest.mark.parametrize(
     "path",
     [
