@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 
@@ -132,8 +133,13 @@ async def may_record(scope: Scope) -> bool:
     cookie = cookie_of(scope.get("headers", ()))
     if not logged_in_here(cookie):
         return False  # a viewer: no session to read, or one no login here has made
-    # Not on the thread of the views that record: a flood of refusals must not hold them up.
-    return bool(await database_sync_to_async(records, thread_sensitive=False)(cookie))
+    try:
+        # Not on the thread of the views that record: a flood of refusals must not hold them up.
+        return bool(await database_sync_to_async(records, thread_sensitive=False)(cookie))
+    except DatabaseError as error:
+        # Refused as a viewer is, not failed: its page tries again, the database back or not.
+        log.warning("a refused socket's session could not be read: %s", error)
+        return False
 
 
 async def refuse(receive: Receive, send: Send, refusal: Refusal) -> None:

@@ -9,12 +9,15 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
+from django.core import signing
+from django.db import OperationalError
 from django.test import Client
 
-from carambole import admission, descriptors
+from carambole import admission, browsers, descriptors
 from carambole.admission import Admission, Buckets
 from carambole.asgi import application
 from tests.support.browser import make_user
+from tests.support.logins import REFEREE
 
 WAIT_S = 30
 PASSWORD = "chalk the cue, then break"
@@ -217,6 +220,24 @@ def test_a_refused_socket_reads_no_session_unless_a_login_was_made_in_its_browse
         raise AssertionError("a session was read")
 
     monkeypatch.setattr(admission, "records", read)
+
+    async def scenario() -> list[list[dict]]:
+        gate = frozen(held)
+        sockets = [socket_from(gate, VIEWER, cookie=cookie) for _ in range(3)]
+        answers = [await opened(socket) for socket in sockets]
+        await leave(sockets[:2])
+        return answers
+
+    assert asyncio.run(scenario())[-1] == refused(admission.TOO_MANY_SOCKETS)
+
+
+def test_a_session_that_cannot_be_read_is_refused_as_a_viewers_socket_is(bounds, monkeypatch):
+    def unreadable(cookie: str) -> bool:
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr(admission, "records", unreadable)
+    logins = signing.dumps([REFEREE], salt=browsers.LOGINS.salt)
+    cookie = f"sessionid=abc; {browsers.LOGINS.cookie}={logins}"
 
     async def scenario() -> list[list[dict]]:
         gate = frozen(held)
