@@ -6,6 +6,11 @@ and each group is sent one message of that size, shaped as carambole's (`{"type"
 "event","seq":n,...}`), encoded once and written to every socket of the group without
 waiting for any; the answer is when each group's broadcast began, by the machine's
 monotonic clock (what a commit is to carambole).
+
+`python -m bench.bare PORT REDIS_URL` also listens to Redis, as one of several servers
+fed by one publisher: each message published on the channel `bare:NAME` is decoded once
+and sent as it came to every socket of group NAME, the least any server fed through
+Redis can do.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ import sys
 import time
 from collections import defaultdict
 
+from redis.asyncio import Redis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+CHANNELS = "bare:*"  # the channel of group NAME is bare:NAME
 
 groups: defaultdict[str, set[ServerConnection]] = defaultdict(set)
 
@@ -54,10 +62,43 @@ async def handler(socket: ServerConnection) -> None:
         group.discard(socket)
 
 
-async def main(port: int) -> None:
+def channel(name: str) -> str:
+    """Return the Redis channel whose messages go to group NAME."""
+    return CHANNELS.replace("*", name)
+
+
+async def relay(redis_url: str, subscribed: asyncio.Event) -> None:
+    """Send each message published on a group's channel to every socket of the group."""
+    async with Redis.from_url(redis_url) as redis, redis.pubsub() as subscription:
+        await subscription.psubscribe(CHANNELS)
+        subscribed.set()
+        async for published in subscription.listen():
+            if published["type"] == "pmessage":
+                name = published["channel"].decode().removeprefix(channel(""))
+                broadcast(groups[name], published["data"].decode())
+
+
+async def main(port: int, redis_url: str | None) -> None:
+    relayed = None
+    if redis_url is not None:
+        # Listen only once subscribed: a message published as soon as the port answers
+        # reaches the sockets.
+        subscribed = asyncio.Event()
+        relayed = asyncio.create_task(relay(redis_url, subscribed))
+        await asyncio.wait(
+            [relayed, asyncio.create_task(subscribed.wait())],
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if relayed.done():
+            relayed.result()  # the subscription failed: say why
     async with serve(handler, "127.0.0.1", port, compression=None, max_queue=None) as server:
-        await server.serve_forever()
+        await asyncio.wait(
+            [asyncio.create_task(server.serve_forever())] + ([relayed] if relayed else []),
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        if relayed is not None and relayed.done():
+            relayed.result()  # Redis went away: the server stops, saying why
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1])))
+    asyncio.run(main(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else None))
