@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ SECTIONS = (
     "venue_embedded",
     "championship_venue",
     "fanout",
+    "audience",
     "churn",
     "standings",
     "championship",
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> None:
             "PostgreSQL and Redis, 60 on the embedded default, and 50 recording a "
             "championship in stages), the live fan-out beside a bare websockets server, "
             "the hall beside a match board, "
+            "a final's audience over server processes sharing Redis beside as many bare ones, "
             "a server's memory while websockets are opened and closed, recording alone on "
             "PostgreSQL, the projector's catch-up after a result or an amendment beside "
             "folding the match, the import beside checking alone. Reported, each the median "
@@ -70,6 +73,29 @@ def main(argv: list[str] | None = None) -> None:
         "--no-fanout", action="store_true", help="skip the live fan-out (two to four minutes)"
     )
     parser.add_argument("--viewers", type=int, default=1000, help="viewers in the fan-out")
+    parser.add_argument(
+        "--no-audience",
+        action="store_true",
+        help="skip a final's audience across server processes (eight minutes or so a run)",
+    )
+    parser.add_argument(
+        "--audience-viewers",
+        type=int,
+        default=2000,
+        help="audience: viewers of the one match, spread evenly over the servers",
+    )
+    parser.add_argument(
+        "--audience-servers",
+        type=int,
+        default=2,
+        help="audience: uvicorn processes serving the viewers (and as many bare servers)",
+    )
+    parser.add_argument(
+        "--audience-shots",
+        type=int,
+        default=100,
+        help="audience: shots timed, one every 2 s (and as many bare messages)",
+    )
     parser.add_argument(
         "--churn",
         type=int,
@@ -215,6 +241,7 @@ def _measure(
 
     from bench import contract, verdict
     from bench.amendment import StandingsOptions, run_standings
+    from bench.audience import AudienceOptions, run_audience
     from bench.championship import ChampionshipOptions, run_championship
     from bench.championship_venue import ChampionshipVenueOptions, run_championship_venue
     from bench.churn import FIRST, run_churn
@@ -326,6 +353,24 @@ def _measure(
             contract.hall_checks,
         ),
         (
+            "audience",
+            None
+            if shutil.which("redis-server")
+            else "a final's audience across processes: no redis-server on the PATH",
+            lambda: run_audience(
+                AudienceOptions(
+                    viewers=20 if quick else options.audience_viewers,
+                    servers=options.audience_servers,
+                    shots=3 if quick else options.audience_shots,
+                    pace_s=0.2 if quick else AudienceOptions.pace_s,
+                    settle_s=0.5 if quick else AudienceOptions.settle_s,
+                    database_url=postgresql,
+                ),
+                sys.stderr,
+            ),
+            contract.audience_checks,
+        ),
+        (
             "churn",
             None,
             lambda: run_churn(FIRST if quick else options.churn, sys.stderr),
@@ -400,6 +445,7 @@ def _wanted(options: argparse.Namespace) -> set[str]:
         return set(options.only)
     skipped = {
         "fanout": options.no_fanout,
+        "audience": options.no_audience,
         "churn": options.no_churn,
         "standings": options.no_standings,
         "championship": options.no_championship,
@@ -415,6 +461,7 @@ def _wanted(options: argparse.Namespace) -> set[str]:
 def _tables(results: dict[str, Any]) -> list[list[str]]:
     """Return each measured section's lines, in the order `make bench` prints them."""
     from bench.amendment import standings_table
+    from bench.audience import table as audience_table
     from bench.championship import championship_table
     from bench.championship_venue import table as championship_venue_table
     from bench.churn import table as churn_table
@@ -434,6 +481,7 @@ def _tables(results: dict[str, Any]) -> list[list[str]]:
         ("venue_embedded", venue_table),
         ("championship_venue", championship_venue_table),
         ("fanout", lambda r: fanout_table(r).splitlines()),
+        ("audience", audience_table),
         ("churn", churn_table),
         ("standings", lambda r: standings_table(r, row)),
         ("championship", lambda r: championship_table(r, row)),

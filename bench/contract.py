@@ -124,6 +124,16 @@ def fanout_checks(result: Mapping[str, Any]) -> dict[str, Check]:
     return {"fan-out p99 / the bare server's, worst scenario": Check(worst, result["target"], held)}
 
 
+def audience_checks(result: Mapping[str, Any]) -> dict[str, Check]:
+    """A final's audience over several servers, against as many bare ones: held only with
+    nothing lost and load generators quiet enough for the run to count."""
+    options, ratio = result["options"], result["vs_bare_p99"]
+    shown = f"{ratio:g}" + (" FAULTS" if result["faults"] else "")
+    shown += "" if result["valid"] else " INVALID"
+    name = f"audience, {options['viewers']:,} viewers, {options['servers']} servers: p99 / bare's"
+    return {name: Check(ratio, result["target"], result["meets_target"], shown=shown)}
+
+
 def churn_checks(result: Mapping[str, Any]) -> dict[str, Check]:
     return {
         "churn, memory after all / after the first thousand": Check(

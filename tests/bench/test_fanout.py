@@ -56,12 +56,13 @@ def test_make_bench_measures_a_small_fan_out_with_nothing_lost_doubled_or_disord
     command = [sys.executable, "-m", "bench", "--matches", "4", "--repeat", "1"]
     command += ["--viewers", "40", "--shots", "4", "--no-standings", "--quick", "--no-progress"]
     command += ["--json", str(results_file)]
-    # Every fan-out scenario, the socket churn and the hall in CI only: each has served
-    # tests of its own (tests/replay/live/, tests/browser/test_hall_page.py); `make test`
-    # runs one scenario, beside its bare yardstick, and keeps its minutes.
+    # Every fan-out scenario, the socket churn, the hall and the audience in CI only: each
+    # has served tests of its own (tests/replay/live/, tests/browser/test_hall_page.py,
+    # tests/bench/test_audience.py); `make test` runs one scenario, beside its bare
+    # yardstick, and keeps its minutes.
     everything = os.getenv("CI") == "true"
     if not everything:
-        command += ["--no-churn", "--no-hall", "--fanout-scenario", "one_match"]
+        command += ["--no-churn", "--no-hall", "--no-audience", "--fanout-scenario", "one_match"]
 
     done = subprocess.run(
         command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
