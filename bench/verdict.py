@@ -42,21 +42,23 @@ class Check:
 
 @dataclass
 class Target:
-    """A target across the runs of its scenario."""
+    """A target across the runs of its scenario (a scenario too long to repeat: its one run)."""
 
     name: str
     checks: list[Check] = field(default_factory=list)
+    needed: int = NEEDED
 
     @property
     def held(self) -> bool | None:
-        return outcome([check.held for check in self.checks])
+        return outcome([check.held for check in self.checks], self.needed)
 
 
-def outcome(helds: Sequence[bool]) -> bool | None:
-    """Return True once two runs held, False once two did not, None while undecided."""
-    if sum(helds) >= NEEDED:
+def outcome(helds: Sequence[bool], needed: int = NEEDED) -> bool | None:
+    """Return True once `needed` runs held (two by default), False once as many did not,
+    None while undecided."""
+    if sum(helds) >= needed:
         return True
-    if len(helds) - sum(helds) >= NEEDED:
+    if len(helds) - sum(helds) >= needed:
         return False
     return None
 
@@ -180,7 +182,10 @@ def verdict(targets: Sequence[Target], skipped: Sequence[str]) -> str:
 
 def table(targets: Sequence[Target], skipped: Sequence[str], figures: Sequence[Reported]) -> str:
     """Return the verdict's lines: each target's runs, each reported figure beside the last."""
-    lines = [f"targets (each holds when it holds in {NEEDED} of {RUNS} runs of its scenario)"]
+    lines = [
+        f"targets (each holds when it holds in {NEEDED} of {RUNS} runs of its scenario, or "
+        "in its one run if it runs once)"
+    ]
     for target in targets:
         runs = ", ".join(
             (check.shown or f"{check.figure:g}") + ("" if check.held else " (over)")

@@ -51,6 +51,15 @@ def test_a_target_holds_once_two_runs_held_it_and_fails_once_two_did_not(helds, 
     assert outcome(helds) is expected
 
 
+def test_a_target_whose_scenario_runs_once_holds_or_fails_in_that_run():
+    held = Target("soak", [Check(2.0, 5.0, True)], needed=1)
+    missed = Target("soak", [Check(9.0, 5.0, False)], needed=1)
+
+    assert (held.held, missed.held) == (True, False)
+    assert verdict([held], skipped=[]) == "PASS"
+    assert verdict([held, missed], skipped=[]) == "FAIL"
+
+
 def test_a_scenario_stops_after_two_runs_that_agree():
     run, made = scenario_of({"p99": True}, {"p99": True}, {"p99": False})
 
