@@ -12,7 +12,10 @@ import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported where used: after Django is set up
+    from bench.soak import SoakOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 # What `--only` names: the archive's figures (import aside), each target's scenario, the rest.
@@ -30,6 +33,7 @@ SECTIONS = (
     "championship",
     "hall",
     "ratings",
+    "soak",
 )
 
 
@@ -45,8 +49,10 @@ def main(argv: list[str] | None = None) -> None:
             "a final's audience over server processes sharing Redis beside as many bare ones, "
             "a server's memory while websockets are opened and closed, recording alone on "
             "PostgreSQL, the projector's catch-up after a result or an amendment beside "
-            "folding the match, the import beside checking alone. Reported, each the median "
-            "of at least five samples beside the last run's (.bench/last.json): state on "
+            "folding the match, the import beside checking alone, and the soak (the hall and "
+            "boards over Redis for 20 minutes through a Redis and a server restart, run once). "
+            "Reported, each the median of at least five samples beside the last run's "
+            "(.bench/last.json): state on "
             "demand, the rebuild, the archive's and the replay's pages, recording on SQLite, "
             "the preview, the ratings. Exits 1 when a target is not held."
         ),
@@ -139,6 +145,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hall-tables", type=int, default=16, help="hall: tables, a match each")
     parser.add_argument(
         "--hall-viewers", type=int, default=500, help="hall: viewers (and of the match board)"
+    )
+    parser.add_argument(
+        "--no-soak",
+        action="store_true",
+        help="skip the soak: the hall and boards over Redis through two restarts (20 minutes)",
+    )
+    parser.add_argument(
+        "--soak-minutes",
+        type=float,
+        default=None,
+        help="the soak: minutes of shots recorded (default 20; 0.1 with --quick)",
     )
     parser.add_argument(
         "--tablets", type=int, default=50, help="venue on PostgreSQL and in a championship: tablets"
@@ -249,6 +266,7 @@ def _measure(
     from bench.hall import HallOptions, run_hall
     from bench.ratings import RatingsOptions, run_ratings
     from bench.recording import LONG, measure_recording_postgres
+    from bench.soak import run_soak
     from bench.suite import RECORDED_SHOTS, Options, measure_import, run
     from bench.venue import VenueOptions, run_venue
 
@@ -436,7 +454,33 @@ def _measure(
             RatingsOptions(matches=1_000 if quick else 10_000, seed=options.seed),
             log=sys.stderr,
         )
+    # Twenty minutes, run once (its verdict is that run's), and left out at will: skipped,
+    # it leaves the verdict to the other targets.
+    if "soak" in wanted and shutil.which("redis-server") is None:
+        skipped.append("the soak: no redis-server on the PATH")
+    elif "soak" in wanted:
+        results["soak"] = run_soak(_soak_options(options, postgresql), log=sys.stderr)
+        targets.extend(contract.soak_targets(results["soak"]))
     return results, targets, skipped
+
+
+def _soak_options(options: argparse.Namespace, postgresql: str | None) -> SoakOptions:
+    """Return the soak's options: the default, or a smoke run's smallest with `--quick`."""
+    from bench.soak import SoakOptions
+
+    if not options.quick:
+        minutes = 20.0 if options.soak_minutes is None else options.soak_minutes
+        return SoakOptions(minutes=minutes, database_url=postgresql)
+    return SoakOptions(
+        minutes=0.1 if options.soak_minutes is None else options.soak_minutes,
+        tables=2,
+        pace_s=0.5,
+        board_viewers=1,
+        hall_viewers=1,
+        outage_s=1.0,
+        head_seconds=2,
+        database_url=postgresql,
+    )
 
 
 def _wanted(options: argparse.Namespace) -> set[str]:
@@ -454,6 +498,7 @@ def _wanted(options: argparse.Namespace) -> set[str]:
         "championship_venue": options.no_venue,
         "hall": options.no_hall,
         "ratings": options.no_ratings,
+        "soak": options.no_soak,
     }
     return {section for section in SECTIONS if not skipped.get(section, False)}
 
@@ -469,6 +514,7 @@ def _tables(results: dict[str, Any]) -> list[list[str]]:
     from bench.hall import table as hall_table
     from bench.ratings import ratings_table
     from bench.recording import table as recording_table
+    from bench.soak_figures import table as soak_table
     from bench.suite import _row as row
     from bench.suite import import_table, table
     from bench.venue import table as venue_table
@@ -487,6 +533,7 @@ def _tables(results: dict[str, Any]) -> list[list[str]]:
         ("championship", lambda r: championship_table(r, row)),
         ("hall", lambda r: hall_table(r).splitlines()),
         ("ratings", lambda r: ratings_table(r, row)),
+        ("soak", soak_table),
     ]
     return [printer(results[name]) for name, printer in printers if name in results]
 

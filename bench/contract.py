@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bench.verdict import Check
+from bench.verdict import Check, Target
 
 # The reported figures: a name, and where their samples are in a run's results.
 REPORTED: dict[str, tuple[str, ...]] = {
@@ -178,3 +178,14 @@ def championship_checks(result: Mapping[str, Any]) -> dict[str, Check]:
             amended, result["target"], result["amendment_meets_target"]
         ),
     }
+
+
+def soak_targets(result: Mapping[str, Any]) -> list[Target]:
+    """The soak, run once (twenty minutes): its stall within the limit, nothing lost, doubled
+    or gone back, every viewer caught up; held or not in that one run."""
+    stall = result["stall"]
+    faults = result["faults"] + (result["caught_up_s"] is None)
+    shown = f"{stall['longest_s']:g}" + (" FAULTS" if faults else "")
+    check = Check(stall["longest_s"], stall["limit_s"], result["passed"], shown=shown)
+    name = "soak: longest stall outside the restarts (s), nothing lost"
+    return [Target(name, [check], needed=1)]

@@ -1,0 +1,500 @@
+"""The soak: the hall and match boards over Redis for twenty minutes, through two restarts.
+
+Served as the venue on PostgreSQL is (`bench.venue`): two uvicorn processes sharing a
+redis-server of the bench's own, the database `DATABASE_URL` names (a throwaway one
+beside it; a SQLite file without it) and a Celery worker with its beat. A competition
+has a few tables, a match under way at each, whose referee records a shot every
+`pace_s` through `POST /api/matches/{id}/events` on one server or the other, resending
+with the same `Idempotency-Key` until it is answered. Viewers of the hall and of every
+board, on both servers, in a process of their own (`bench.soak_viewers`), follow their
+sockets as the pages do. A third of the way through, Redis is stopped and started again
+on its port; two thirds of the way, one server process is.
+
+Once the shots stop and every viewer has caught up (or a restart's recovery time and
+CATCH_UP_MARGIN_S passed): every board
+has every event of its match once and in order (the store's), every hall's last
+snapshot equals a cold read (`GET /api/competitions/{id}/tables`, its clock `now` left
+out), and no viewer saw a card's seq, or a version, go back. Measured beside: the
+reconnects, and the stall: the longest any viewer went without news of a match it
+watches (a board's next event, a hall card's next seq) while shots were recorded,
+outside each restart (from its start until its recovery time after it ended: a page's
+longest wait before it reconnects, and the servers' LIVE_HEAD_SECONDS).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from bench import processes
+from bench.fanout import OPENED_SEQ, QUIET, SERVE, open_matches
+from bench.processes import free_port, uvicorn_command, wait_for_port
+from bench.soak_figures import (
+    caught_up,
+    exceptions_logged,
+    faults,
+    passed,
+    stall_figures,
+    viewer_figures,
+    without_clock,
+)
+from bench.soak_viewers import LONGEST_DELAY_S
+from bench.venue import referees_assigned, throwaway_database
+from bench.viewers import clock
+from matches import services
+from matches.models import Event
+
+COMPETITION = "soak"
+STALL_PACES = 2.5  # the longest a viewer may go without news of a match, in its referee's paces
+ANSWER_TIMEOUT_S = 30.0
+RESEND_S = 0.25  # between two sends of a shot nobody answered
+GIVE_UP_S = 120.0  # a shot unanswered that long is counted unanswered
+STOPPING_S = 2  # uvicorn's graceful shutdown: open sockets are closed, requests finish
+REPORT_EVERY_S = 1.0  # while waiting for the viewers to catch up
+CATCH_UP_MARGIN_S = 10.0  # the viewers may take a restart's recovery time and this much more
+WARM_UP = 5  # shots of each referee before the viewers open
+
+
+@dataclass(frozen=True)
+class SoakOptions:
+    minutes: float = 20.0  # of shots recorded
+    tables: int = 4  # a match under way at each
+    pace_s: float = 2.0  # between two shots of one referee
+    board_viewers: int = 3  # of each match, on each server
+    hall_viewers: int = 8  # on each server
+    outage_s: float = 10.0  # Redis stays down this long (at most a sixth of the run)
+    head_seconds: int = 15  # the servers' LIVE_HEAD_SECONDS (production's)
+    database_url: str | None = None  # PostgreSQL's; None: a SQLite file
+
+
+def recovery_s(options: SoakOptions) -> float:
+    """Return how long after a restart a viewer may still be catching up: a page's longest
+    wait before it reconnects, and a server's clock (its reads every LIVE_HEAD_SECONDS)."""
+    return LONGEST_DELAY_S + options.head_seconds
+
+
+# -- The run -----------------------------------------------------------------------------------
+
+
+def run_soak(options: SoakOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
+    """Serve, record, watch and restart for `minutes`; return the figures and the verdict."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("the soak needs redis-server on the PATH")
+    with ExitStack() as stack:
+        database_url, vendor = throwaway_database(stack, options.database_url)
+        redis_port = free_port()
+        redis = stack.enter_context(
+            restartable("redis-server", processes.redis_server_command(binary, redis_port), {})
+        )
+        redis_url = f"redis://127.0.0.1:{redis_port}/0"
+        matches = _competition(options.tables)
+        keys = referees_assigned(matches)
+        environ = processes.served_environ(
+            database_url,
+            redis_url,
+            LOG_LEVEL="WARNING",
+            LIVE_HEAD_SECONDS=str(options.head_seconds),
+        )
+        servers = [stack.enter_context(restartable("uvicorn", _serving(), environ)) for _ in (1, 2)]
+        worker = stack.enter_context(_worker(environ))
+        referees = [
+            Referee(match, key, servers[number % len(servers)].port)
+            for number, (match, key) in enumerate(zip(matches, keys, strict=True))
+        ]
+        for referee in referees:
+            referee.warm()
+        after = {referee.match: referee.seq for referee in referees}
+        order = _order([server.port for server in servers], after, options)
+        print(
+            f"soak: {len(order['boards'])} board and {len(order['halls'])} hall viewers, "
+            f"{len(referees)} referees, {options.minutes:g} min ({vendor})",
+            file=log,
+        )
+        pages = stack.enter_context(viewers(order))
+        began, ended, restarts = _recorded(referees, redis, servers[1], options, log)
+        print("soak: the shots stopped; waiting for every viewer to catch up", file=log)
+        heads = stored_heads(matches)
+        caught_up_s, reports, cold = _caught_up(pages, servers, heads, options)
+        figures = {
+            "when": datetime.now(UTC).isoformat(timespec="seconds"),
+            "database": vendor,
+            "servers": len(servers),
+            "options": asdict(options) | {"database_url": bool(options.database_url)},
+            "minutes": round((ended - began) / 60, 2),
+            "recorded": recorded_figures(referees),
+            "stored": stored_faults(matches, referees),
+            "restarts": [
+                restart | {"at_s": round(restart["at_s"] - began, 1)} for restart in restarts
+            ],
+            "caught_up_s": caught_up_s,
+            "viewers": viewer_figures(reports, heads, cold),
+            "stall": stall_figures(
+                reports, began, ended, restarts, recovery_s(options), STALL_PACES * options.pace_s
+            ),
+            "worker_alive": worker.poll() is None,
+            "exceptions": exceptions_logged("".join(server.written() for server in servers)),
+        }
+    figures["faults"] = faults(figures)
+    figures["passed"] = passed(figures)
+    return figures
+
+
+def _competition(tables: int) -> list[str]:
+    """Open a match at each of a competition's tables; return the matches' ids."""
+    matches = open_matches("soak", tables, COMPETITION)
+    names = [str(number) for number in range(1, tables + 1)]
+    services.tables_set(competition_id=COMPETITION, names=names, by="bench")
+    for match_id, name in zip(matches, names, strict=True):
+        services.match_assign_table(match_id=match_id, table=name, by="bench")
+    return matches
+
+
+def _order(ports: list[int], after: dict[str, int], options: SoakOptions) -> dict[str, Any]:
+    """Return who watches what: each board from its match's seq `after`, and the hall, on
+    every server."""
+    servers = range(len(ports))
+    return {
+        "ports": ports,
+        "boards": [
+            {"server": server, "match": match, "after": seq}
+            for server in servers
+            for match, seq in after.items()
+            for _ in range(options.board_viewers)
+        ],
+        "halls": [
+            {"server": server, "competition": COMPETITION}
+            for server in servers
+            for _ in range(options.hall_viewers)
+        ],
+    }
+
+
+def _recorded(
+    referees: list[Referee],
+    redis: Restartable,
+    server: Restartable,
+    options: SoakOptions,
+    log: TextIO,
+) -> tuple[float, float, list[dict[str, Any]]]:
+    """Record from every referee for `minutes`, restarting Redis a third of the way through
+    and the server two thirds; return when the shots began and ended, and the restarts."""
+    seconds = options.minutes * 60
+    began = clock() + 0.5
+    threads = [
+        threading.Thread(
+            target=referee.record,
+            args=(began + options.pace_s * number / len(referees), began + seconds, options.pace_s),
+        )
+        for number, referee in enumerate(referees)
+    ]
+    for thread in threads:
+        thread.start()
+    restarts = []
+    for share, what, restarted, down_s in (
+        (1 / 3, "redis", redis, min(options.outage_s, seconds / 6)),
+        (2 / 3, "server", server, 0.0),
+    ):
+        time.sleep(max(began + seconds * share - clock(), 0))
+        print(f"soak: restarting {what}", file=log)
+        restarts.append({"what": what, **restarted.restart(down_s)})
+    for thread in threads:
+        thread.join()
+    return began, clock(), restarts
+
+
+def _caught_up(
+    pages: Pages, servers: list[Restartable], heads: dict[str, int], options: SoakOptions
+) -> tuple[float | None, list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """Wait until every viewer shows what the store holds, at most a restart's recovery time
+    and CATCH_UP_MARGIN_S; return how long it took (None: not within it), the viewers' last
+    reports and each server's cold read."""
+    started = clock()
+    deadline = started + recovery_s(options) + CATCH_UP_MARGIN_S
+    while True:
+        reports = pages.report()
+        cold = cold_reads(servers)
+        if caught_up(reports, heads, cold):
+            return round(clock() - started, 1), reports, cold
+        if clock() > deadline:
+            return None, reports, cold
+        time.sleep(REPORT_EVERY_S)
+
+
+# -- The referees ------------------------------------------------------------------------------
+
+
+@dataclass
+class Referee:
+    """One referee recording a match through one server, each shot resent until answered."""
+
+    match: str
+    key: str
+    port: int
+    seq: int = OPENED_SEQ
+    recorded: int = 0  # shots answered 201
+    resent: int = 0  # sends after the first of a shot
+    replayed: int = 0  # answers that were the record's own (a resend after a commit)
+    refused: list[int] = field(default_factory=list)  # the status of each other answer
+    unanswered: int = 0
+    _connection: http.client.HTTPConnection | None = None
+
+    def warm(self) -> None:
+        """Record a few shots before the run, as a referee's first shots of the day: a
+        server's first requests open what it keeps for hours (its database and broker
+        connections, its threads)."""
+        for _ in range(WARM_UP):
+            self.shot()
+        if self.refused or self.unanswered:
+            raise RuntimeError(f"warming the server on port {self.port}: a shot not answered 201")
+
+    def record(self, start: float, until: float, pace_s: float) -> None:
+        """Record a shot every `pace_s` from `start` until `until` (the machine's clock);
+        a slow answer delays the next shot, none is made up for."""
+        due = start
+        while due < until and not self.refused:
+            time.sleep(max(due - clock(), 0))
+            self.shot()
+            due = max(due + pace_s, clock())
+        if self._connection is not None:
+            self._connection.close()
+
+    def shot(self) -> None:
+        """Record one shot, resending it with the same key while no server answers."""
+        body = json.dumps({"expected_seq": self.seq, "event": {"type": "shot", **QUIET}})
+        headers = {
+            "Content-Type": "application/json",
+            "Authorization": f"Token {self.key}",
+            "Idempotency-Key": uuid.uuid4().hex,
+        }
+        first = clock()
+        while True:
+            status, replayed = self._sent(body, headers)
+            if status is not None and status < 500:
+                break
+            if clock() - first > GIVE_UP_S:
+                self.unanswered += 1
+                return
+            self.resent += 1
+            time.sleep(RESEND_S)
+        if status != 201:
+            self.refused.append(status)
+            return
+        self.seq += 1
+        self.recorded += 1
+        self.replayed += replayed
+
+    def _sent(self, body: str, headers: dict[str, str]) -> tuple[int | None, bool]:
+        """Send one shot; return the answer's status (None: no answer) and if it was replayed."""
+        if self._connection is None:
+            self._connection = http.client.HTTPConnection(
+                "127.0.0.1", self.port, timeout=ANSWER_TIMEOUT_S
+            )
+        try:
+            self._connection.request("POST", f"/api/matches/{self.match}/events", body, headers)
+            answer = self._connection.getresponse()
+            answer.read()
+        except OSError:
+            self._connection.close()
+            self._connection = None
+            return None, False
+        return answer.status, answer.getheader("Idempotent-Replayed") == "true"
+
+
+def recorded_figures(referees: list[Referee]) -> dict[str, int]:
+    return {
+        "events": sum(referee.recorded for referee in referees),
+        "resent": sum(referee.resent for referee in referees),
+        "replayed": sum(referee.replayed for referee in referees),
+        "refused": sum(len(referee.refused) for referee in referees),
+        "unanswered": sum(referee.unanswered for referee in referees),
+    }
+
+
+# -- The servers -------------------------------------------------------------------------------
+
+
+class Restartable:
+    """A server process on a port of its own, stopped and started again on the same port."""
+
+    def __init__(self, what: str, command: list[str], environ: dict[str, str], port: int):
+        self.what = what
+        self.command = command
+        self.environ = environ
+        self.port = port
+        self.process: subprocess.Popen[str] | None = None
+        # Appended to by every start: a pipe nobody reads would stall the process once full.
+        self.errors = tempfile.TemporaryFile("a+", encoding="utf-8")
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=processes.ROOT,
+            env=self.environ,
+            stdout=subprocess.DEVNULL,
+            stderr=self.errors,
+            text=True,
+        )
+        wait_for_port(self.port, self.process, self.what, self.log)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None:
+            processes.stop(process)
+
+    def restart(self, down_s: float) -> dict[str, float]:
+        """Stop, stay down `down_s`, start again; return when it began and how long it took."""
+        at = clock()
+        self.stop()
+        time.sleep(down_s)
+        self.start()
+        return {"at_s": at, "took_s": round(clock() - at, 2)}
+
+    def written(self) -> str:
+        """Return what the process wrote to its standard error, every start's."""
+        self.errors.flush()
+        self.errors.seek(0)
+        return self.errors.read()
+
+    def log(self) -> str:
+        return self.written()[-2000:]
+
+
+@contextmanager
+def restartable(what: str, command: list[str], environ: dict[str, str]) -> Iterator[Restartable]:
+    """Run a server until the block ends; its port is the one after `--port` in `command`."""
+    port = int(command[command.index("--port") + 1])
+    server = Restartable(what, command, environ, port)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        server.errors.close()
+
+
+def _serving() -> list[str]:
+    """Return the command line of a uvicorn serving carambole on a free port."""
+    stopping = ("--timeout-graceful-shutdown", str(STOPPING_S))
+    return [*uvicorn_command(free_port(), *SERVE, *stopping), processes.APPLICATION]
+
+
+@contextmanager
+def _worker(environ: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
+    with tempfile.TemporaryDirectory(prefix="carambole-soak-beat-") as directory:
+        command = processes.celery_worker_command(Path(directory) / "schedule")
+        worker = subprocess.Popen(
+            command,
+            cwd=processes.ROOT,
+            env=environ,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            yield worker
+        finally:
+            processes.stop(worker)
+
+
+# -- The viewers -------------------------------------------------------------------------------
+
+
+class Pages:
+    """The viewers' process: asked for every viewer's report, as often as need be."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+
+    def report(self) -> list[dict[str, Any]]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("report\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the soak's viewers ended before their report")
+        reports: list[dict[str, Any]] = json.loads(line)["viewers"]
+        return reports
+
+
+@contextmanager
+def viewers(order: dict[str, Any]) -> Iterator[Pages]:
+    """Open every viewer of the order in a process of their own; yield once all are open."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.soak_viewers"],
+        cwd=processes.ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(json.dumps(order) + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+        if not line or "ready" not in json.loads(line):
+            raise RuntimeError(f"the soak's viewers could not connect: {line!r}")
+        yield Pages(process)
+    finally:
+        process.stdin.close()  # its end: the viewers close their sockets and leave
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+# -- What the store, the servers and the viewers hold at the end ---------------------------------
+
+
+def stored_heads(matches: list[str]) -> dict[str, int]:
+    """Return each match's last seq in the store."""
+    return {
+        match: Event.objects.filter(match_id=match)
+        .order_by("-seq")
+        .values_list("seq", flat=True)[0]
+        for match in matches
+    }
+
+
+def stored_faults(matches: list[str], referees: list[Referee]) -> dict[str, int]:
+    """Check the store: every match's log is 1..n, one event for each shot answered 201."""
+    recorded = {referee.match: referee.recorded for referee in referees}
+    lost = doubled = gaps = 0
+    for match in matches:
+        seqs = list(
+            Event.objects.filter(match_id=match).order_by("id").values_list("seq", flat=True)
+        )
+        gaps += seqs != list(range(1, len(seqs) + 1))
+        lost += max(OPENED_SEQ + recorded[match] - len(seqs), 0)
+        doubled += max(len(seqs) - OPENED_SEQ - recorded[match], 0)
+    return {"lost": lost, "doubled": doubled, "out_of_order": gaps}
+
+
+def cold_reads(servers: list[Restartable]) -> dict[int, dict[str, Any]]:
+    """Return the hall as `GET /api/competitions/{id}/tables` answers it on each server (by
+    its index), its clock left out."""
+    reads = {}
+    for number, server in enumerate(servers):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=ANSWER_TIMEOUT_S)
+        connection.request("GET", f"/api/competitions/{COMPETITION}/tables")
+        answer = connection.getresponse()
+        body = answer.read()
+        connection.close()
+        if answer.status != 200:
+            raise RuntimeError(f"GET the hall answered {answer.status} on port {server.port}")
+        reads[number] = without_clock(json.loads(body))
+    return reads
