@@ -3,22 +3,25 @@
 Served as the venue on PostgreSQL is (`bench.venue`): two uvicorn processes sharing a
 redis-server of the bench's own, the database `DATABASE_URL` names (a throwaway one
 beside it; a SQLite file without it) and a Celery worker with its beat. A competition
-has a few tables, a match under way at each, whose referee records a shot every
-`pace_s` through `POST /api/matches/{id}/events` on one server or the other, resending
-with the same `Idempotency-Key` until it is answered. Viewers of the hall and of every
-board, on both servers, in a process of their own (`bench.soak_viewers`), follow their
-sockets as the pages do. A third of the way through, Redis is stopped and started again
-on its port; two thirds of the way, one server process is.
+has a few tables, a match under way at each, and a match of another competition is
+under way too (its notices poke no hall: the stall seen once over Redis was a board's
+notice left unread while a hall's socket waited on the layer). Each match's referee
+records a shot every `pace_s` through `POST /api/matches/{id}/events` on one server or
+the other, resending with the same `Idempotency-Key` until it is answered. Viewers of
+the hall and of every board, on both servers, in a process of their own
+(`bench.soak_viewers`), follow their sockets as the pages do. A third of the way
+through, Redis is stopped and started again on its port; two thirds of the way, one
+server process is.
 
 Once the shots stop and every viewer has caught up (or a restart's recovery time and
-CATCH_UP_MARGIN_S passed): every board
-has every event of its match once and in order (the store's), every hall's last
-snapshot equals a cold read (`GET /api/competitions/{id}/tables`, its clock `now` left
-out), and no viewer saw a card's seq, or a version, go back. Measured beside: the
-reconnects, and the stall: the longest any viewer went without news of a match it
-watches (a board's next event, a hall card's next seq) while shots were recorded,
-outside each restart (from its start until its recovery time after it ended: a page's
-longest wait before it reconnects, and the servers' LIVE_HEAD_SECONDS).
+CATCH_UP_MARGIN_S passed): every board has every event of its match once and in order
+(the store's), every hall's last snapshot equals a cold read of its server (`GET
+/api/competitions/{id}/tables`, its clock `now` left out), and no viewer saw a card's
+seq, or a version, go back. Outside each restart (from its start until its recovery time
+after it ended: a page's longest wait before it reconnects, and the servers'
+LIVE_HEAD_SECONDS), no viewer may show a shot more than a pace after its referee was
+answered, nor stall: go more than STALL_PACES paces without news of a match it watches
+(a board's next event, a hall card's next seq). The reconnects are counted beside.
 """
 
 from __future__ import annotations
@@ -46,7 +49,9 @@ from bench.soak_figures import (
     caught_up,
     exceptions_logged,
     faults,
+    lateness_figures,
     passed,
+    restart_spans,
     stall_figures,
     viewer_figures,
     without_clock,
@@ -58,6 +63,7 @@ from matches import services
 from matches.models import Event
 
 COMPETITION = "soak"
+ELSEWHERE = "soak-elsewhere"  # a competition with no hall watched
 STALL_PACES = 2.5  # the longest a viewer may go without news of a match, in its referee's paces
 ANSWER_TIMEOUT_S = 30.0
 RESEND_S = 0.25  # between two sends of a shot nobody answered
@@ -72,6 +78,9 @@ WARM_UP = 5  # shots of each referee before the viewers open
 class SoakOptions:
     minutes: float = 20.0  # of shots recorded
     tables: int = 4  # a match under way at each
+    # Matches of another competition, their boards alone watched: their notices are not
+    # hall pokes, so a server's layer may wait on a hall's socket while only they change.
+    elsewhere: int = 1
     pace_s: float = 2.0  # between two shots of one referee
     board_viewers: int = 3  # of each match, on each server
     hall_viewers: int = 8  # on each server
@@ -101,7 +110,9 @@ def run_soak(options: SoakOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
             restartable("redis-server", processes.redis_server_command(binary, redis_port), {})
         )
         redis_url = f"redis://127.0.0.1:{redis_port}/0"
-        matches = _competition(options.tables)
+        matches = _competition(options.tables) + open_matches(
+            "elsewhere", options.elsewhere, ELSEWHERE
+        )
         keys = referees_assigned(matches)
         environ = processes.served_environ(
             database_url,
@@ -129,6 +140,8 @@ def run_soak(options: SoakOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
         print("soak: the shots stopped; waiting for every viewer to catch up", file=log)
         heads = stored_heads(matches)
         caught_up_s, reports, cold = _caught_up(pages, servers, heads, options)
+        away = restart_spans(restarts, recovery_s(options))
+        answered = {referee.match: referee.answered for referee in referees}
         figures = {
             "when": datetime.now(UTC).isoformat(timespec="seconds"),
             "database": vendor,
@@ -142,9 +155,9 @@ def run_soak(options: SoakOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
             ],
             "caught_up_s": caught_up_s,
             "viewers": viewer_figures(reports, heads, cold),
-            "stall": stall_figures(
-                reports, began, ended, restarts, recovery_s(options), STALL_PACES * options.pace_s
-            ),
+            "recovery_s": recovery_s(options),
+            "stall": stall_figures(reports, began, ended, away, STALL_PACES * options.pace_s),
+            "late": lateness_figures(reports, answered, began, away, options.pace_s),
             "worker_alive": worker.poll() is None,
             "exceptions": exceptions_logged("".join(server.written() for server in servers)),
         }
@@ -246,6 +259,7 @@ class Referee:
     port: int
     seq: int = OPENED_SEQ
     recorded: int = 0  # shots answered 201
+    answered: dict[int, float] = field(default_factory=dict)  # each seq's 201, by the clock
     resent: int = 0  # sends after the first of a shot
     replayed: int = 0  # answers that were the record's own (a resend after a commit)
     refused: list[int] = field(default_factory=list)  # the status of each other answer
@@ -294,6 +308,7 @@ class Referee:
             self.refused.append(status)
             return
         self.seq += 1
+        self.answered[self.seq] = clock()
         self.recorded += 1
         self.replayed += replayed
 

@@ -11,6 +11,7 @@ from its start until its recovery time after it ended.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from typing import Any
 
@@ -47,6 +48,7 @@ def viewer_figures(
     halls = [report for report in reports if report["kind"] == "hall"]
     return {
         "boards": len(boards),
+        "matches": len({report["match"] for report in boards}),
         "halls": len(halls),
         "reconnects": sum(report["connections"] - 1 for report in reports),
         "closes": dict(Counter(str(code) for report in reports for code in report["closes"])),
@@ -83,32 +85,57 @@ def longest_quiet(
     return longest
 
 
+def restart_spans(restarts: list[dict[str, Any]], recovery_s: float) -> list[tuple[float, float]]:
+    """Return each restart's time: from its start until `recovery_s` after it ended."""
+    return [
+        (restart["at_s"], restart["at_s"] + restart["took_s"] + recovery_s) for restart in restarts
+    ]
+
+
 def stall_figures(
     reports: list[dict[str, Any]],
     began: float,
     ended: float,
-    restarts: list[dict[str, Any]],
-    recovery_s: float,
+    away: list[tuple[float, float]],
     limit_s: float,
 ) -> dict[str, Any]:
     """Return the longest any viewer went without news of a match it watches while shots
-    were recorded, outside each restart until `recovery_s` after it, and where."""
-    away = [
-        (restart["at_s"], restart["at_s"] + restart["took_s"] + recovery_s) for restart in restarts
-    ]
+    were recorded, outside the restarts' time (`away`), and where."""
     longest, where = 0.0, ""
     for report in reports:
-        for match, moments in report["times"].items():
-            quiet = longest_quiet(moments, began, ended, away)
+        for match, receipts in report["receipts"].items():
+            quiet = longest_quiet([moment for _, moment in receipts], began, ended, away)
             if quiet > longest:
                 longest = quiet
                 where = f"a {report['kind']} on server {report['server'] + 1}, match {match}"
-    return {
-        "longest_s": round(longest, 2),
-        "where": where,
-        "limit_s": limit_s,
-        "recovery_s": recovery_s,
-    }
+    return {"longest_s": round(longest, 2), "where": where, "limit_s": limit_s}
+
+
+def lateness_figures(
+    reports: list[dict[str, Any]],
+    answered: dict[str, dict[int, float]],
+    began: float,
+    away: list[tuple[float, float]],
+    limit_s: float,
+) -> dict[str, Any]:
+    """Return the longest from a shot's answer to its referee until a viewer showed it (or a
+    later one), over the shots recorded from `began`, leaving out those whose wait crossed
+    a restart's time (`away`), and where."""
+    latest, where = 0.0, ""
+    for report in reports:
+        for match, receipts in report["receipts"].items():
+            seqs = [seq for seq, _ in receipts]
+            for seq, answer in answered.get(match, {}).items():
+                shown = bisect.bisect_left(seqs, seq)
+                if answer < began or shown == len(seqs):
+                    continue  # before the run, or never shown: counted as lost instead
+                moment = receipts[shown][1]
+                if any(low < moment and answer < high for low, high in away):
+                    continue
+                if moment - answer > latest:
+                    latest = moment - answer
+                    where = f"a {report['kind']} on server {report['server'] + 1}, {match} {seq}"
+    return {"longest_s": round(latest, 2), "where": where, "limit_s": limit_s}
 
 
 def exceptions_logged(log: str) -> dict[str, int]:
@@ -131,12 +158,14 @@ def faults(figures: dict[str, Any]) -> int:
 
 
 def passed(figures: dict[str, Any]) -> bool:
-    """Return whether the soak held: no fault, every viewer caught up, no stall over its limit."""
-    stall = figures["stall"]
+    """Return whether the soak held: no fault, every viewer caught up, neither a stall nor a
+    shot shown late over its limit."""
+    stall, late = figures["stall"], figures["late"]
     return (
         figures["faults"] == 0
         and figures["caught_up_s"] is not None
         and stall["longest_s"] <= stall["limit_s"]
+        and late["longest_s"] <= late["limit_s"]
     )
 
 
@@ -146,7 +175,7 @@ def passed(figures: dict[str, Any]) -> bool:
 def table(soak: dict[str, Any]) -> list[str]:
     """Return the soak's figures as the bench's table prints them."""
     options, recorded, viewers = soak["options"], soak["recorded"], soak["viewers"]
-    stall, stored = soak["stall"], soak["stored"]
+    stall, late, stored = soak["stall"], soak["late"], soak["stored"]
     restarts = ", ".join(
         f"{restart['what']} at {restart['at_s'] / 60:.1f} min ({restart['took_s']:.1f} s)"
         for restart in soak["restarts"]
@@ -156,8 +185,9 @@ def table(soak: dict[str, Any]) -> list[str]:
         f"in {soak['caught_up_s']:.1f} s" if soak["caught_up_s"] is not None else "NOT CAUGHT UP"
     )
     return [
-        f"(s) the soak: the hall and {options['tables']} boards over Redis, {soak['servers']} "
-        f"uvicorn, {soak['database']}, {soak['minutes']:.1f} min; restarted: {restarts}",
+        f"(s) the soak: the hall of {options['tables']} tables and {viewers['matches']} boards "
+        f"over Redis, {soak['servers']} uvicorn, {soak['database']}, {soak['minutes']:.1f} min; "
+        f"restarted: {restarts}",
         f"  shots recorded {recorded['events']}, resent {recorded['resent']} (answered from "
         f"the record {recorded['replayed']}), refused {recorded['refused']}, unanswered "
         f"{recorded['unanswered']}; store lost, doubled, out of order: {sum(stored.values())}",
@@ -169,8 +199,10 @@ def table(soak: dict[str, Any]) -> list[str]:
         f"  halls: unlike a cold read {viewers['halls_unlike_cold_read']}, gone back "
         f"{viewers['backwards']} (cards' seqs"
         + (", the hall's version)" if viewers["hall_versions"] else "; no version sent)"),
-        f"  longest stall {stall['longest_s']:.1f} s ({stall['where'] or 'none'}; limit "
-        f"{stall['limit_s']:.1f} s, outside {stall['recovery_s']:.0f} s after each restart)",
+        f"  outside each restart until {soak['recovery_s']:.0f} s after it: longest stall "
+        f"{stall['longest_s']:.1f} s ({stall['where'] or 'none'}; limit {stall['limit_s']:.1f} s)",
+        f"    a shot shown at most {late['longest_s']:.2f} s after its answer "
+        f"({late['where'] or 'none'}; limit {late['limit_s']:.1f} s)",
         f"  worker alive {'yes' if soak['worker_alive'] else 'NO'}; the servers logged "
         + (
             ", ".join(f"{name} {count}" for name, count in soak["exceptions"].items())

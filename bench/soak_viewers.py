@@ -142,7 +142,7 @@ class Board(Follower):
         self.after = after
         self.last = after  # the last seq applied
         self.asked = -1  # the seq a resume was last asked after: once per gap
-        self.times: list[float] = []  # when each seq was applied
+        self.receipts: list[tuple[int, float]] = []  # each seq applied, and when
         self.doubled = 0  # events sent again that the page had already
         self.skipped = 0  # events past the next one: something before them was not sent
         self.resumes = 0
@@ -164,7 +164,7 @@ class Board(Follower):
                 self.skipped += 1
                 return self.ask()
             self.last, self.asked = seq, -1
-            self.times.append(now)
+            self.receipts.append((seq, now))
         elif kind == "head" and isinstance(seq, int) and seq > self.last:
             self.asked = -1  # a resume asked before may itself have been lost
             return self.ask()
@@ -182,7 +182,7 @@ class Board(Follower):
             "match": self.match,
             "after": self.after,
             "last": self.last,
-            "times": {self.match: self.times},
+            "receipts": {self.match: self.receipts},
             "doubled": self.doubled,
             "skipped": self.skipped,
             "resumes": self.resumes,
@@ -200,7 +200,8 @@ class Hall(Follower):
         self.hall: dict[str, Any] | None = None
         self.version: int | None = None  # the last top-level version sent, if any
         self.seqs: dict[str, int] = {}  # each match's newest seq a card showed
-        self.times: dict[str, list[float]] = {}  # when a card showed a match's seq anew
+        # Each match's seqs its cards showed anew, and when.
+        self.receipts: dict[str, list[tuple[int, float]]] = {}
         self.backwards = 0  # a card's seq, or the hall's version, below one shown before
 
     def url(self) -> str:
@@ -219,7 +220,7 @@ class Hall(Follower):
                 self.backwards += 1
             elif known is None or match["seq"] > known:
                 self.seqs[match["id"]] = match["seq"]
-                self.times.setdefault(match["id"], []).append(now)
+                self.receipts.setdefault(match["id"], []).append((match["seq"], now))
         self.hall = hall_applied(self.hall, message)
         return None
 
@@ -229,7 +230,7 @@ class Hall(Follower):
             "hall": self.hall,
             "version": self.version,
             "seqs": self.seqs,
-            "times": self.times,
+            "receipts": self.receipts,
             "backwards": self.backwards,
         }
 

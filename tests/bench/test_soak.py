@@ -36,9 +36,10 @@ def test_viewers_of_the_hall_and_boards_end_with_everything_through_both_restart
     assert soak["recorded"]["refused"] == soak["recorded"]["unanswered"] == 0
     assert soak["stored"] == {"lost": 0, "doubled": 0, "out_of_order": 0}
     viewers = soak["viewers"]
-    assert (viewers["boards"], viewers["halls"]) == (4, 2)
+    # Two tables and a match elsewhere, each board and the hall watched on both servers.
+    assert (viewers["boards"], viewers["matches"], viewers["halls"]) == (6, 3, 2)
     assert viewers["reconnects"] > 0  # the restarted server's viewers came back
     assert viewers["lost"] == viewers["doubled"] == viewers["skipped"] == 0
     assert viewers["halls_unlike_cold_read"] == viewers["backwards"] == 0
     assert soak["caught_up_s"] is not None
-    assert "(s) the soak: the hall and 2 boards over Redis" in done.stdout
+    assert "(s) the soak: the hall of 2 tables and 3 boards over Redis" in done.stdout

@@ -8,8 +8,10 @@ from bench.soak_figures import (
     caught_up,
     exceptions_logged,
     faults,
+    lateness_figures,
     longest_quiet,
     passed,
+    restart_spans,
     stall_figures,
     viewer_figures,
 )
@@ -32,7 +34,7 @@ def board(last, **counts):
         "last": last,
         "connections": 1,
         "closes": [],
-        "times": {"m": []},
+        "receipts": {"m": []},
         "doubled": 0,
         "skipped": 0,
         "resumes": 0,
@@ -47,7 +49,7 @@ def hall(shown, **counts):
         "version": None,
         "connections": 2,
         "closes": [1012],
-        "times": {},
+        "receipts": {},
         "backwards": 0,
     } | counts
 
@@ -67,23 +69,46 @@ def test_a_viewer_that_hears_nothing_once_a_restarts_recovery_ends_stalls_from_i
 
 def test_the_stall_names_the_viewer_and_match_that_went_longest_without_news():
     reports = [
-        board(9, times={"m": [1.0, 2.0, 3.0]}),
-        hall(HALL, times={"m": [1.0, 3.0], "n": [1.0, 9.0]}),
+        board(9, receipts={"m": [(7, 1.0), (8, 2.0), (9, 3.0)]}),
+        hall(HALL, receipts={"m": [(7, 1.0), (9, 3.0)], "n": [(2, 1.0), (3, 9.0)]}),
     ]
 
-    stall = stall_figures(reports, 0.0, 10.0, [], recovery_s=25.0, limit_s=5.0)
+    stall = stall_figures(reports, 0.0, 10.0, away=[], limit_s=5.0)
 
     assert stall["longest_s"] == 8.0
     assert stall["where"] == "a hall on server 2, match n"
 
 
-def test_a_stall_within_a_restarts_recovery_is_left_out():
-    reports = [board(9, times={"m": [1.0, 2.0, 30.0, 31.0]})]
+def test_a_stall_within_a_restarts_time_is_left_out():
+    reports = [board(9, receipts={"m": [(6, 1.0), (7, 2.0), (8, 30.0), (9, 31.0)]})]
     restarts = [{"what": "redis", "at_s": 2.5, "took_s": 1.0}]
 
-    stall = stall_figures(reports, 0.0, 32.0, restarts, recovery_s=25.0, limit_s=5.0)
+    away = restart_spans(restarts, recovery_s=25.0)
+    stall = stall_figures(reports, 0.0, 32.0, away, limit_s=5.0)
 
+    assert away == [(2.5, 28.5)]
     assert stall["longest_s"] == 1.5  # 28.5 to 30
+
+
+def test_a_shot_is_late_by_the_time_from_its_answer_until_a_viewer_shows_it_or_a_later_one():
+    answered = {"m": {7: 10.0, 8: 12.0, 9: 14.0}}
+    # The hall never showed 8: it showed 9 at 14.5, so 8 waited from 12 until then.
+    reports = [board(9, receipts={"m": [(7, 10.1), (8, 12.2), (9, 14.1)]})]
+    reports.append(hall(HALL, receipts={"m": [(7, 10.2), (9, 14.5)]}))
+
+    late = lateness_figures(reports, answered, began=0.0, away=[], limit_s=2.0)
+
+    assert late["longest_s"] == 2.5
+    assert late["where"] == "a hall on server 2, m 8"
+
+
+def test_lateness_leaves_out_the_shots_before_the_run_and_those_waiting_across_a_restart():
+    answered = {"m": {7: 1.0, 8: 12.0, 9: 14.0}}
+    reports = [board(9, receipts={"m": [(7, 9.0), (8, 31.0), (9, 31.0)]})]
+
+    late = lateness_figures(reports, answered, began=5.0, away=[(20.0, 30.0)], limit_s=2.0)
+
+    assert late["longest_s"] == 0.0
 
 
 def test_a_hall_equal_to_the_cold_read_but_for_its_clock_has_caught_up():
@@ -107,7 +132,7 @@ def test_viewers_figures_count_what_each_board_lacks_and_each_hall_unlike_the_co
     assert figures["reconnects"] == 2 and figures["closes"] == {"1012": 2}
 
 
-def soak(stall_s=1.0, caught_up_s=2.0, **viewers):
+def soak(stall_s=1.0, late_s=0.1, caught_up_s=2.0, **viewers):
     counts = {"lost": 0, "doubled": 0, "skipped": 0, "halls_unlike_cold_read": 0, "backwards": 0}
     figures = {
         "stored": {"lost": 0, "doubled": 0, "out_of_order": 0},
@@ -115,6 +140,7 @@ def soak(stall_s=1.0, caught_up_s=2.0, **viewers):
         "viewers": counts | viewers,
         "caught_up_s": caught_up_s,
         "stall": {"longest_s": stall_s, "limit_s": 5.0},
+        "late": {"longest_s": late_s, "limit_s": 2.0},
     }
     return figures | {"faults": faults(figures)}
 
@@ -127,10 +153,11 @@ def soak(stall_s=1.0, caught_up_s=2.0, **viewers):
         (soak(backwards=1), False),
         (soak(halls_unlike_cold_read=1), False),
         (soak(stall_s=5.1), False),
+        (soak(late_s=2.1), False),
         (soak(caught_up_s=None), False),
     ],
 )
-def test_the_soak_holds_only_with_no_fault_every_viewer_caught_up_and_no_stall_over_the_limit(
+def test_the_soak_holds_only_with_no_fault_every_viewer_caught_up_and_nothing_late_or_stalled(
     figures, held
 ):
     assert passed(figures) is held

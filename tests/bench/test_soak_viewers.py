@@ -44,7 +44,8 @@ def test_a_board_applies_each_seq_once_in_order_and_asks_a_resume_once_per_gap()
     assert viewer.handle(event(7), now=1.3) is None  # the same gap: asked once
     assert viewer.handle(event(5), now=1.4) is None
 
-    assert (viewer.last, viewer.times, viewer.doubled, viewer.skipped) == (5, [1.0, 1.4], 1, 2)
+    assert (viewer.last, viewer.doubled, viewer.skipped) == (5, 1, 2)
+    assert viewer.receipts == [(4, 1.0), (5, 1.4)]
     assert viewer.url().endswith("/ws/matches/m1/?after=5")
 
 
@@ -66,7 +67,7 @@ def test_a_hall_notes_each_match_seq_its_cards_show_anew_and_any_that_goes_back(
     viewer.handle(table(CARD_1 | {"match": {"id": "m1", "seq": 5}}), now=2.0)
     viewer.handle(table(CARD_1 | {"version": "z"}), now=3.0)  # m1 at 4 again
 
-    assert viewer.times == {"m1": [1.0, 2.0], "m2": [1.0]}
+    assert viewer.receipts == {"m1": [(4, 1.0), (5, 2.0)], "m2": [(7, 1.0)]}
     assert viewer.backwards == 1
 
 
