@@ -177,7 +177,7 @@ def table(soak: dict[str, Any]) -> list[str]:
     options, recorded, viewers = soak["options"], soak["recorded"], soak["viewers"]
     stall, late, stored = soak["stall"], soak["late"], soak["stored"]
     restarts = ", ".join(
-        f"{restart['what']} at {restart['at_s'] / 60:.1f} min ({restart['took_s']:.1f} s)"
+        f"{restart['what']} {restart['at_s']:.0f} s in (down {restart['took_s']:.1f} s)"
         for restart in soak["restarts"]
     )
     closes = ", ".join(f"{code} x{count}" for code, count in sorted(viewers["closes"].items()))
@@ -186,7 +186,7 @@ def table(soak: dict[str, Any]) -> list[str]:
     )
     return [
         f"(s) the soak: the hall of {options['tables']} tables and {viewers['matches']} boards "
-        f"over Redis, {soak['servers']} uvicorn, {soak['database']}, {soak['minutes']:.1f} min; "
+        f"over Redis, {soak['servers']} uvicorn, {soak['database']}, {soak['minutes']:g} min; "
         f"restarted: {restarts}",
         f"  shots recorded {recorded['events']}, resent {recorded['resent']} (answered from "
         f"the record {recorded['replayed']}), refused {recorded['refused']}, unanswered "
