@@ -23,7 +23,7 @@ def test_viewers_of_the_hall_and_boards_end_with_everything_through_both_restart
     results_file = tmp_path / "results.json"
     environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
     command = [sys.executable, "-m", "bench", "--quick", "--no-progress", "--only", "soak"]
-    command += ["--soak-minutes", "0.1", "--json", str(results_file)]
+    command += ["--soak-minutes", "0.05", "--json", str(results_file)]
 
     done = subprocess.run(
         command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
