@@ -322,7 +322,7 @@ class Referee:
             self._connection.request("POST", f"/api/matches/{self.match}/events", body, headers)
             answer = self._connection.getresponse()
             answer.read()
-        except OSError:
+        except (OSError, http.client.HTTPException):  # a server gone, or going, mid-answer
             self._connection.close()
             self._connection = None
             return None, False

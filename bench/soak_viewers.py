@@ -114,8 +114,8 @@ class Follower(ABC):
                     except ConnectionClosed:
                         pass
                     code = socket.close_code or 1006
-            except (OSError, InvalidHandshake, TimeoutError):
-                pass  # the server is away: tried again as the page would
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed):
+                pass  # the server is away, or went while opening: tried again as the page would
             self.closes.append(code)
             if code == NOT_FOUND:
                 return
