@@ -22,6 +22,10 @@ after it ended: a page's longest wait before it reconnects, and the servers'
 LIVE_HEAD_SECONDS), no viewer may show a shot more than a pace after its referee was
 answered, nor stall: go more than STALL_PACES paces without news of a match it watches
 (a board's next event, a hall card's next seq). The reconnects are counted beside.
+
+Its parts: `soak_referees` record, `soak_viewers` watch as the pages do,
+`soak_processes` starts, stops and restarts the servers, the worker and the viewers'
+process, and `soak_figures` judges what they all hold at the end.
 """
 
 from __future__ import annotations
@@ -29,22 +33,17 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from dataclasses import asdict, dataclass, field
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TextIO
 
 from bench import processes
-from bench.fanout import OPENED_SEQ, QUIET, SERVE, open_matches
-from bench.processes import free_port, uvicorn_command, wait_for_port
+from bench.fanout import OPENED_SEQ, open_matches
+from bench.processes import free_port
 from bench.soak_figures import (
     caught_up,
     exceptions_logged,
@@ -56,6 +55,8 @@ from bench.soak_figures import (
     viewer_figures,
     without_clock,
 )
+from bench.soak_processes import Pages, Restartable, restartable, uvicorn_serving, viewers, worker
+from bench.soak_referees import ANSWER_TIMEOUT_S, Referee, recorded_figures
 from bench.soak_viewers import LONGEST_DELAY_S
 from bench.venue import referees_assigned, throwaway_database
 from bench.viewers import clock
@@ -65,13 +66,8 @@ from matches.models import Event
 COMPETITION = "soak"
 ELSEWHERE = "soak-elsewhere"  # a competition with no hall watched
 STALL_PACES = 2.5  # the longest a viewer may go without news of a match, in its referee's paces
-ANSWER_TIMEOUT_S = 30.0
-RESEND_S = 0.25  # between two sends of a shot nobody answered
-GIVE_UP_S = 120.0  # a shot unanswered that long is counted unanswered
-STOPPING_S = 2  # uvicorn's graceful shutdown: open sockets are closed, requests finish
 REPORT_EVERY_S = 1.0  # while waiting for the viewers to catch up
 CATCH_UP_MARGIN_S = 10.0  # the viewers may take a restart's recovery time and this much more
-WARM_UP = 5  # shots of each referee before the viewers open
 
 
 @dataclass(frozen=True)
@@ -120,8 +116,10 @@ def run_soak(options: SoakOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
             LOG_LEVEL="WARNING",
             LIVE_HEAD_SECONDS=str(options.head_seconds),
         )
-        servers = [stack.enter_context(restartable("uvicorn", _serving(), environ)) for _ in (1, 2)]
-        worker = stack.enter_context(_worker(environ))
+        servers = [
+            stack.enter_context(restartable("uvicorn", uvicorn_serving(), environ)) for _ in (1, 2)
+        ]
+        celery = stack.enter_context(worker(environ))
         referees = [
             Referee(match, key, servers[number % len(servers)].port)
             for number, (match, key) in enumerate(zip(matches, keys, strict=True))
@@ -158,7 +156,7 @@ def run_soak(options: SoakOptions, log: TextIO = sys.stderr) -> dict[str, Any]:
             "recovery_s": recovery_s(options),
             "stall": stall_figures(reports, began, ended, away, STALL_PACES * options.pace_s),
             "late": lateness_figures(reports, answered, began, away, options.pace_s),
-            "worker_alive": worker.poll() is None,
+            "worker_alive": celery.poll() is None,
             "exceptions": exceptions_logged("".join(server.written() for server in servers)),
         }
     figures["faults"] = faults(figures)
@@ -245,231 +243,6 @@ def _caught_up(
         if clock() > deadline:
             return None, reports, cold
         time.sleep(REPORT_EVERY_S)
-
-
-# -- The referees ------------------------------------------------------------------------------
-
-
-@dataclass
-class Referee:
-    """One referee recording a match through one server, each shot resent until answered."""
-
-    match: str
-    key: str
-    port: int
-    seq: int = OPENED_SEQ
-    recorded: int = 0  # shots answered 201
-    answered: dict[int, float] = field(default_factory=dict)  # each seq's 201, by the clock
-    resent: int = 0  # sends after the first of a shot
-    replayed: int = 0  # answers that were the record's own (a resend after a commit)
-    refused: list[int] = field(default_factory=list)  # the status of each other answer
-    unanswered: int = 0
-    _connection: http.client.HTTPConnection | None = None
-
-    def warm(self) -> None:
-        """Record a few shots before the run, as a referee's first shots of the day: a
-        server's first requests open what it keeps for hours (its database and broker
-        connections, its threads)."""
-        for _ in range(WARM_UP):
-            self.shot()
-        if self.refused or self.unanswered:
-            raise RuntimeError(f"warming the server on port {self.port}: a shot not answered 201")
-
-    def record(self, start: float, until: float, pace_s: float) -> None:
-        """Record a shot every `pace_s` from `start` until `until` (the machine's clock);
-        a slow answer delays the next shot, none is made up for."""
-        due = start
-        while due < until and not self.refused:
-            time.sleep(max(due - clock(), 0))
-            self.shot()
-            due = max(due + pace_s, clock())
-        if self._connection is not None:
-            self._connection.close()
-
-    def shot(self) -> None:
-        """Record one shot, resending it with the same key while no server answers."""
-        body = json.dumps({"expected_seq": self.seq, "event": {"type": "shot", **QUIET}})
-        headers = {
-            "Content-Type": "application/json",
-            "Authorization": f"Token {self.key}",
-            "Idempotency-Key": uuid.uuid4().hex,
-        }
-        first = clock()
-        while True:
-            status, replayed = self._sent(body, headers)
-            if status is not None and status < 500:
-                break
-            if clock() - first > GIVE_UP_S:
-                self.unanswered += 1
-                return
-            self.resent += 1
-            time.sleep(RESEND_S)
-        if status != 201:
-            self.refused.append(status)
-            return
-        self.seq += 1
-        self.answered[self.seq] = clock()
-        self.recorded += 1
-        self.replayed += replayed
-
-    def _sent(self, body: str, headers: dict[str, str]) -> tuple[int | None, bool]:
-        """Send one shot; return the answer's status (None: no answer) and if it was replayed."""
-        if self._connection is None:
-            self._connection = http.client.HTTPConnection(
-                "127.0.0.1", self.port, timeout=ANSWER_TIMEOUT_S
-            )
-        try:
-            self._connection.request("POST", f"/api/matches/{self.match}/events", body, headers)
-            answer = self._connection.getresponse()
-            answer.read()
-        except (OSError, http.client.HTTPException):  # a server gone, or going, mid-answer
-            self._connection.close()
-            self._connection = None
-            return None, False
-        return answer.status, answer.getheader("Idempotent-Replayed") == "true"
-
-
-def recorded_figures(referees: list[Referee]) -> dict[str, int]:
-    return {
-        "events": sum(referee.recorded for referee in referees),
-        "resent": sum(referee.resent for referee in referees),
-        "replayed": sum(referee.replayed for referee in referees),
-        "refused": sum(len(referee.refused) for referee in referees),
-        "unanswered": sum(referee.unanswered for referee in referees),
-    }
-
-
-# -- The servers -------------------------------------------------------------------------------
-
-
-class Restartable:
-    """A server process on a port of its own, stopped and started again on the same port."""
-
-    def __init__(self, what: str, command: list[str], environ: dict[str, str], port: int):
-        self.what = what
-        self.command = command
-        self.environ = environ
-        self.port = port
-        self.process: subprocess.Popen[str] | None = None
-        # Appended to by every start: a pipe nobody reads would stall the process once full.
-        self.errors = tempfile.TemporaryFile("a+", encoding="utf-8")
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            self.command,
-            cwd=processes.ROOT,
-            env=self.environ,
-            stdout=subprocess.DEVNULL,
-            stderr=self.errors,
-            text=True,
-        )
-        wait_for_port(self.port, self.process, self.what, self.log)
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is not None:
-            processes.stop(process)
-
-    def restart(self, down_s: float) -> dict[str, float]:
-        """Stop, stay down `down_s`, start again; return when it began and how long it took."""
-        at = clock()
-        self.stop()
-        time.sleep(down_s)
-        self.start()
-        return {"at_s": at, "took_s": round(clock() - at, 2)}
-
-    def written(self) -> str:
-        """Return what the process wrote to its standard error, every start's."""
-        self.errors.flush()
-        self.errors.seek(0)
-        return self.errors.read()
-
-    def log(self) -> str:
-        return self.written()[-2000:]
-
-
-@contextmanager
-def restartable(what: str, command: list[str], environ: dict[str, str]) -> Iterator[Restartable]:
-    """Run a server until the block ends; its port is the one after `--port` in `command`."""
-    port = int(command[command.index("--port") + 1])
-    server = Restartable(what, command, environ, port)
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-        server.errors.close()
-
-
-def _serving() -> list[str]:
-    """Return the command line of a uvicorn serving carambole on a free port."""
-    stopping = ("--timeout-graceful-shutdown", str(STOPPING_S))
-    return [*uvicorn_command(free_port(), *SERVE, *stopping), processes.APPLICATION]
-
-
-@contextmanager
-def _worker(environ: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    with tempfile.TemporaryDirectory(prefix="carambole-soak-beat-") as directory:
-        command = processes.celery_worker_command(Path(directory) / "schedule")
-        worker = subprocess.Popen(
-            command,
-            cwd=processes.ROOT,
-            env=environ,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            yield worker
-        finally:
-            processes.stop(worker)
-
-
-# -- The viewers -------------------------------------------------------------------------------
-
-
-class Pages:
-    """The viewers' process: asked for every viewer's report, as often as need be."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self.process = process
-
-    def report(self) -> list[dict[str, Any]]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write("report\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError("the soak's viewers ended before their report")
-        reports: list[dict[str, Any]] = json.loads(line)["viewers"]
-        return reports
-
-
-@contextmanager
-def viewers(order: dict[str, Any]) -> Iterator[Pages]:
-    """Open every viewer of the order in a process of their own; yield once all are open."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bench.soak_viewers"],
-        cwd=processes.ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    try:
-        process.stdin.write(json.dumps(order) + "\n")
-        process.stdin.flush()
-        line = process.stdout.readline()
-        if not line or "ready" not in json.loads(line):
-            raise RuntimeError(f"the soak's viewers could not connect: {line!r}")
-        yield Pages(process)
-    finally:
-        process.stdin.close()  # its end: the viewers close their sockets and leave
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stdout.close()
 
 
 # -- What the store, the servers and the viewers hold at the end ---------------------------------
