@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.slow  # two servers, a worker, Redis and the viewers: about twenty seconds
+@pytest.mark.journey  # two servers, a worker, Redis and the viewers: about twenty seconds
 def test_viewers_of_the_hall_and_boards_end_with_everything_through_both_restarts(tmp_path):
     if shutil.which("redis-server") is None:
         if os.getenv("CI") == "true":
