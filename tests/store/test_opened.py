@@ -1,5 +1,5 @@
-"""A match read for a page or opened for an append: its competition and its head in hand,
-in one statement, as the ORM reads them field by field."""
+"""A match read for a page (its competition in hand) or opened for an append (its head in
+hand), in one statement, as the ORM reads them field by field."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_a_match_is_got_with_its_competition_in_hand(django_assert_num_queries) 
     assert fields_of(match.competition) == fields_of(orm.competition)
 
 
-def test_an_append_opens_a_match_its_competition_and_its_head_in_one_statement(
+def test_an_append_opens_a_match_and_its_head_in_one_statement(
     django_assert_num_queries,
 ) -> None:
     match = seven_events_and_another()
@@ -40,10 +40,10 @@ def test_an_append_opens_a_match_its_competition_and_its_head_in_one_statement(
 
     with django_assert_num_queries(1):
         opened, seq, previous = store.opened("cup-a-1")
-        assert opened.competition.name == "Cup"
 
     assert (seq, previous) == (last.seq, last.hash) == store.head(match)
     assert fields_of(opened) == fields_of(Match.objects.get(pk="cup-a-1"))
+    assert opened.competition.name == "Cup"  # read when asked for
     assert store.opened("no-such-match") is None
 
 
