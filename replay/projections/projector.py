@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import partial
 
 from django.db import IntegrityError, transaction
@@ -41,6 +40,7 @@ from matches.domain.state import MatchState
 from matches.models import Match
 from matches.store import LoggedEvent
 from replay.models import MatchSummary, ProjectorCursor
+from replay.projections.cursors import position_of
 from replay.projections.faults import faults_delete
 from replay.projections.knockouts import matches_make
 from replay.projections.log import Batch, Change, ReadModel, voided_match
@@ -79,13 +79,12 @@ def catch_up(*, progress: Callable[[int], object] | None = None, scheduled: bool
     caught = Caught()
     while True:
         with transaction.atomic():
-            cursor = _locked_cursor()
-            rows = store.log_after(cursor.position, BATCH_EVENTS)
+            rows = store.log_after(_locked_cursor(), BATCH_EVENTS)
             if rows:
                 batch = _batch(rows)
                 written = {model.name: model.write(batch) for model in READ_MODELS}
                 matches_make(batch)
-                _move(Cursor(batch.position, timezone.now()))
+                _move(batch.position)
                 heard = _newest(written.values())
                 if heard:
                     transaction.on_commit(partial(_announce_all, heard))
@@ -109,7 +108,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
         for model in READ_MODELS:
             model.empty()
         faults_delete()
-        _move(Cursor(0, timezone.now()))
+        _move(0)
         clear_caches()
         caught = catch_up(progress=progress, scheduled=True)
         ratings_catch_up()
@@ -118,8 +117,7 @@ def rebuild(*, progress: Callable[[int], object] | None = None) -> Caught:
 
 def position() -> int:
     """Return the id of the last event the read models include."""
-    found = ProjectorCursor.objects.filter(name=NAME).values_list("position", flat=True).first()
-    return found or 0
+    return position_of(NAME) or 0
 
 
 def head() -> int:
@@ -151,35 +149,23 @@ def _announce_all(versions: dict[str, int]) -> None:
     standings_committed.send(sender=catch_up, versions=versions)
 
 
-@dataclass(frozen=True)
-class Cursor:
-    """The projector's cursor: the id of the last event applied, and when it moved."""
-
-    position: int
-    moved_at: datetime
-
-
-def _locked_cursor() -> Cursor:
-    """Return the cursor, its row locked until the transaction ends (made on first use).
-
-    SQLite's IMMEDIATE transactions hold its one write lock already; PostgreSQL locks the row.
-    """
-    cursors = ProjectorCursor.objects.select_for_update().filter(name=NAME)
-    found = cursors.values_list("position", "updated_at").first()
+def _locked_cursor() -> int:
+    """Return the cursor's position, its row locked until the transaction ends (made on
+    first use)."""
+    found = position_of(NAME, locked=True)
     if found is None:
         try:
             with transaction.atomic():
                 ProjectorCursor.objects.create(name=NAME)
         except IntegrityError:
             pass  # another projector made it first
-        found = cursors.values_list("position", "updated_at").get()
-    return Cursor(*found)
+        found = position_of(NAME, locked=True)
+    assert found is not None  # made above, or by the projector that made it first
+    return found
 
 
-def _move(cursor: Cursor) -> None:
-    ProjectorCursor.objects.filter(name=NAME).update(
-        position=cursor.position, updated_at=cursor.moved_at
-    )
+def _move(position: int) -> None:
+    ProjectorCursor.objects.filter(name=NAME).update(position=position, updated_at=timezone.now())
 
 
 def _summarise_scheduled() -> None:

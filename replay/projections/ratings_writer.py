@@ -28,6 +28,7 @@ from django.utils import timezone
 from matches import store
 from matches.domain.rating import Outcome, Rated, Rating, ratings_by_day
 from replay.models import MatchSummary, PlayerRating, ProjectorCursor, RatedMatch
+from replay.projections.cursors import position_of
 from replay.projections.log import Batch, ReadModel
 
 Counted = tuple[date, int, int, bool]  # day, player A's id, player B's id, A won
@@ -97,14 +98,15 @@ def ratings_catch_up() -> date | None:
     """Work out the ratings the projector has noted as changed, from the first day noted,
     in a transaction of their own (after the projector's run, off its path); return that
     day (None when none was noted)."""
+    if not position_of(PENDING):
+        return None  # read without the write lock: most recomputes change no rating
     with transaction.atomic():
-        pending = ProjectorCursor.objects.select_for_update().filter(name=PENDING)
-        found = pending.values_list("position", flat=True).first()
+        found = position_of(PENDING, locked=True)
         if not found:
-            return None
+            return None  # worked out meanwhile
         first = date.fromordinal(found)
         ratings_recompute(first)
-        pending.update(position=0)
+        ProjectorCursor.objects.filter(name=PENDING).update(position=0)
     return first
 
 
