@@ -433,7 +433,7 @@ def insert(
 
     Only `services.events_append` calls this, inside a transaction holding the log lock.
     `ids` (an archive's import) gives each event the global id it had where it was written.
-    One statement for all the rows: an archive import stores thousands of events.
+    As few statements as the backend allows: an archive import stores thousands of events.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("insert() runs inside the caller's transaction")
@@ -477,9 +477,7 @@ def insert(
     guard = transaction.atomic() if len(rows) > 1 else nullcontext()
     try:
         with guard:
-            with connection.cursor() as cursor:
-                cursor.executemany(INSERT_WITH_IDS_SQL if ids is not None else INSERT_SQL, rows)
-                stored = cursor.rowcount
+            stored = _insert_rows(rows, INSERT_WITH_IDS_SQL if ids is not None else INSERT_SQL)
             if stored != len(rows):
                 raise _Collided
     except (_Collided, IntegrityError) as error:
@@ -487,6 +485,22 @@ def insert(
             raise  # not a collision: those are skipped there
         raise Conflict(head(match)[0]) from None
     return Inserted([row[1] for row in rows], previous)
+
+
+def _insert_rows(rows: list[tuple[Any, ...]], statement: str) -> int:
+    """Insert rows by as few statements as the backend's limit on parameters allows (one,
+    for a referee's event); return how many were stored."""
+    stored = 0
+    most = (connection.features.max_query_params or 65535) // len(rows[0])
+    head, one = statement.split(" VALUES ")
+    values, conflict = one.split(") ", 1)
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), most):
+            some = rows[start : start + most]
+            listed = ", ".join([values + ")"] * len(some))
+            cursor.execute(f"{head} VALUES {listed} {conflict}", [v for row in some for v in row])
+            stored += cursor.rowcount
+    return stored
 
 
 class _Collided(Exception):

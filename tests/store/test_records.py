@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from matches import store
 from matches.domain.errors import NotFound, Refused
+from matches.domain.simulator import simulate_match
 from matches.immutability import EVENTS_TABLE, triggers_lifted
 from matches.models import Competition, Event, Match, Player
 from matches.records import archive_verify, record_export, record_import
@@ -432,3 +433,16 @@ def test_export_then_import_into_an_empty_database_changes_nothing(db, events, a
         record_import(json.loads(json.dumps(exported, ensure_ascii=False)))
         assert record_export(MATCH_ID) == exported
         transaction.set_rollback(True)
+
+
+def test_a_record_longer_than_one_statements_parameters_is_stored_whole_and_in_order(db):
+    record = simulate_match(7)
+    rows_per_statement = (connection.features.max_query_params or 65535) // 10
+    assert len(record["events"]) > rows_per_statement or connection.vendor == "postgresql"
+
+    record_import(record)
+
+    stored = list(Event.objects.filter(match_id=record["match"]["id"]).order_by("seq"))
+    assert [event.seq for event in stored] == list(range(1, len(record["events"]) + 1))
+    assert [event.type for event in stored] == [event["type"] for event in record["events"]]
+    assert store.verify_chain(stored[0].match) == []
