@@ -17,22 +17,9 @@ from replay.live.hall import HallSnapshots
 from replay.models import ConsoleActivity
 from tests.support.browser import make_user
 from tests.support.builders import BY, new_match, open_game, play
-from tests.support.sockets import watching
+from tests.support.sockets import WAIT_S, connect, message, watching
 
-WAIT_S = 30
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
-
-
-async def connect(path: str, cookie: str = "") -> WebsocketCommunicator:
-    headers = [(b"cookie", cookie.encode())] if cookie else []
-    viewer = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await viewer.connect(timeout=WAIT_S)
-    assert connected
-    return viewer
-
-
-async def message(viewer: WebsocketCommunicator) -> dict[str, Any]:
-    return json.loads(await viewer.receive_from(timeout=WAIT_S))
 
 
 def three_tables() -> None:

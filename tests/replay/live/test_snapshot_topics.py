@@ -4,14 +4,11 @@ from the last read, within its allowance."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
-from carambole.asgi import application
 from matches import services
 from replay.live import resumes
 from replay.live.hall import HallSnapshots
@@ -19,28 +16,9 @@ from replay.live.standings import StandingsSnapshots
 from replay.projections import projector
 from tests.support.builders import QUIET, open_game
 from tests.support.league import league, shot, win
-from tests.support.sockets import watching
+from tests.support.sockets import closed_with, connect, message, watching
 
-WAIT_S = 30
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
-
-
-async def connect(path: str) -> WebsocketCommunicator:
-    viewer = WebsocketCommunicator(application, path)
-    connected, _ = await viewer.connect(timeout=WAIT_S)
-    assert connected
-    return viewer
-
-
-async def message(viewer: WebsocketCommunicator) -> dict[str, Any]:
-    return json.loads(await viewer.receive_from(timeout=WAIT_S))
-
-
-async def closed_with(viewer: WebsocketCommunicator) -> int:
-    while True:
-        output = await viewer.receive_output(timeout=WAIT_S)
-        if output["type"] == "websocket.close":
-            return int(output["code"])
 
 
 def counted_reads(monkeypatch: pytest.MonkeyPatch, source: type) -> list[str]:

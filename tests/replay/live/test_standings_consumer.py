@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from carambole.asgi import application
 from replay.projections import projector
 from tests.support.league import flip, league, win
-from tests.support.sockets import watching
+from tests.support.sockets import WAIT_S, connect, message, watching
 
-WAIT_S = 30  # the longest a test waits for one message that must come (a loaded machine)
 pytestmark = pytest.mark.usefixtures("projector_forgotten", "event_db")
-
-
-async def connect(path: str) -> WebsocketCommunicator:
-    viewer = WebsocketCommunicator(application, path)
-    connected, _ = await viewer.connect(timeout=WAIT_S)
-    assert connected
-    return viewer
-
-
-async def message(viewer: WebsocketCommunicator) -> dict[str, Any]:
-    return json.loads(await viewer.receive_from(timeout=WAIT_S))
 
 
 def played_and_caught_up(step, *args):
