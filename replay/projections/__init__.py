@@ -3,7 +3,8 @@
 - `states`: a match's state at its head or any `seq`, amended or as seen live.
 - `timeline`: a match shot by shot, each with the state after it (the replay page).
 - `positions`: where each ball was last known to be.
-- `projector`: catches the read models up from the log, with its cursor.
+- `projector`: catches the read models up from the log, with its cursor; `cursors`: the
+  projector's and the ratings' cursors, read by a plain statement.
 - `log`: what the projector hands on from the rows `store.log_after` gives (a leaf): a
   `Batch`, and the `ReadModel` each writer is to the projector, which lists them once.
 - `standings_writer`: versions of a competition's standings, in the projector's
