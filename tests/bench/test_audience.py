@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from bench.audience import CPU_LIMIT, TARGET, compared, per_viewer_cpu, per_viewer_memory
 from bench.contract import audience_checks
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench_runs import bench_run
+from tests.support.servers import redis_server_binary
 
 
 def side(p99_ms: float, load_share: float = 0.05, **faults: int) -> dict:
@@ -72,21 +65,10 @@ def test_a_viewers_cost_is_what_the_viewers_added_to_the_servers_alone():
 
 @pytest.mark.journey  # two servers and two bare ones with their viewers, about ten seconds
 def test_make_bench_spreads_a_small_audience_over_two_servers_with_nothing_lost(tmp_path):
-    if shutil.which("redis-server") is None:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but redis-server is not installed")
-        pytest.skip("needs redis-server")
-    results_file = tmp_path / "results.json"
-    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
-    command = [sys.executable, "-m", "bench", "--quick", "--no-progress"]
-    command += ["--only", "audience", "--json", str(results_file)]
+    redis_server_binary()
 
-    done = subprocess.run(
-        command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300
-    )
+    done, audience = bench_run(tmp_path, "audience", timeout=300)
 
-    assert done.returncode == 0, done.stderr[-3000:]
-    audience = json.loads(results_file.read_text())["audience"]
     assert (audience["options"]["viewers"], audience["options"]["servers"]) == (20, 2)
     for name in ("carambole", "bare"):
         figures = audience[name]

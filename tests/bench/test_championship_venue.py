@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench_runs import bench_run
 
 
 @pytest.mark.slow
 @pytest.mark.journey  # a bench scenario of its own, about half a minute
 def test_tablets_record_a_championship_with_nothing_lost_and_the_knockout_made(tmp_path):
-    results_file = tmp_path / "results.json"
-    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
-    command = [sys.executable, "-m", "bench", "--quick", "--no-progress"]
-    command += ["--only", "championship_venue", "--json", str(results_file)]
+    done, venue = bench_run(tmp_path, "championship_venue", timeout=600)
 
-    done = subprocess.run(
-        command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
-    )
-
-    assert done.returncode == 0, done.stderr[-3000:]
-    venue = json.loads(results_file.read_text())["championship_venue"]
     assert venue["options"]["tablets"] == 4
     assert venue["load"]["answers"] > 0 and venue["load"]["errors"] == 0
     assert venue["stored"] == {"lost": 0, "doubled": 0, "out_of_order": 0, "faults": 0}

@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.bench_runs import bench_run
+from tests.support.servers import redis_server_binary
 
 
 @pytest.mark.journey  # two servers, a worker, Redis and the viewers: about twenty seconds
 def test_viewers_of_the_hall_and_boards_end_with_everything_through_both_restarts(tmp_path):
-    if shutil.which("redis-server") is None:
-        if os.getenv("CI") == "true":
-            pytest.fail("CI=true but redis-server is not installed")
-        pytest.skip("needs redis-server")
-    results_file = tmp_path / "results.json"
-    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "carambole.settings"}
-    command = [sys.executable, "-m", "bench", "--quick", "--no-progress", "--only", "soak"]
-    command += ["--soak-minutes", "0.05", "--json", str(results_file)]
+    redis_server_binary()
 
-    done = subprocess.run(
-        command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600
-    )
+    done, soak = bench_run(tmp_path, "soak", "--soak-minutes", "0.05", timeout=600)
 
-    assert done.returncode == 0, done.stderr[-3000:]
-    soak = json.loads(results_file.read_text())["soak"]
     assert [restart["what"] for restart in soak["restarts"]] == ["redis", "server"]
     assert soak["recorded"]["events"] > 0
     assert soak["recorded"]["refused"] == soak["recorded"]["unanswered"] == 0

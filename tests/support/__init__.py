@@ -11,7 +11,7 @@
   `competition_zip`, `shown`.
 - Read models and caches: `projected`, `stages`, `caches` (a cache tells the truth).
 - Real processes: `servers`, `celery_workers` (and `held_cursor`, which only a test's
-  worker imports), `sockets`, `hanging_layer`, `command_line`, `settings_env`,
+  worker imports), `sockets`, `hanging_layer`, `command_line`, `bench_runs`, `settings_env`,
   `xdist_workers`, `triggers`.
 - The browser: `browser`, `pages`, `screens`, `console_taps`, `amend_preview`,
   `demo_pages`.

@@ -167,14 +167,20 @@ def serving(
         served.close()
 
 
-@contextmanager
-def own_redis(port: int) -> Iterator[subprocess.Popen]:
-    """Run a redis-server of this test's own on a loopback port (never CI's)."""
+def redis_server_binary() -> str:
+    """Return the redis-server on the PATH; skip the test without one (fail it in CI)."""
     binary = shutil.which("redis-server")
     if binary is None:
         if os.getenv("CI") == "true":
             pytest.fail("CI=true but redis-server is not installed")
         pytest.skip("needs redis-server")
+    return binary
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen]:
+    """Run a redis-server of this test's own on a loopback port (never CI's)."""
+    binary = redis_server_binary()
     process = subprocess.Popen(
         redis_server_command(binary, port), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
